@@ -1,0 +1,253 @@
+/**
+ * Benchmark of one poll cycle over many simulated apps, beside a bare loop measured in the same run.
+ *
+ *   npm run bench:poll -- [--apps 1000,10000] [--concurrency 16]
+ *
+ * For each app count: a simulator in its own process serves N apps; a bare loop fetches page 1 of every
+ * app at the same concurrency (the floor of any poller: one request per app, nothing else); then
+ * reviewwatch's real poll path (BullMQ queue and worker, request gate, SQLite) runs a baseline cycle, a
+ * cycle with nothing new, and a cycle with 5 new reviews per app. Figures: apps/s, API requests per app,
+ * peak RSS of this process, and the ratio to the bare loop's throughput (the headline).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Queue, type Worker } from 'bullmq';
+import { CatalogClient } from '../src/catalog/index.js';
+import { silentLogger } from '../src/log.js';
+import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
+import { POLL_JOB, POLL_QUEUE, type PollJobData } from '../src/queue/names.js';
+import { createPollWorker, type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
+import { RedisRequestGate } from '../src/queue/rate-gate.js';
+import { openStore } from '../src/store/db.js';
+
+const { values } = parseArgs({
+  options: {
+    apps: { type: 'string', default: '1000,10000' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
+const APP_COUNTS = values.apps.split(',').map(Number);
+const CONCURRENCY = Number(values.concurrency);
+const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const KEY = 'bench';
+
+interface Figures {
+  phase: string;
+  apps: number;
+  seconds: number;
+  appsPerSecond: number;
+  requestsPerApp: number;
+  peakRssMiB: number;
+}
+
+/** A live progress line on a terminal; in a log, only the start of each step. */
+let lastStep = '';
+function progress(text: string): void {
+  if (process.stderr.isTTY) {
+    process.stderr.write(`\r\x1b[K${text}`);
+    return;
+  }
+  const step = text.replace(/\d+\/\d+.*$/, '');
+  if (text !== '' && step !== lastStep) process.stderr.write(`${text}\n`);
+  lastStep = step;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+async function startSimulatorProcess(apps: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', String(port), '--apps', String(apps)],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/__sim/stats`)).ok) return { url, child };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('simulator did not start');
+}
+
+async function control(url: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${url}/__sim${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`simulator control ${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+async function requestCount(url: string): Promise<number> {
+  return ((await control(url, '/stats')) as { requests: number }).requests;
+}
+
+/** Runs `task` over items with `concurrency` in flight. */
+async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++] as T);
+    }),
+  );
+}
+
+/** Samples RSS while `work` runs. */
+async function measured(
+  phase: string,
+  apps: number,
+  url: string,
+  work: () => Promise<void>,
+): Promise<Figures> {
+  const before = await requestCount(url);
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const requests = (await requestCount(url)) - before;
+  progress('');
+  return {
+    phase,
+    apps,
+    seconds: round(seconds, 2),
+    appsPerSecond: Math.round(apps / seconds),
+    requestsPerApp: round(requests / apps, 3),
+    peakRssMiB: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
+  };
+}
+
+function round(n: number, digits: number): number {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}
+
+async function benchmark(apps: number): Promise<Figures[]> {
+  progress(`${apps} apps: starting the simulator…`);
+  const { url, child } = await startSimulatorProcess(apps);
+  const handles = ((await control(url, '/handles')) as { handles: string[] }).handles.slice(0, apps);
+  const dir = join(tmpdir(), `reviewwatch-bench-${process.pid}-${apps}`);
+  mkdirSync(dir, { recursive: true });
+  const store = openStore(join(dir, 'bench.db'));
+  const redis = await connectRedis(REDIS_URL);
+  const prefix = `rwbench-${process.pid}-${apps}`;
+  const queue = new Queue<PollJobData>(POLL_QUEUE, { connection: redis, prefix });
+  const maxRequestsPerSecond = 1_000_000;
+  const gate = new RedisRequestGate(redis, { prefix, maxRequestsPerSecond });
+  const client = new CatalogClient({ baseUrl: url, apiKey: KEY, gate });
+  const worker: Worker<PollJobData, PollJobResult> = createPollWorker({
+    connection: redis,
+    queue,
+    prefix,
+    concurrency: CONCURRENCY,
+    maxRequestsPerSecond,
+    poll: { maxPages: 10, baselinePages: 1 },
+    lowRatingMax: 3,
+    deps: { client, store, logger: silentLogger },
+    logger: silentLogger,
+  });
+  let completed = 0;
+  let failed = 0;
+  worker.on('completed', () => {
+    completed++;
+  });
+  worker.on('failed', () => {
+    failed++;
+  });
+  void worker.run();
+
+  const cycle = async (label: string) => {
+    completed = 0;
+    failed = 0;
+    await queue.addBulk(
+      handles.map((handle) => ({
+        name: POLL_JOB,
+        data: { handle },
+        opts: { ...pollJobOptions({ attempts: 3, backoffMs: 100 }), removeOnComplete: true },
+      })),
+    );
+    while (completed + failed < apps) {
+      progress(`${apps} apps: ${label}: ${completed + failed}/${apps} polls done`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (failed > 0) throw new Error(`${failed} polls failed in ${label}`);
+  };
+
+  const figures: Figures[] = [];
+  try {
+    // The simulator generates an app's data on first request: warm it so the bare loop is not charged.
+    progress(`${apps} apps: warming the simulator…`);
+    await pool(handles, CONCURRENCY, async (handle) => {
+      await (await fetch(`${url}/__sim/apps/${handle}/reviews`)).arrayBuffer();
+    });
+    figures.push(
+      await measured('bare loop (page 1 only)', apps, url, async () => {
+        let done = 0;
+        await pool(handles, CONCURRENCY, async (handle) => {
+          const response = await fetch(
+            `${url}/v1/scrape/platform/app/${handle}/reviews?page=1&sortBy=newest`,
+            {
+              headers: { 'x-api-key': KEY },
+            },
+          );
+          await response.json();
+          if (++done % 500 === 0) progress(`${apps} apps: bare loop: ${done}/${apps}`);
+        });
+      }),
+    );
+    figures.push(await measured('baseline cycle (1 page each)', apps, url, () => cycle('baseline')));
+    figures.push(await measured('poll cycle, nothing new', apps, url, () => cycle('nothing new')));
+    progress(`${apps} apps: adding 5 reviews to every app…`);
+    await pool(handles, 32, async (handle) => {
+      await control(url, `/apps/${handle}/reviews`, 5);
+    });
+    figures.push(await measured('poll cycle, 5 new each', apps, url, () => cycle('5 new each')));
+  } finally {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await redis.del(`${prefix}:catalog-gate`);
+    await redis.quit();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+    child.kill('SIGTERM');
+  }
+  return figures;
+}
+
+const all: Figures[] = [];
+for (const apps of APP_COUNTS) all.push(...(await benchmark(apps)));
+
+const lines = [
+  `Node ${process.version}, concurrency ${CONCURRENCY}, simulator in its own process, ${new Date().toISOString()}`,
+  '',
+  '| apps | phase | seconds | apps/s | vs bare loop | requests/app | peak RSS (MiB) |',
+  '| ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+];
+for (const f of all) {
+  const bare = all.find((b) => b.apps === f.apps && b.phase.startsWith('bare'));
+  const ratio = bare ? `${Math.round((f.appsPerSecond / bare.appsPerSecond) * 100)}%` : '';
+  lines.push(
+    `| ${f.apps} | ${f.phase} | ${f.seconds} | ${f.appsPerSecond} | ${ratio} | ${f.requestsPerApp} | ${f.peakRssMiB} |`,
+  );
+}
+const report = lines.join('\n');
+process.stdout.write(`${report}\n`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/poll-${Date.now()}.json`, JSON.stringify(all, null, 2));

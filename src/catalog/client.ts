@@ -1,0 +1,194 @@
+import type { z } from 'zod';
+import { formatPath } from '../errors.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import {
+  CatalogAuthError,
+  CatalogCreditsError,
+  CatalogNotFoundError,
+  CatalogRateLimitError,
+  CatalogRequestError,
+  CatalogResponseError,
+  CatalogUnavailableError,
+  InvalidHandleError,
+} from './errors.js';
+import { isValidHandle } from './handle.js';
+import {
+  type AppDetail,
+  type AppList,
+  appDetailSchema,
+  appListSchema,
+  type CategoryPage,
+  categoryPageSchema,
+  type DeveloperDetail,
+  developerDetailSchema,
+  envelopeSchema,
+  errorBodySchema,
+  type ReviewsPage,
+  reviewsPageSchema,
+  type UrlList,
+  urlListSchema,
+} from './schemas.js';
+
+const PREFIX = '/v1/scrape/platform';
+
+/** Waits until a request may be sent; shared across processes to enforce `maxRequestsPerSecond`. */
+export interface RequestGate {
+  acquire(): Promise<void>;
+}
+
+export interface CatalogClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  gate?: RequestGate;
+  logger?: Logger;
+}
+
+export type SortBy = 'newest' | 'relevance';
+
+/**
+ * The Catalog Read API: seven GET endpoints, each validated at runtime. Errors are typed (see errors.ts)
+ * and never carry the API key.
+ */
+export class CatalogClient {
+  readonly #baseUrl: string;
+  readonly #apiKey: string;
+  readonly #timeoutMs: number;
+  readonly #gate: RequestGate | undefined;
+  readonly #logger: Logger;
+
+  constructor(options: CatalogClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#gate = options.gate;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  async reviews(handle: string, options: { page?: number; sortBy?: SortBy } = {}): Promise<ReviewsPage> {
+    const query = { page: String(options.page ?? 1), sortBy: options.sortBy ?? 'newest' };
+    return this.#get(`/app/${checkHandle(handle)}/reviews`, reviewsPageSchema, { query, handle });
+  }
+
+  async app(handle: string): Promise<AppDetail> {
+    return this.#get(`/app/${checkHandle(handle)}`, appDetailSchema, { handle });
+  }
+
+  async category(handle: string, options: { page?: number; sortBy?: string } = {}): Promise<CategoryPage> {
+    const query: Record<string, string> = { page: String(options.page ?? 1) };
+    if (options.sortBy) query.sortBy = options.sortBy;
+    return this.#get(`/category/${checkHandle(handle)}`, categoryPageSchema, { query, handle });
+  }
+
+  async developer(handle: string): Promise<DeveloperDetail> {
+    return this.#get(`/developer/${checkHandle(handle)}`, developerDetailSchema, { handle });
+  }
+
+  async categories(): Promise<UrlList> {
+    return this.#get('/categories', urlListSchema);
+  }
+
+  async developers(): Promise<UrlList> {
+    return this.#get('/developers', urlListSchema);
+  }
+
+  async apps(): Promise<AppList> {
+    return this.#get('/apps', appListSchema);
+  }
+
+  async #get<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    options: { query?: Record<string, string>; handle?: string } = {},
+  ): Promise<z.output<S>> {
+    const search = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+    const endpoint = `GET ${PREFIX}${path}${search}`;
+    await this.#gate?.acquire();
+    const started = performance.now();
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(`${this.#baseUrl}${PREFIX}${path}${search}`, {
+        headers: { 'x-api-key': this.#apiKey, accept: 'application/json' },
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      body = await response.text();
+    } catch (err) {
+      const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
+      const what = timedOut ? `no answer within ${this.#timeoutMs} ms` : describeNetworkError(err);
+      throw new CatalogUnavailableError(endpoint, what, { cause: err });
+    }
+    const ms = Math.round(performance.now() - started);
+    this.#logger.debug({ endpoint, status: response.status, ms }, 'catalog request');
+    if (!response.ok) throw errorFor(endpoint, response, body, options.handle);
+    return parseBody(endpoint, body, schema);
+  }
+}
+
+function checkHandle(handle: string): string {
+  if (!isValidHandle(handle)) throw new InvalidHandleError(handle);
+  return handle;
+}
+
+function describeNetworkError(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === 'string') return `network error (${code})`;
+  return `network error (${cause instanceof Error ? cause.message : String(cause)})`;
+}
+
+/** The API's own `{error, message}`, shortened, for context in our messages. */
+function detailOf(body: string): string {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(body));
+    if (!parsed.success) return '';
+    const text = [parsed.data.error, parsed.data.message].filter(Boolean).join(': ');
+    return text ? `, "${text.slice(0, 160)}"` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Retry-After is either delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+function errorFor(endpoint: string, response: Response, body: string, handle: string | undefined): Error {
+  const { status } = response;
+  const detail = detailOf(body);
+  if (status === 401 || status === 403) return new CatalogAuthError(endpoint, status, detail);
+  if (status === 402) return new CatalogCreditsError(endpoint, detail);
+  if (status === 404 && handle !== undefined) return new CatalogNotFoundError(endpoint, handle, detail);
+  if (status === 429)
+    return new CatalogRateLimitError(endpoint, parseRetryAfter(response.headers.get('retry-after')));
+  if (status >= 500 || status === 408)
+    return new CatalogUnavailableError(endpoint, `HTTP ${status}${detail}`, { status });
+  return new CatalogRequestError(endpoint, status, detail);
+}
+
+function parseBody<S extends z.ZodType>(endpoint: string, body: string, schema: S): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new CatalogResponseError(endpoint, '(body)', `not JSON (${body.length} bytes)`);
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    throw new CatalogResponseError(endpoint, '(body)', 'expected { success: true, data }');
+  }
+  const data = schema.safeParse(envelope.data.data);
+  if (!data.success) {
+    const issue = data.error.issues[0];
+    const path = ['data', ...(issue?.path ?? [])];
+    throw new CatalogResponseError(endpoint, formatPath(path), issue?.message ?? 'invalid');
+  }
+  return data.data;
+}

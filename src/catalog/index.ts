@@ -1,0 +1,11 @@
+export {
+  CatalogClient,
+  type CatalogClientOptions,
+  parseRetryAfter,
+  type RequestGate,
+  type SortBy,
+} from './client.js';
+export * from './errors.js';
+export { isValidHandle } from './handle.js';
+export type { AppDetail, CatalogReview, ReviewsPage } from './schemas.js';
+export { type RatingSummary, type Stars, summarize } from './summary.js';

@@ -1,0 +1,43 @@
+import type { PollJobResult } from '../queue/poll-worker.js';
+
+export function stars(rating: number): string {
+  const full = Math.max(0, Math.min(5, Math.round(rating)));
+  return '★'.repeat(full) + '☆'.repeat(5 - full);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Terminal text: control characters in untrusted review text would otherwise drive the terminal. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+}
+
+export function formatPollLine(result: PollJobResult): string {
+  const requests = `${result.requests} request${result.requests === 1 ? '' : 's'}`;
+  switch (result.status) {
+    case 'unavailable':
+      return `${result.handle}: unavailable: ${result.unavailable ?? 'not found'}`;
+    case 'baseline':
+      return `${result.handle}: baseline, ${result.newReviews} reviews stored as history (${requests})`;
+    default: {
+      const parts = [`${result.newReviews} new`];
+      if (result.lowRated.length > 0) parts.push(`${result.lowRated.length} low-rated`);
+      if (result.editedReviews > 0) parts.push(`${result.editedReviews} edited`);
+      if (result.capped) parts.push('page cap reached');
+      return `${result.handle}: ${parts.join(', ')} (${requests})`;
+    }
+  }
+}
+
+export function formatLowRated(
+  items: Array<{ handle: string; review: PollJobResult['lowRated'][number] }>,
+): string {
+  return items
+    .map(({ handle, review }) => {
+      const content = terminalSafe(review.content);
+      const excerpt = content.length > 120 ? `${content.slice(0, 119)}…` : content || '(no text)';
+      return `  ${stars(review.rating)} ${handle} — ${terminalSafe(review.reviewer) || 'anonymous'}: ${excerpt}`;
+    })
+    .join('\n');
+}

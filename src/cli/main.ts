@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
+import { checkConfigCommand } from './commands/check-config.js';
+import { pollCommand } from './commands/poll.js';
+import { simulateCommand } from './commands/simulate.js';
+import { startCommand } from './commands/start.js';
+import { statusCommand } from './commands/status.js';
+
+const program = new Command()
+  .name('reviewwatch')
+  .description('Watches marketplace reviews and ratings and tells the right people, once.')
+  .option('-c, --config <path>', 'config file (default: $REVIEWWATCH_CONFIG or config/reviewwatch.yaml)')
+  .option('--verbose', 'debug logs, and stack traces on errors')
+  .showHelpAfterError()
+  .exitOverride();
+
+program.addCommand(startCommand());
+program.addCommand(pollCommand());
+program.addCommand(statusCommand());
+program.addCommand(checkConfigCommand());
+program.addCommand(simulateCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Commander already printed its message; help and version are not failures.
+    process.exitCode = err.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+  } else {
+    const verbose = program.opts<{ verbose?: boolean }>().verbose === true;
+    process.stderr.write(`reviewwatch: ${errorMessage(err)}\n`);
+    if (verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = err instanceof ReviewwatchError ? err.exitCode : ExitCode.Failure;
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { HANDLE_PATTERN } from '../catalog/handle.js';
+import { parseDuration } from './duration.js';
+
+/** A duration written as `15m`, `30s`, `1h`, or a number of milliseconds. Parsed to milliseconds. */
+const duration = z.union([z.number().int().positive(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'number') return value;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (use e.g. 30s, 15m, 1h)` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const handle = z
+  .string()
+  .regex(HANDLE_PATTERN, 'a handle is lowercase letters, digits and hyphens (e.g. my-app)');
+
+const catalog = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  apiKey: z.string().min(1).optional(),
+  /** Enforced across every worker process sharing the Redis. */
+  maxRequestsPerSecond: z.number().positive().default(5),
+  timeout: duration.default(10_000),
+});
+
+const poll = z.strictObject({
+  every: duration.default(15 * 60_000),
+  concurrency: z.number().int().min(1).max(256).default(4),
+  /** Steady-state page cap: a poll that finds no stored review within this many pages stops there. */
+  maxPages: z.number().int().min(1).max(1_000).default(10),
+  /** How deep the first poll of an app reads its history. */
+  baselinePages: z.number().int().min(1).max(10_000).default(20),
+  /** Attempts of one poll job before it is recorded as failed (429s do not count). */
+  attempts: z.number().int().min(1).max(50).default(6),
+  /** First retry delay; doubles each attempt, with jitter. */
+  backoff: duration.default(5_000),
+});
+
+const app = z.strictObject({
+  handle,
+  name: z.string().min(1).optional(),
+  role: z.enum(['own', 'competitor']).default('own'),
+  notify: z.array(z.string().min(1)).default([]),
+});
+
+const alerts = z.strictObject({
+  lowRating: z
+    .strictObject({ maxRating: z.number().int().min(1).max(5).default(3) })
+    .default({ maxRating: 3 }),
+  ratingDrop: z
+    .strictObject({ minDrop: z.number().positive().max(5).default(0.05) })
+    .default({ minDrop: 0.05 }),
+});
+
+const slackChannel = z.strictObject({
+  type: z.literal('slack'),
+  webhookUrl: z.url({ protocol: /^https?$/ }),
+});
+
+const emailChannel = z.strictObject({
+  type: z.literal('email'),
+  from: z.string().min(3),
+  to: z.array(z.email()).min(1),
+});
+
+const channel = z.discriminatedUnion('type', [slackChannel, emailChannel]);
+
+const digest = z.strictObject({
+  schedule: z.string().min(1).default('0 9 * * 1'),
+  timezone: z.string().min(1).default('UTC'),
+  channels: z.array(z.string().min(1)).default([]),
+});
+
+export const configSchema = z
+  .strictObject({
+    catalog: catalog.default({ maxRequestsPerSecond: 5, timeout: 10_000 }),
+    poll: poll.prefault({}),
+    apps: z.array(app).min(1, 'watch at least one app'),
+    alerts: alerts.prefault({}),
+    channels: z.record(z.string().min(1), channel).default({}),
+    digest: digest.optional(),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.apps.forEach((entry, i) => {
+      if (seen.has(entry.handle)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apps', i, 'handle'],
+          message: `"${entry.handle}" is listed twice`,
+        });
+      }
+      seen.add(entry.handle);
+      entry.notify.forEach((name, j) => {
+        if (!(name in config.channels)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['apps', i, 'notify', j],
+            message: `no channel named "${name}"`,
+          });
+        }
+      });
+    });
+    config.digest?.channels.forEach((name, j) => {
+      if (!(name in config.channels)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['digest', 'channels', j],
+          message: `no channel named "${name}"`,
+        });
+      }
+    });
+    if (config.catalog.baseUrl && !config.catalog.apiKey) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['catalog', 'apiKey'],
+        message: 'required when a base URL is set (set CATALOG_API_KEY)',
+      });
+    }
+    if (config.catalog.apiKey && !config.catalog.baseUrl) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['catalog', 'baseUrl'],
+        message: 'required when an API key is set (set CATALOG_API_BASE_URL)',
+      });
+    }
+  });
+
+export type Config = z.output<typeof configSchema>;
+export type AppConfig = Config['apps'][number];
+export type ChannelConfig = Config['channels'][string];

@@ -1,0 +1,48 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+export const DEFAULT_QUEUE_PREFIX = 'reviewwatch';
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return '(unparseable REDIS_URL)';
+  }
+}
+
+/**
+ * A connection BullMQ can use for workers and queues alike: workers need `maxRetriesPerRequest: null`,
+ * so every connection gets it.
+ */
+export function createRedis(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, ...options });
+}
+
+/**
+ * Connects and pings, failing fast with a message that says how to get a Redis. Without this, ioredis
+ * retries forever and the CLI looks hung.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  const redis = createRedis(url, { retryStrategy: () => null, connectTimeout: 5_000 });
+  redis.on('error', () => {
+    // Reported by the ping below; without a listener ioredis prints every retry to stderr.
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new ReviewwatchError(
+      `Cannot reach Redis at ${redactUrl(url)} (${errorMessage(err)}): start one (e.g. \`redis-server\`, or \`docker run -p 6379:6379 redis:7\`) or set REDIS_URL.`,
+      { cause: err, exitCode: ExitCode.Unavailable },
+    );
+  }
+  // From here on, reconnect after a Redis restart instead of giving up.
+  redis.options.retryStrategy = (attempt: number) => Math.min(attempt * 200, 5_000);
+  return redis;
+}

@@ -1,0 +1,159 @@
+import {
+  type ConnectionOptions,
+  type Job,
+  type JobsOptions,
+  type Queue,
+  RateLimitError,
+  UnrecoverableError,
+  Worker,
+} from 'bullmq';
+import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import { ensureApp, updateApp } from '../store/apps.js';
+import type { Store } from '../store/db.js';
+import { type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
+import { POLL_QUEUE, type PollJobData } from './names.js';
+
+export interface RetryPolicy {
+  attempts: number;
+  /** First delay of the exponential backoff, in ms. */
+  backoffMs: number;
+}
+
+/** What a finished poll job returns; kept small, it is stored in Redis. */
+export interface PollJobResult {
+  handle: string;
+  status: PollOutcome['status'];
+  requests: number;
+  newReviews: number;
+  editedReviews: number;
+  capped: boolean;
+  /** New reviews at or below `alerts.lowRating.maxRating` (never on a baseline). */
+  lowRated: Array<{ reviewId: string; rating: number; reviewer: string; content: string }>;
+  unavailable?: string;
+}
+
+export function pollJobOptions(retry: RetryPolicy): JobsOptions {
+  return {
+    attempts: retry.attempts,
+    backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.5 },
+    removeOnComplete: { age: 24 * 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+  };
+}
+
+/** 429s do not use attempts (BullMQ's rate-limit path), so cap them separately: a 429 storm ends somewhere. */
+const MAX_RATE_LIMITED_STARTS = 50;
+
+export interface PollWorkerOptions {
+  connection: ConnectionOptions;
+  /** The poll queue, paused as a whole on a 429. */
+  queue: Queue<PollJobData>;
+  prefix: string;
+  concurrency: number;
+  maxRequestsPerSecond: number;
+  poll: PollOptions;
+  lowRatingMax: number;
+  deps: PollDeps & { store: Store };
+  logger: Logger;
+  /** A bad key or no credits: nothing will work until someone acts. */
+  onFatal?: (err: CatalogError) => void;
+  /** Without Retry-After, how long the queue pauses on a 429: doubles per attempt, with jitter. */
+  rateLimitBaseMs?: number;
+}
+
+export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData, PollJobResult> {
+  const { deps, logger } = options;
+  return new Worker<PollJobData, PollJobResult>(
+    POLL_QUEUE,
+    async (job) => {
+      const { handle } = job.data;
+      try {
+        const outcome = await pollApp(deps, handle, options.poll, (progress) => {
+          // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
+          if (progress.baseline)
+            void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
+        });
+        return resultOf(outcome, options.lowRatingMax);
+      } catch (err) {
+        if (err instanceof CatalogRateLimitError) {
+          const wait = err.retryAfterMs ?? rateLimitBackoff(job, options.rateLimitBaseMs ?? 1_000);
+          if (job.attemptsStarted >= MAX_RATE_LIMITED_STARTS) {
+            recordFailure(deps.store, handle, `${err.message} (gave up after ${job.attemptsStarted} tries)`);
+            throw new UnrecoverableError(err.message);
+          }
+          logger.warn(
+            { app: handle, waitMs: wait },
+            `catalog API rate limit: pausing all polls for ${Math.ceil(wait / 1000)}s`,
+          );
+          // Pauses the whole queue, across workers, and puts this job back without spending an attempt.
+          await options.queue.rateLimit(wait);
+          throw new RateLimitError();
+        }
+        const message = errorMessage(err);
+        const permanent = err instanceof CatalogError && !err.retryable;
+        const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        if (permanent || lastAttempt) recordFailure(deps.store, handle, message);
+        if (permanent) {
+          if (
+            err instanceof CatalogError &&
+            (err.status === 401 || err.status === 402 || err.status === 403)
+          ) {
+            options.onFatal?.(err);
+          }
+          throw new UnrecoverableError(message);
+        }
+        logger.warn(
+          { app: handle, attempt: job.attemptsMade + 1, of: job.opts.attempts },
+          lastAttempt
+            ? `poll of ${handle} failed: ${message}`
+            : `poll of ${handle} failed, will retry: ${message}`,
+        );
+        throw err;
+      }
+    },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      // The limiter must be set for rateLimit() to pause the queue; it also spaces poll starts.
+      limiter: { max: Math.max(1, Math.ceil(options.maxRequestsPerSecond)), duration: 1_000 },
+      autorun: false,
+    },
+  );
+}
+
+function rateLimitBackoff(job: Job, baseMs: number): number {
+  const exp = baseMs * 2 ** Math.min(job.attemptsStarted, 8);
+  return Math.round(exp / 2 + Math.random() * (exp / 2));
+}
+
+function recordFailure(store: Store, handle: string, message: string): void {
+  ensureApp(store.db, handle);
+  updateApp(store.db, handle, { lastPollAt: new Date(), lastPollStatus: 'failed', lastError: message });
+}
+
+function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {
+  const lowRated =
+    outcome.status === 'ok'
+      ? outcome.newReviews
+          .filter((review) => review.rating <= lowRatingMax)
+          .map((review) => ({
+            reviewId: review.reviewId,
+            rating: review.rating,
+            reviewer: review.reviewer,
+            content: review.content.slice(0, 200),
+          }))
+      : [];
+  return {
+    handle: outcome.handle,
+    status: outcome.status,
+    requests: outcome.requests,
+    newReviews: outcome.newReviews.length,
+    editedReviews: outcome.editedReviews.length,
+    capped: outcome.capped,
+    lowRated,
+    ...(outcome.unavailable ? { unavailable: outcome.unavailable.message } : {}),
+  };
+}

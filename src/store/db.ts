@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResult } from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
+import * as schema from './schema.js';
+
+export const DEFAULT_DATABASE_PATH = 'data/reviewwatch.db';
+
+/** The database itself: prepared statements (statements.ts) run on it, inside a transaction or not. */
+export type StoreDb = Store['db'];
+
+/** The database or a transaction on it: store functions accept either. */
+export type Db = BaseSQLiteDatabase<'sync', RunResult, typeof schema>;
+
+export interface Store {
+  db: BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+  path: string;
+  close(): void;
+}
+
+/** Migrations ship beside `src/` and `dist/`: both are two levels below the package root. */
+const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/**
+ * Opens (creating if needed) the SQLite file and applies pending migrations. WAL lets `status` read
+ * while a worker writes; the busy timeout makes concurrent writers (two workers, `poll --once` beside
+ * `start`) wait for each other instead of failing.
+ */
+export function openStore(path: string): Store {
+  let client: Database.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    client = new Database(path);
+    client.pragma('journal_mode = WAL');
+    client.pragma('busy_timeout = 5000');
+    client.pragma('synchronous = NORMAL');
+    client.pragma('foreign_keys = ON');
+  } catch (err) {
+    throw new ReviewwatchError(
+      `Cannot open the database at ${path}: ${errorMessage(err)} (set DATABASE_PATH).`,
+      {
+        cause: err,
+        exitCode: ExitCode.Unavailable,
+      },
+    );
+  }
+  const db = drizzle({ client, schema });
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS });
+  } catch (err) {
+    client.close();
+    throw new ReviewwatchError(`Cannot migrate the database at ${path}: ${errorMessage(err)}`, {
+      cause: err,
+      exitCode: ExitCode.Unavailable,
+    });
+  }
+  return {
+    db,
+    path,
+    close: () => {
+      if (client.open) client.close();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { StoreDb } from './db.js';
+import type { PollRunRow } from './schema.js';
+import { statements } from './statements.js';
+
+export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error'> &
+  Partial<Pick<PollRunRow, 'capped' | 'error'>>;
+
+export function insertPollRun(db: StoreDb, run: NewPollRun): number {
+  const row = statements(db).insertPollRun.get({ capped: false, error: null, ...run });
+  if (!row) throw new Error('inserting a poll run returned nothing');
+  return row.id;
+}
+
+export function setPollRunCounts(db: StoreDb, id: number, newReviews: number, editedReviews: number): void {
+  statements(db).setPollRunCounts.run({ id, newReviews, editedReviews });
+}

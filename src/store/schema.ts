@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
+ * children silently deletes them (STACK-NOTES.md). Reviews are never deleted by the product.
+ */
+
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+export const apps = sqliteTable('apps', {
+  handle: text('handle').primaryKey(),
+  /** The listing's name, from the API (the config may give its own). */
+  title: text('title'),
+  /** When the first (baseline) poll completed; null until then. */
+  baselineAt: timestamp('baseline_at'),
+  /** Set when the API answered 404 for the handle; cleared when it answers again. */
+  unavailableSince: timestamp('unavailable_since'),
+  unavailableReason: text('unavailable_reason'),
+  lastPollAt: timestamp('last_poll_at'),
+  lastPollStatus: text('last_poll_status', { enum: ['ok', 'baseline', 'unavailable', 'failed'] }),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+export const pollRuns = sqliteTable(
+  'poll_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle')
+      .notNull()
+      .references(() => apps.handle),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at').notNull(),
+    status: text('status', { enum: ['ok', 'baseline', 'unavailable', 'failed'] }).notNull(),
+    requests: integer('requests').notNull(),
+    pages: integer('pages').notNull(),
+    newReviews: integer('new_reviews').notNull(),
+    editedReviews: integer('edited_reviews').notNull(),
+    /** True when the page cap stopped the poll before it reached a stored review. */
+    capped: integer('capped', { mode: 'boolean' }).notNull().default(false),
+    error: text('error'),
+  },
+  (t) => [index('poll_runs_app_started').on(t.appHandle, t.startedAt)],
+);
+
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle')
+      .notNull()
+      .references(() => apps.handle),
+    /** review_id when the API gave one, else `fp:` + the fingerprint (see watch/identity.ts). */
+    identity: text('identity').notNull(),
+    /** Hash of reviewer, date and content: matches a review whose id came back empty on another poll. */
+    fingerprint: text('fingerprint').notNull(),
+    reviewId: text('review_id').notNull(),
+    reviewer: text('reviewer').notNull(),
+    location: text('location').notNull(),
+    rating: integer('rating').notNull(),
+    content: text('content').notNull(),
+    /** review_created_date as the API sent it. */
+    createdDate: text('created_date').notNull(),
+    /** The same, parsed; null for "Invalid Date" and other unparseable values. */
+    createdAt: timestamp('created_at'),
+    timeUsingApp: text('time_using_app').notNull(),
+    appName: text('app_name').notNull(),
+    appUrl: text('app_url').notNull(),
+    /** Stored by a baseline poll: history, never alerted on. */
+    fromBaseline: integer('from_baseline', { mode: 'boolean' }).notNull(),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    pollRunId: integer('poll_run_id')
+      .notNull()
+      .references(() => pollRuns.id),
+  },
+  (t) => [
+    uniqueIndex('reviews_app_identity').on(t.appHandle, t.identity),
+    index('reviews_app_fingerprint').on(t.appHandle, t.fingerprint),
+    index('reviews_app_first_seen').on(t.appHandle, t.firstSeenAt),
+    index('reviews_app_created').on(t.appHandle, t.createdAt),
+  ],
+);
+
+/** A merchant edit of a stored review: what it was and what it became. */
+export const reviewEdits = sqliteTable(
+  'review_edits',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reviewRowId: integer('review_row_id')
+      .notNull()
+      .references(() => reviews.id),
+    appHandle: text('app_handle').notNull(),
+    oldRating: integer('old_rating').notNull(),
+    newRating: integer('new_rating').notNull(),
+    oldContent: text('old_content').notNull(),
+    newContent: text('new_content').notNull(),
+    oldCreatedDate: text('old_created_date').notNull(),
+    newCreatedDate: text('new_created_date').notNull(),
+    detectedAt: timestamp('detected_at').notNull(),
+    pollRunId: integer('poll_run_id')
+      .notNull()
+      .references(() => pollRuns.id),
+  },
+  (t) => [index('review_edits_app_detected').on(t.appHandle, t.detectedAt)],
+);
+
+/** The listing's rating as the review summary showed it at one poll. */
+export const ratingSnapshots = sqliteTable(
+  'rating_snapshots',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle')
+      .notNull()
+      .references(() => apps.handle),
+    takenAt: timestamp('taken_at').notNull(),
+    /** Null when a count was missing from the summary. */
+    average: real('average'),
+    count: integer('count'),
+    stars1: integer('stars_1'),
+    stars2: integer('stars_2'),
+    stars3: integer('stars_3'),
+    stars4: integer('stars_4'),
+    stars5: integer('stars_5'),
+    pollRunId: integer('poll_run_id')
+      .notNull()
+      .references(() => pollRuns.id),
+  },
+  (t) => [index('rating_snapshots_app_taken').on(t.appHandle, t.takenAt)],
+);
+
+export type AppRow = typeof apps.$inferSelect;
+export type ReviewRow = typeof reviews.$inferSelect;
+export type NewReviewRow = typeof reviews.$inferInsert;
+export type PollRunRow = typeof pollRuns.$inferSelect;
+export type RatingSnapshotRow = typeof ratingSnapshots.$inferSelect;
+export type ReviewEditRow = typeof reviewEdits.$inferSelect;

@@ -1,0 +1,61 @@
+import { count, inArray } from 'drizzle-orm';
+import type { Db } from './db.js';
+import { apps, reviews } from './schema.js';
+import { latestSnapshot } from './snapshots.js';
+
+export interface AppStatus {
+  handle: string;
+  title: string | null;
+  /** `new` until the first poll, `baseline` once history is stored, then the last poll's outcome. */
+  state: 'new' | 'ok' | 'unavailable' | 'failed';
+  lastPollAt: Date | null;
+  lastError: string | null;
+  unavailableSince: Date | null;
+  rating: number | null;
+  ratingCount: number | null;
+  storedReviews: number;
+}
+
+/** One row per watched handle, in the order given, whether or not it was ever polled. */
+export function appStatuses(db: Db, handles: string[]): AppStatus[] {
+  const rows = new Map(
+    db
+      .select()
+      .from(apps)
+      .where(inArray(apps.handle, handles))
+      .all()
+      .map((row) => [row.handle, row]),
+  );
+  const counts = new Map(
+    db
+      .select({ handle: reviews.appHandle, n: count() })
+      .from(reviews)
+      .where(inArray(reviews.appHandle, handles))
+      .groupBy(reviews.appHandle)
+      .all()
+      .map((row) => [row.handle, row.n]),
+  );
+  return handles.map((handle) => {
+    const row = rows.get(handle);
+    const snapshot = row ? latestSnapshot(db, handle) : undefined;
+    const state =
+      row?.unavailableSince != null
+        ? 'unavailable'
+        : row?.lastPollStatus === 'failed'
+          ? 'failed'
+          : row?.baselineAt != null
+            ? 'ok'
+            : 'new';
+    return {
+      handle,
+      title: row?.title ?? null,
+      state,
+      lastPollAt: row?.lastPollAt ?? null,
+      lastError: row?.lastError ?? null,
+      unavailableSince: row?.unavailableSince ?? null,
+      rating: snapshot?.average ?? null,
+      ratingCount: snapshot?.count ?? null,
+      storedReviews: counts.get(handle) ?? 0,
+    };
+  });
+}

@@ -1,0 +1,317 @@
+import { type CatalogClient, CatalogNotFoundError, type RatingSummary, summarize } from '../catalog/index.js';
+import type { Logger } from '../log.js';
+import { ensureApp, getApp, recordPollSuccess, updateApp } from '../store/apps.js';
+import type { Store } from '../store/db.js';
+import { insertPollRun, setPollRunCounts } from '../store/polls.js';
+import {
+  findKnown,
+  insertNewReviews,
+  type ReviewChange,
+  recordEdit,
+  refreshReview,
+} from '../store/reviews.js';
+import type { ReviewRow } from '../store/schema.js';
+import { insertSnapshot } from '../store/snapshots.js';
+import { diffPage, type ReviewEdit } from './diff.js';
+import { type FetchedReview, identify, parseReviewDate } from './identity.js';
+
+export interface PollOptions {
+  /** Steady-state page cap. */
+  maxPages: number;
+  /** How many pages the first (baseline) poll reads. */
+  baselinePages: number;
+}
+
+export interface PollDeps {
+  client: CatalogClient;
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export interface PollProgress {
+  handle: string;
+  baseline: boolean;
+  page: number;
+  /** As the API reports it; the poll may stop earlier. */
+  totalPages: number | undefined;
+  reviewsSeen: number;
+}
+
+export type PollStatus = 'ok' | 'baseline' | 'unavailable';
+
+export interface PollOutcome {
+  handle: string;
+  status: PollStatus;
+  pollRunId: number;
+  requests: number;
+  /** Newly stored reviews. On a baseline poll they are history and alert on nothing. */
+  newReviews: ReviewRow[];
+  editedReviews: ReviewEdit[];
+  /** The page cap stopped the poll before it reached a stored review: older new reviews may be missed. */
+  capped: boolean;
+  summary: RatingSummary | undefined;
+  /** Set on the poll that first found the app missing (404); later polls of a missing app leave it unset. */
+  unavailable?: { message: string; newly: boolean };
+}
+
+interface Fetched {
+  baseline: boolean;
+  requests: number;
+  pages: number;
+  fresh: FetchedReview[];
+  edited: ReviewEdit[];
+  refreshed: ReviewEdit[];
+  capped: boolean;
+  summary: RatingSummary;
+}
+
+/**
+ * One poll of one app: read newest first until a page holds a stored, unchanged review (or the last page,
+ * or the cap), then write everything in one transaction. With nothing new it costs one request.
+ */
+export async function pollApp(
+  deps: PollDeps,
+  handle: string,
+  options: PollOptions,
+  onProgress?: (progress: PollProgress) => void,
+): Promise<PollOutcome> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const app = ensureApp(deps.store.db, handle);
+  const baseline = app.baselineAt === null;
+  let fetched: Fetched;
+  try {
+    fetched = await fetchNew(
+      deps,
+      handle,
+      baseline,
+      baseline ? options.baselinePages : options.maxPages,
+      onProgress,
+    );
+  } catch (err) {
+    if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, handle, err, startedAt, now());
+    throw err;
+  }
+  return commit(deps, handle, fetched, app.unavailableSince !== null, startedAt, now());
+}
+
+async function fetchNew(
+  deps: PollDeps,
+  handle: string,
+  baseline: boolean,
+  pageCap: number,
+  onProgress: ((progress: PollProgress) => void) | undefined,
+): Promise<Fetched> {
+  const seen = new Set<string>();
+  let reviewsSeen = 0;
+  const result: Fetched = {
+    baseline,
+    requests: 0,
+    pages: 0,
+    fresh: [],
+    edited: [],
+    refreshed: [],
+    capped: false,
+    summary: summarize([]),
+  };
+  for (let page = 1; page <= pageCap; page++) {
+    const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
+    result.requests++;
+    result.pages = page;
+    // Page 1's summary is the freshest; later pages are read a moment after it.
+    if (page === 1) result.summary = summarize(response.summary);
+
+    const reviews = response.reviews.map(identify);
+    const known = findKnown(
+      deps.store.db,
+      handle,
+      reviews.map((r) => r.identity),
+      reviews.map((r) => r.fingerprint),
+    );
+    const diff = diffPage(reviews, known, seen);
+    reviewsSeen += diff.distinct;
+    result.fresh.push(...diff.fresh);
+    result.edited.push(...diff.edited);
+    result.refreshed.push(...diff.refreshed);
+
+    const hasNext = response.pagination?.hasNextPage ?? reviews.length >= 10;
+    const progress = { handle, baseline, page, totalPages: response.pagination?.totalPages, reviewsSeen };
+    if (baseline) logBaselineProgress(deps.logger, progress, pageCap);
+    onProgress?.(progress);
+    if (diff.reachedKnown || !hasNext || reviews.length === 0) return result;
+    if (page === pageCap) result.capped = !baseline;
+  }
+  return result;
+}
+
+function changeOf(handle: string, review: FetchedReview): ReviewChange {
+  return {
+    appHandle: handle,
+    identity: review.identity,
+    reviewId: review.reviewId,
+    fingerprint: review.fingerprint,
+    rating: review.rating,
+    content: review.content,
+    createdDate: review.createdDate,
+    createdAt: parseReviewDate(review.createdDate),
+  };
+}
+
+function commit(
+  deps: PollDeps,
+  handle: string,
+  fetched: Fetched,
+  wasUnavailable: boolean,
+  startedAt: Date,
+  finishedAt: Date,
+): PollOutcome {
+  const { db } = deps.store;
+  // Prepared statements run on the connection, so everything below is inside the one transaction.
+  const outcome = db.transaction(
+    () => {
+      // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
+      const baseline = fetched.baseline && getApp(db, handle)?.baselineAt == null;
+      const status = baseline ? 'baseline' : 'ok';
+      const pollRunId = insertPollRun(db, {
+        appHandle: handle,
+        startedAt,
+        finishedAt,
+        status,
+        requests: fetched.requests,
+        pages: fetched.pages,
+        newReviews: 0,
+        editedReviews: 0,
+        capped: fetched.capped,
+      });
+      const newReviews = insertNewReviews(
+        db,
+        fetched.fresh.map((review) => ({
+          ...changeOf(handle, review),
+          location: review.location,
+          reviewer: review.reviewer,
+          timeUsingApp: review.timeUsingApp,
+          appName: review.appName,
+          appUrl: review.appUrl,
+          fromBaseline: baseline,
+          firstSeenAt: finishedAt,
+          updatedAt: finishedAt,
+          pollRunId,
+        })),
+      );
+      const editedReviews = fetched.edited.filter((edit) =>
+        recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId),
+      );
+      for (const refresh of fetched.refreshed) {
+        refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
+      }
+      insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
+      if (newReviews.length + editedReviews.length > 0) {
+        setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
+      }
+      recordPollSuccess(db, handle, status, finishedAt, newReviews[0]?.appName);
+      return {
+        handle,
+        status,
+        pollRunId,
+        requests: fetched.requests,
+        newReviews,
+        editedReviews,
+        capped: fetched.capped,
+        summary: fetched.summary,
+      } as const;
+    },
+    { behavior: 'immediate' },
+  );
+  logOutcome(deps.logger, outcome, fetched, wasUnavailable);
+  return outcome;
+}
+
+/** A 404 marks the app unavailable and says so once; later polls of a missing app stay quiet. */
+function recordUnavailable(
+  deps: PollDeps,
+  handle: string,
+  err: CatalogNotFoundError,
+  startedAt: Date,
+  finishedAt: Date,
+): PollOutcome {
+  const { db } = deps.store;
+  const { pollRunId, newly } = db.transaction(
+    () => {
+      const app = getApp(db, handle);
+      const newly = app?.unavailableSince == null;
+      const id = insertPollRun(db, {
+        appHandle: handle,
+        startedAt,
+        finishedAt,
+        status: 'unavailable',
+        requests: 1,
+        pages: 0,
+        newReviews: 0,
+        editedReviews: 0,
+        error: err.message,
+      });
+      updateApp(db, handle, {
+        lastPollAt: finishedAt,
+        lastPollStatus: 'unavailable',
+        lastError: err.message,
+        ...(newly ? { unavailableSince: finishedAt, unavailableReason: err.message } : {}),
+      });
+      return { pollRunId: id, newly };
+    },
+    { behavior: 'immediate' },
+  );
+  if (newly) deps.logger.warn({ app: handle }, `${err.message} Marked unavailable; polls continue quietly.`);
+  else deps.logger.debug({ app: handle }, 'still unavailable');
+  return {
+    handle,
+    status: 'unavailable',
+    pollRunId,
+    requests: 1,
+    newReviews: [],
+    editedReviews: [],
+    capped: false,
+    summary: undefined,
+    unavailable: { message: err.message, newly },
+  };
+}
+
+function logOutcome(logger: Logger, outcome: PollOutcome, fetched: Fetched, wasUnavailable: boolean): void {
+  const app = outcome.handle;
+  if (wasUnavailable) logger.info({ app }, `${app} answers again: no longer marked unavailable`);
+  const fallback = outcome.newReviews.filter((r) => r.identity.startsWith('fp:'));
+  for (const review of fallback) {
+    logger.info(
+      { app, identity: review.identity, reviewer: review.reviewer, date: review.createdDate },
+      'review came without a review_id: stored under a fingerprint of reviewer, date and content',
+    );
+  }
+  if (outcome.capped) {
+    logger.warn(
+      { app, pages: fetched.pages },
+      `${app}: no stored review within ${fetched.pages} pages (poll.maxPages); older new reviews, if any, were not read`,
+    );
+  }
+  const fields = {
+    app,
+    requests: outcome.requests,
+    new: outcome.newReviews.length,
+    edited: outcome.editedReviews.length,
+    rating: outcome.summary?.average === null ? undefined : outcome.summary?.average?.toFixed(2),
+  };
+  if (outcome.status === 'baseline') {
+    logger.info(fields, `${app}: baseline stored ${outcome.newReviews.length} reviews (history, no alerts)`);
+  } else if (outcome.newReviews.length > 0 || outcome.editedReviews.length > 0) {
+    logger.info(fields, `${app}: ${outcome.newReviews.length} new, ${outcome.editedReviews.length} edited`);
+  } else {
+    logger.debug(fields, `${app}: nothing new`);
+  }
+}
+
+function logBaselineProgress(logger: Logger, progress: PollProgress, pageCap: number): void {
+  const of = Math.min(pageCap, progress.totalPages ?? pageCap);
+  logger.info(
+    { app: progress.handle, page: progress.page, of },
+    `${progress.handle}: baseline page ${progress.page}/${of}, ${progress.reviewsSeen} reviews so far`,
+  );
+}

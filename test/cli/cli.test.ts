@@ -1,0 +1,148 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/queue/connection.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { REDIS_URL, tempDir, uniquePrefix } from '../helpers/index.js';
+
+const KEY = 'cli-test-key-9f8e7d';
+let sim: Simulator;
+let dir: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    apiKey: KEY,
+    appCount: 0,
+    handles: ['shop-one', 'shop-two'],
+    maxReviewsPerApp: 30,
+  });
+  dir = tempDir();
+  const config = join(dir.dir, 'reviewwatch.yaml');
+  writeFileSync(
+    config,
+    [
+      'catalog:',
+      '  baseUrl: "${CATALOG_API_BASE_URL}"',
+      '  apiKey: "${CATALOG_API_KEY}"',
+      '  maxRequestsPerSecond: 50',
+      'poll: { every: 10m, baselinePages: 2 }',
+      'apps:',
+      '  - handle: shop-one',
+      '  - handle: shop-two',
+      'alerts: { lowRating: { maxRating: 2 } }',
+    ].join('\n'),
+  );
+  env = {
+    REVIEWWATCH_CONFIG: config,
+    CATALOG_API_BASE_URL: sim.url,
+    CATALOG_API_KEY: KEY,
+    DATABASE_PATH: join(dir.dir, 'reviewwatch.db'),
+    REDIS_URL,
+    REVIEWWATCH_QUEUE_PREFIX: uniquePrefix(),
+  };
+});
+
+afterAll(async () => {
+  const redis = await connectRedis(REDIS_URL);
+  const keys = await redis.keys(`${env.REVIEWWATCH_QUEUE_PREFIX}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+  await sim.close();
+  dir.cleanup();
+});
+
+describe('reviewwatch CLI', () => {
+  it('poll --once: a baseline, then one request per app, then the new low-rated reviews', async () => {
+    const baseline = await runCli(['poll', '--once'], env);
+    expect(baseline.code).toBe(0);
+    expect(baseline.stdout).toMatch(/shop-one: baseline, \d+ reviews stored as history/);
+
+    sim.controls.resetStats();
+    const quiet = await runCli(['poll', '--once'], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toMatch(/Done: 2 of 2 apps polled, 2 API requests, 0 new low-rated reviews/);
+    expect(sim.controls.stats().requests).toBe(2);
+
+    sim.controls.addReviews('shop-two', [
+      { rating: 1, reviewer: 'Angry <!channel> Store', review_content: 'Charged twice, no refund' },
+      { rating: 5, review_content: 'Great' },
+    ]);
+    const found = await runCli(['poll', '--once', '--app', 'shop-two'], env);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/shop-two: 2 new, 1 low-rated \(1 request\)/);
+    expect(found.stdout).toMatch(/★☆☆☆☆ shop-two — Angry <!channel> Store: Charged twice, no refund/);
+    // The key never reaches the output or the logs.
+    expect(found.stdout + found.stderr).not.toContain(KEY);
+  });
+
+  it('status shows every watched app with its rating and stored reviews', async () => {
+    const status = await runCli(['status'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
+    expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
+    expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
+    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
+    expect(json.apps.map((a: { handle: string }) => a.handle)).toEqual(['shop-one', 'shop-two']);
+  });
+
+  it('exits non-zero with one clear line for a failed poll, a bad config and an unknown app', async () => {
+    sim.controls.delist('shop-one');
+    const missing = await runCli(['poll', '--once'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/shop-one: unavailable: "shop-one" is not in the marketplace/);
+    sim.controls.relist('shop-one');
+
+    const unknown = await runCli(['poll', '--once', '--app', 'nope'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^reviewwatch: "nope" is not a watched app/);
+
+    const bad = join(dir.dir, 'bad.yaml');
+    writeFileSync(bad, 'apps:\n  - handle: shop-one\nalerts:\n  lowRatingg: { maxRating: 2 }\n');
+    const check = await runCli(['check-config', '--config', bad], env);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('alerts.lowRatingg: unknown key');
+    expect(check.stderr).not.toMatch(/\n\s+at /);
+    const ok = await runCli(['check-config'], env);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/is valid/);
+  });
+
+  it('reports an unreachable Redis in one line with what to do', async () => {
+    const result = await runCli(['poll', '--once'], { ...env, REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/Cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*set REDIS_URL/);
+  });
+
+  it('start schedules every app and stops cleanly on SIGTERM', async () => {
+    const child = spawnCli(['start'], env);
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`start did not come up:\n${stderr}`)), 20_000);
+      const check = setInterval(() => {
+        if (/watching 2 apps every 10m/.test(stderr)) {
+          clearInterval(check);
+          clearTimeout(timer);
+          resolve();
+        }
+      }, 50);
+    });
+    const redis = await connectRedis(REDIS_URL);
+    const queue = new Queue('poll', { connection: redis, prefix: env.REVIEWWATCH_QUEUE_PREFIX });
+    const schedulers = await queue.getJobSchedulers(0, -1);
+    await queue.close();
+    await redis.quit();
+    expect(schedulers.map((s) => s.key).sort()).toEqual(['poll-shop-one', 'poll-shop-two']);
+
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/SIGTERM: stopping/);
+    expect(stderr).toMatch(/"msg":"stopped"/);
+  });
+});

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import type { Logger } from '../../src/log.js';
+import { openStore, type Store } from '../../src/store/db.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A fresh directory removed by the returned cleanup. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'reviewwatch-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A real SQLite file in a fresh directory. */
+export function tempStore(): Store & { cleanup: () => void } {
+  const { dir, cleanup } = tempDir();
+  const store = openStore(join(dir, 'reviewwatch.db'));
+  return {
+    ...store,
+    cleanup: () => {
+      store.close();
+      cleanup();
+    },
+  };
+}
+
+/** A BullMQ prefix of its own per test, so parallel test files never share queues. */
+export function uniquePrefix(): string {
+  return `rwtest-${randomUUID().slice(0, 8)}`;
+}
+
+export interface CapturedLog {
+  logger: Logger;
+  lines: () => Array<{ level: number; msg: string; [key: string]: unknown }>;
+  text: () => string;
+}
+
+/** A real pino logger whose JSON lines the test can read. */
+export function captureLog(level = 'debug'): CapturedLog {
+  const chunks: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  const logger = pino({ level }, sink);
+  const text = () => chunks.join('');
+  return {
+    logger,
+    text,
+    lines: () =>
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+  };
+}

@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { syncPollSchedulers } from '../../src/queue/schedulers.js';
+import { captureLog } from '../helpers/index.js';
+import { pollQueueFixture, type QueueFixture } from '../helpers/queue.js';
+
+const RETRY = { attempts: 3, backoffMs: 1000 };
+let fx: QueueFixture;
+
+beforeEach(async () => {
+  fx = await pollQueueFixture();
+});
+afterEach(() => fx.close());
+
+async function schedulers() {
+  const list = await fx.queue.getJobSchedulers(0, -1);
+  return Object.fromEntries(list.map((s) => [s.key, s.every]));
+}
+
+describe('syncPollSchedulers', () => {
+  it('adds one scheduler per app, updates a changed interval and removes apps that left the config', async () => {
+    const log = captureLog();
+    const first = await syncPollSchedulers(fx.queue, fx.redis, ['a', 'b', 'c'], 60_000, RETRY, log.logger);
+    expect(first.added).toEqual(['a', 'b', 'c']);
+    expect(await schedulers()).toEqual({ 'poll-a': 60_000, 'poll-b': 60_000, 'poll-c': 60_000 });
+    // Each scheduler has its next poll queued with the app in its data.
+    const jobs = await fx.queue.getJobs(['delayed', 'waiting']);
+    expect(jobs.map((j) => j.data.handle).sort()).toEqual(['a', 'b', 'c']);
+
+    const again = await syncPollSchedulers(fx.queue, fx.redis, ['a', 'b', 'c'], 60_000, RETRY, log.logger);
+    expect(again).toMatchObject({ added: [], updated: [], removed: [], unchanged: ['a', 'b', 'c'] });
+
+    const changed = await syncPollSchedulers(fx.queue, fx.redis, ['a', 'c', 'd'], 30_000, RETRY, log.logger);
+    expect(changed).toMatchObject({ added: ['d'], updated: ['a', 'c'], removed: ['b'] });
+    expect(await schedulers()).toEqual({ 'poll-a': 30_000, 'poll-c': 30_000, 'poll-d': 30_000 });
+    expect(log.text()).toMatch(/1 added, 2 updated, 1 removed/);
+  });
+
+  it('lets two processes sync at once without losing or doubling a scheduler', async () => {
+    const log = captureLog();
+    const handles = Array.from({ length: 20 }, (_, i) => `app-${i}`);
+    await Promise.all([
+      syncPollSchedulers(fx.queue, fx.redis, handles, 60_000, RETRY, log.logger),
+      syncPollSchedulers(fx.queue, fx.redis, handles, 60_000, RETRY, log.logger),
+    ]);
+    const list = await fx.queue.getJobSchedulers(0, -1);
+    expect(list.map((s) => s.key).sort()).toEqual(handles.map((h) => `poll-${h}`).sort());
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Two cores: files run in parallel forks; each test uses its own queue prefix and SQLite file.
+    pool: 'forks',
+  },
+});

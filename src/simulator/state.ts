@@ -201,7 +201,10 @@ export class SimulatorState {
     this.explicitHandles = new Set(explicit);
     this.idStride = this.maxReviews + 1;
     const seededEnd = Math.ceil((SEEDED_ID_BASE + handles.length * this.idStride) / 1e6) * 1e6;
-    this.freshIdBase = Math.max(seededEnd, checkNonNegativeInt('firstNewReviewId', opts.firstNewReviewId ?? 0));
+    this.freshIdBase = Math.max(
+      seededEnd,
+      checkNonNegativeInt('firstNewReviewId', opts.firstNewReviewId ?? 0),
+    );
     this.developerCount = Math.max(3, Math.ceil(handles.length / 3));
 
     const arrival = opts.arrival;

@@ -1,7 +1,11 @@
 import type { Redis } from 'ioredis';
+import { alertPolicyOf } from './alerts/policy.js';
+import type { AlertPolicy } from './alerts/raise.js';
 import { CatalogClient } from './catalog/index.js';
 import { type Config, DEFAULT_CONFIG_PATH, loadConfig } from './config/index.js';
 import type { Logger } from './log.js';
+import { createSenders } from './notify/channels.js';
+import type { ChannelSender } from './notify/sender.js';
 import { connectRedis, DEFAULT_QUEUE_PREFIX, DEFAULT_REDIS_URL } from './queue/connection.js';
 import { RedisRequestGate } from './queue/rate-gate.js';
 import type { Simulator } from './simulator/index.js';
@@ -16,6 +20,7 @@ export interface Settings {
   redisUrl: string;
   databasePath: string;
   queuePrefix: string;
+  smtpUrl: string | undefined;
 }
 
 /** Reads the config file and the environment: everything a command needs before it connects anywhere. */
@@ -28,6 +33,7 @@ export function loadSettings(options: { configPath?: string; env?: Env } = {}): 
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,
     databasePath: env.DATABASE_PATH || DEFAULT_DATABASE_PATH,
     queuePrefix: env.REVIEWWATCH_QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
+    smtpUrl: env.SMTP_URL || undefined,
   };
 }
 
@@ -36,6 +42,8 @@ export interface Runtime extends Settings {
   store: Store;
   redis: Redis;
   client: CatalogClient;
+  senders: Map<string, ChannelSender>;
+  alerts: AlertPolicy;
   /** Set when no API key is configured and the built-in simulator stands in for the API. */
   simulator: Simulator | undefined;
   close(): Promise<void>;
@@ -55,6 +63,10 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
     for (const closer of closers.reverse()) await closer();
   };
   try {
+    const senders = createSenders(settings.config, settings.smtpUrl);
+    closers.push(() => {
+      for (const sender of senders.values()) sender.close?.();
+    });
     const store = openStore(settings.databasePath);
     closers.push(() => store.close());
     const redis = await connectRedis(settings.redisUrl);
@@ -85,7 +97,17 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
       maxRequestsPerSecond: catalog.maxRequestsPerSecond,
     });
     const client = new CatalogClient({ baseUrl, apiKey, timeoutMs: catalog.timeout, gate, logger });
-    return { ...settings, logger, store, redis, client, simulator, close };
+    return {
+      ...settings,
+      logger,
+      store,
+      redis,
+      client,
+      senders,
+      alerts: alertPolicyOf(settings.config),
+      simulator,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

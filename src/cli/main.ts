@@ -2,7 +2,9 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import { checkConfigCommand } from './commands/check-config.js';
+import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
+import { rulesCommand } from './commands/rules.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
 import { statusCommand } from './commands/status.js';
@@ -19,6 +21,8 @@ program.addCommand(startCommand());
 program.addCommand(pollCommand());
 program.addCommand(statusCommand());
 program.addCommand(checkConfigCommand());
+program.addCommand(notifyCommand());
+program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
 
 try {

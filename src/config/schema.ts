@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
+import { DEFAULT_SCORING_RULES, scoringOverridesProblems } from '../scoring/index.js';
 import { parseDuration } from './duration.js';
 
 /** A duration written as `15m`, `30s`, `1h`, or a number of milliseconds. Parsed to milliseconds. */
@@ -45,24 +46,70 @@ const app = z.strictObject({
   notify: z.array(z.string().min(1)).default([]),
 });
 
+const priority = z.enum(['critical', 'high', 'medium', 'low']);
+
 const alerts = z.strictObject({
-  lowRating: z
-    .strictObject({ maxRating: z.number().int().min(1).max(5).default(3) })
-    .default({ maxRating: 3 }),
+  lowRating: z.strictObject({ maxRating: z.number().int().min(1).max(5).default(3) }).prefault({}),
   ratingDrop: z
-    .strictObject({ minDrop: z.number().positive().max(5).default(0.05) })
-    .default({ minDrop: 0.05 }),
+    .strictObject({
+      minDrop: z.number().positive().max(5).default(0.05),
+      /** Also alert when the rating the listing displays (one decimal) falls, however little. */
+      displayed: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** This many low reviews of one app within `window` raise one "possible incident" alert. */
+  incident: z
+    .strictObject({
+      count: z.number().int().min(2).max(1_000).default(3),
+      window: duration.default(24 * 3_600_000),
+    })
+    .prefault({}),
+  /** More new low reviews of one app in one poll than this go out as one grouped message per channel. */
+  groupAbove: z.number().int().min(1).max(1_000).default(5),
+  /** At most `max` messages per app and channel within `window`; the rest wait for the next grouped one. */
+  throttle: z
+    .strictObject({
+      max: z.number().int().min(1).max(10_000).default(10),
+      window: duration.default(3_600_000),
+    })
+    .prefault({}),
+  scoring: z
+    .strictObject({
+      keywordGroups: z
+        .record(
+          z.string().min(1),
+          z.strictObject({
+            label: z.string().min(1).optional(),
+            weight: z.number().min(0).max(100).optional(),
+            words: z.array(z.string().min(1)).optional(),
+          }),
+        )
+        .optional(),
+      priorities: z
+        .strictObject({
+          critical: z.number().min(0).max(100).optional(),
+          high: z.number().min(0).max(100).optional(),
+          medium: z.number().min(0).max(100).optional(),
+        })
+        .optional(),
+    })
+    .prefault({}),
 });
+
+/** A channel gets the alerts at or above its priority. */
+const minPriority = priority.default('low');
 
 const slackChannel = z.strictObject({
   type: z.literal('slack'),
   webhookUrl: z.url({ protocol: /^https?$/ }),
+  minPriority,
 });
 
 const emailChannel = z.strictObject({
   type: z.literal('email'),
   from: z.string().min(3),
   to: z.array(z.email()).min(1),
+  minPriority,
 });
 
 const channel = z.discriminatedUnion('type', [slackChannel, emailChannel]);
@@ -79,7 +126,9 @@ export const configSchema = z
     poll: poll.prefault({}),
     apps: z.array(app).min(1, 'watch at least one app'),
     alerts: alerts.prefault({}),
-    channels: z.record(z.string().min(1), channel).default({}),
+    channels: z
+      .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a channel name is letters, digits, - and _'), channel)
+      .default({}),
     digest: digest.optional(),
   })
   .superRefine((config, ctx) => {
@@ -112,6 +161,13 @@ export const configSchema = z
         });
       }
     });
+    for (const problem of scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['alerts', 'scoring', ...problem.path],
+        message: problem.message,
+      });
+    }
     if (config.catalog.baseUrl && !config.catalog.apiKey) {
       ctx.addIssue({
         code: 'custom',

@@ -12,6 +12,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
+import type { OutboxMessage } from '../store/outbox.js';
 import { type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { POLL_QUEUE, type PollJobData } from './names.js';
 
@@ -31,6 +32,8 @@ export interface PollJobResult {
   capped: boolean;
   /** New reviews at or below `alerts.lowRating.maxRating` (never on a baseline). */
   lowRated: Array<{ reviewId: string; rating: number; reviewer: string; content: string }>;
+  /** The deliveries (alert × channel) this poll put in the outbox. */
+  deliveryIds: number[];
   unavailable?: string;
 }
 
@@ -57,6 +60,8 @@ export interface PollWorkerOptions {
   lowRatingMax: number;
   deps: PollDeps & { store: Store };
   logger: Logger;
+  /** Called with the outbox messages a poll raised, after its transaction committed. */
+  onMessages?: (messages: OutboxMessage[]) => Promise<void>;
   /** A bad key or no credits: nothing will work until someone acts. */
   onFatal?: (err: CatalogError) => void;
   /** Without Retry-After, how long the queue pauses on a 429: doubles per attempt, with jitter. */
@@ -75,6 +80,7 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
           if (progress.baseline)
             void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
         });
+        if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
         return resultOf(outcome, options.lowRatingMax);
       } catch (err) {
         if (err instanceof CatalogRateLimitError) {
@@ -154,6 +160,7 @@ function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {
     editedReviews: outcome.editedReviews.length,
     capped: outcome.capped,
     lowRated,
+    deliveryIds: outcome.messages.flatMap((m) => m.deliveryIds),
     ...(outcome.unavailable ? { unavailable: outcome.unavailable.message } : {}),
   };
 }

@@ -50,7 +50,7 @@ export interface ReviewChange {
 
 /**
  * Records an edit (rating or content) if the stored row still holds the old values; a concurrent poll
- * that recorded it first makes this a no-op. Returns whether this call recorded it.
+ * that recorded it first makes this a no-op. Returns the edit's id when this call recorded it.
  */
 export function recordEdit(
   db: Db,
@@ -58,7 +58,7 @@ export function recordEdit(
   change: ReviewChange,
   at: Date,
   pollRunId: number,
-): boolean {
+): number | undefined {
   const updated = db
     .update(reviews)
     .set(changedColumns(change, at))
@@ -66,8 +66,9 @@ export function recordEdit(
       and(eq(reviews.id, known.rowId), eq(reviews.rating, known.rating), eq(reviews.content, known.content)),
     )
     .run();
-  if (updated.changes === 0) return false;
-  db.insert(reviewEdits)
+  if (updated.changes === 0) return undefined;
+  return db
+    .insert(reviewEdits)
     .values({
       reviewRowId: known.rowId,
       appHandle: change.appHandle,
@@ -80,8 +81,8 @@ export function recordEdit(
       detectedAt: at,
       pollRunId,
     })
-    .run();
-  return true;
+    .returning({ id: reviewEdits.id })
+    .get().id;
 }
 
 /** Brings a stored review's date, fingerprint or id up to date without calling it an edit. */

@@ -20,6 +20,13 @@ export const apps = sqliteTable('apps', {
   lastPollAt: timestamp('last_poll_at'),
   lastPollStatus: text('last_poll_status', { enum: ['ok', 'baseline', 'unavailable', 'failed'] }),
   lastError: text('last_error'),
+  /**
+   * The rating level the next drop is measured from: the last level alerted on, or the first seen, or
+   * the highest since (a recovery re-arms the drop alert).
+   */
+  ratingLevelAverage: real('rating_level_average'),
+  ratingLevelCount: integer('rating_level_count'),
+  ratingLevelAt: timestamp('rating_level_at'),
   createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
 });
 
@@ -130,7 +137,67 @@ export const ratingSnapshots = sqliteTable(
   (t) => [index('rating_snapshots_app_taken').on(t.appHandle, t.takenAt)],
 );
 
+/**
+ * The outbox: an alert is written in the same transaction as the reviews or snapshot that caused it,
+ * with one delivery per channel it routes to. The notify queue only moves deliveries along.
+ */
+export const alerts = sqliteTable(
+  'alerts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle')
+      .notNull()
+      .references(() => apps.handle),
+    kind: text('kind', { enum: ['review', 'rating-drop', 'incident'] }).notNull(),
+    /** What the alert is about, so a retried or concurrent poll cannot raise it twice. */
+    dedupeKey: text('dedupe_key').notNull(),
+    priority: text('priority', { enum: ['critical', 'high', 'medium', 'low'] }).notNull(),
+    score: integer('score'),
+    /** The review this alert is about (review alerts). */
+    reviewRowId: integer('review_row_id').references(() => reviews.id),
+    /** The Alert (alerts/types.ts) as JSON: what renderers need, frozen when it was raised. */
+    payload: text('payload', { mode: 'json' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    pollRunId: integer('poll_run_id').references(() => pollRuns.id),
+  },
+  (t) => [
+    uniqueIndex('alerts_dedupe').on(t.dedupeKey),
+    index('alerts_app_created').on(t.appHandle, t.createdAt),
+  ],
+);
+
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    alertId: integer('alert_id')
+      .notNull()
+      .references(() => alerts.id),
+    channel: text('channel').notNull(),
+    appHandle: text('app_handle').notNull(),
+    /**
+     * pending: to send; held: waiting for the app's next grouped message on this channel (throttle);
+     * sent; failed: permanently, with the reason (retry with `reviewwatch notify retry`).
+     */
+    status: text('status', { enum: ['pending', 'held', 'sent', 'failed'] }).notNull(),
+    /** Deliveries sharing a group key go out as one message. */
+    groupKey: text('group_key'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at').notNull(),
+    sentAt: timestamp('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('deliveries_alert_channel').on(t.alertId, t.channel),
+    index('deliveries_status').on(t.status, t.channel),
+    index('deliveries_channel_app_sent').on(t.channel, t.appHandle, t.sentAt),
+    index('deliveries_group').on(t.groupKey),
+  ],
+);
+
 export type AppRow = typeof apps.$inferSelect;
+export type AlertRow = typeof alerts.$inferSelect;
+export type DeliveryRow = typeof deliveries.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 export type NewReviewRow = typeof reviews.$inferInsert;
 export type PollRunRow = typeof pollRuns.$inferSelect;

@@ -1,7 +1,9 @@
+import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
 import { type CatalogClient, CatalogNotFoundError, type RatingSummary, summarize } from '../catalog/index.js';
 import type { Logger } from '../log.js';
 import { ensureApp, getApp, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
+import type { OutboxMessage } from '../store/outbox.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
 import {
   findKnown,
@@ -26,6 +28,8 @@ export interface PollDeps {
   client: CatalogClient;
   store: Store;
   logger: Logger;
+  /** When set, the poll raises alerts into the outbox in its transaction. */
+  alerts?: AlertPolicy;
   now?: () => Date;
 }
 
@@ -51,6 +55,8 @@ export interface PollOutcome {
   /** The page cap stopped the poll before it reached a stored review: older new reviews may be missed. */
   capped: boolean;
   summary: RatingSummary | undefined;
+  /** Outbox messages raised by this poll, to enqueue for delivery. */
+  messages: OutboxMessage[];
   /** Set on the poll that first found the app missing (404); later polls of a missing app leave it unset. */
   unavailable?: { message: string; newly: boolean };
 }
@@ -199,9 +205,11 @@ function commit(
           pollRunId,
         })),
       );
-      const editedReviews = fetched.edited.filter((edit) =>
-        recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId),
-      );
+      const edits = fetched.edited.flatMap((edit) => {
+        const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
+        return editId === undefined ? [] : [{ ...edit, editId }];
+      });
+      const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
       for (const refresh of fetched.refreshed) {
         refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
       }
@@ -209,6 +217,22 @@ function commit(
       if (newReviews.length + editedReviews.length > 0) {
         setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
       }
+      const messages = deps.alerts
+        ? raiseAlerts(db, deps.alerts, {
+            handle,
+            pollRunId,
+            baseline,
+            newReviews,
+            edits: edits.map((e) => ({
+              editId: e.editId,
+              rowId: e.known.rowId,
+              oldRating: e.known.rating,
+              fetched: e.fetched,
+            })),
+            summary: fetched.summary,
+            at: finishedAt,
+          })
+        : [];
       recordPollSuccess(db, handle, status, finishedAt, newReviews[0]?.appName);
       return {
         handle,
@@ -219,6 +243,7 @@ function commit(
         editedReviews,
         capped: fetched.capped,
         summary: fetched.summary,
+        messages,
       } as const;
     },
     { behavior: 'immediate' },
@@ -272,6 +297,7 @@ function recordUnavailable(
     editedReviews: [],
     capped: false,
     summary: undefined,
+    messages: [],
     unavailable: { message: err.message, newly },
   };
 }

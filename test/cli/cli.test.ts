@@ -6,9 +6,11 @@ import { connectRedis } from '../../src/queue/connection.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { REDIS_URL, tempDir, uniquePrefix } from '../helpers/index.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
 const KEY = 'cli-test-key-9f8e7d';
 let sim: Simulator;
+let slack: FakeSlack;
 let dir: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
 
@@ -19,6 +21,7 @@ beforeAll(async () => {
     handles: ['shop-one', 'shop-two'],
     maxReviewsPerApp: 30,
   });
+  slack = await startFakeSlack();
   dir = tempDir();
   const config = join(dir.dir, 'reviewwatch.yaml');
   writeFileSync(
@@ -32,7 +35,10 @@ beforeAll(async () => {
       'apps:',
       '  - handle: shop-one',
       '  - handle: shop-two',
-      'alerts: { lowRating: { maxRating: 2 } }',
+      '    notify: [support]',
+      'alerts: { lowRating: { maxRating: 2 }, ratingDrop: { minDrop: 5, displayed: false } }',
+      'channels:',
+      '  support: { type: slack, webhookUrl: "${SLACK_WEBHOOK_URL}" }',
     ].join('\n'),
   );
   env = {
@@ -42,6 +48,7 @@ beforeAll(async () => {
     DATABASE_PATH: join(dir.dir, 'reviewwatch.db'),
     REDIS_URL,
     REVIEWWATCH_QUEUE_PREFIX: uniquePrefix(),
+    SLACK_WEBHOOK_URL: slack.url,
   };
 });
 
@@ -51,6 +58,7 @@ afterAll(async () => {
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
   await sim.close();
+  await slack.close();
   dir.cleanup();
 });
 
@@ -63,7 +71,7 @@ describe('reviewwatch CLI', () => {
     sim.controls.resetStats();
     const quiet = await runCli(['poll', '--once'], env);
     expect(quiet.code).toBe(0);
-    expect(quiet.stdout).toMatch(/Done: 2 of 2 apps polled, 2 API requests, 0 new low-rated reviews/);
+    expect(quiet.stdout).toMatch(/Polled 2 of 2 apps with 2 API requests: 0 new low-rated reviews/);
     expect(sim.controls.stats().requests).toBe(2);
 
     sim.controls.addReviews('shop-two', [
@@ -74,8 +82,25 @@ describe('reviewwatch CLI', () => {
     expect(found.code).toBe(0);
     expect(found.stdout).toMatch(/shop-two: 2 new, 1 low-rated \(1 request\)/);
     expect(found.stdout).toMatch(/★☆☆☆☆ shop-two — Angry <!channel> Store: Charged twice, no refund/);
-    // The key never reaches the output or the logs.
+    expect(found.stdout).toMatch(/support: 1 delivered/);
+    expect(slack.accepted()).toHaveLength(1);
+    // Neither the key nor the webhook's secret reaches the output or the logs.
     expect(found.stdout + found.stderr).not.toContain(KEY);
+    expect(found.stdout + found.stderr).not.toContain('secret-token-xyz');
+  });
+
+  it('notify test sends to a channel; rules test replays stored reviews through the rules', async () => {
+    const test = await runCli(['notify', 'test', '--channel', 'support'], env);
+    expect(test.code).toBe(0);
+    expect(slack.accepted().at(-1)?.body.text).toMatch(/test/i);
+    const unknown = await runCli(['notify', 'test', '--channel', 'nope'], env);
+    expect(unknown.code).toBe(2);
+
+    const rules = await runCli(['rules', 'test', '--days', '30'], env);
+    expect(rules.code).toBe(0);
+    expect(rules.stdout).toMatch(/support: \d+ alert\(s\)/);
+    expect(rules.stdout).toMatch(/Charged twice, no refund/);
+    expect(rules.stdout).toMatch(/mentions billing/);
   });
 
   it('status shows every watched app with its rating and stored reviews', async () => {
@@ -84,6 +109,9 @@ describe('reviewwatch CLI', () => {
     expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
     expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
     expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
+    expect(status.stdout).toMatch(
+      /notifications to support: \d+ sent, 0 pending, 0 held by the throttle, 0 failed/,
+    );
     const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
     expect(json.apps.map((a: { handle: string }) => a.handle)).toEqual(['shop-one', 'shop-two']);
   });

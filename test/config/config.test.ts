@@ -43,7 +43,11 @@ describe('config', () => {
       'channels.support.webhookUrl: environment variable SLACK_WEBHOOK_URL is not set',
     ]);
     const config = parseConfig(raw, { SLACK_WEBHOOK_URL: 'https://hooks.example/T/B/x' });
-    expect(config.channels.support).toEqual({ type: 'slack', webhookUrl: 'https://hooks.example/T/B/x' });
+    expect(config.channels.support).toEqual({
+      type: 'slack',
+      webhookUrl: 'https://hooks.example/T/B/x',
+      minPriority: 'low',
+    });
   });
 
   it('interpolates after parsing, so a value is never read as YAML', () => {

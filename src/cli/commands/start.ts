@@ -1,12 +1,18 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
-import { createPollService } from '../../queue/poll-service.js';
+import { SWEEP_JOB } from '../../queue/names.js';
+import { enqueueMessages } from '../../queue/notify-worker.js';
 import { syncPollSchedulers } from '../../queue/schedulers.js';
+import { createServices } from '../../queue/services.js';
 import { openRuntime } from '../../runtime.js';
+import { undeliveredMessages } from '../../store/outbox.js';
 import { loggerFor, settingsFor } from '../context.js';
 
 /** How long a stop waits for polls in flight before abandoning them (they are retried next time). */
 const STOP_GRACE_MS = 30_000;
+
+/** How often the outbox is checked for messages that never reached the notify queue. */
+const SWEEP_EVERY_MS = 60_000;
 
 export function startCommand(): Command {
   return new Command('start')
@@ -15,23 +21,33 @@ export function startCommand(): Command {
       const settings = settingsFor(command);
       const logger = loggerFor(command);
       const rt = await openRuntime(settings, logger);
-      const service = createPollService(rt, {
+      const services = createServices(rt, {
         onFatal: (err) => {
-          if (service.worker.isPaused()) return;
+          if (services.pollWorker.isPaused()) return;
           logger.error(`${err.message} Polling is paused; restart reviewwatch once it is fixed.`);
-          void service.worker.pause(true);
+          void services.pollWorker.pause(true);
         },
       });
       const { config } = rt;
       await syncPollSchedulers(
-        service.queue,
+        services.pollQueue,
         rt.redis,
         config.apps.map((app) => app.handle),
         config.poll.every,
-        service.retry,
+        services.retry,
         logger,
       );
-      void service.worker.run();
+      // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
+      const undelivered = undeliveredMessages(rt.store.db);
+      await enqueueMessages(services.notifyQueue, undelivered);
+      if (undelivered.length > 0)
+        logger.info(`re-enqueued ${undelivered.length} undelivered notification(s)`);
+      await services.notifyQueue.upsertJobScheduler(
+        'notify-sweep',
+        { every: SWEEP_EVERY_MS },
+        { name: SWEEP_JOB },
+      );
+      services.run();
       logger.info(
         `watching ${config.apps.length} app${config.apps.length === 1 ? '' : 's'} every ${formatDuration(config.poll.every)}; Ctrl-C to stop`,
       );
@@ -52,7 +68,7 @@ export function startCommand(): Command {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
-      await service.close(STOP_GRACE_MS);
+      await services.close(STOP_GRACE_MS);
       await rt.close();
       logger.info('stopped');
     });

@@ -4,6 +4,7 @@ import { errorMessage } from '../../errors.js';
 import { connectRedis } from '../../queue/connection.js';
 import { handleOfSchedulerId, POLL_QUEUE } from '../../queue/names.js';
 import { openStore } from '../../store/db.js';
+import { failedDeliveries, outboxCounts } from '../../store/outbox.js';
 import { appStatuses } from '../../store/status.js';
 import { settingsFor } from '../context.js';
 import { stars } from '../format.js';
@@ -44,9 +45,13 @@ export function statusCommand(): Command {
       const settings = settingsFor(command);
       const store = openStore(settings.databasePath);
       const handles = settings.config.apps.map((app) => app.handle);
-      const apps = (() => {
+      const { apps, outbox, failed } = (() => {
         try {
-          return appStatuses(store.db, handles);
+          return {
+            apps: appStatuses(store.db, handles),
+            outbox: outboxCounts(store.db),
+            failed: failedDeliveries(store.db),
+          };
         } finally {
           store.close();
         }
@@ -101,5 +106,16 @@ export function statusCommand(): Command {
       } else {
         process.stdout.write(`poll queue: unknown (${queueError})\n`);
       }
+      for (const c of outbox) {
+        process.stdout.write(
+          `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed\n`,
+        );
+      }
+      for (const d of failed.slice(0, 20)) {
+        process.stdout.write(
+          `  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${d.lastError ?? ''}\n`,
+        );
+      }
+      if (failed.length > 0) process.stdout.write('  `reviewwatch notify retry` sends them again.\n');
     });
 }

@@ -1,0 +1,32 @@
+import type { Priority } from './types.js';
+
+export interface IncidentRule {
+  /** Low reviews of one app within the window that make an incident. */
+  count: number;
+  windowMs: number;
+}
+
+export interface LowReviewSeen {
+  rowId: number;
+  firstSeenAt: Date;
+  /** Stored by the poll being evaluated. */
+  isNew: boolean;
+}
+
+/**
+ * Several low reviews of one app within the window are a possible incident. Raised once per burst: not
+ * again while an earlier incident alert of the app is within the window, and only by a poll that brought
+ * one of the reviews (the window sliding over old ones is no news).
+ */
+export function detectIncident<T extends LowReviewSeen>(
+  lowReviews: T[],
+  lastIncidentAt: Date | undefined,
+  rule: IncidentRule,
+  now: Date,
+): { reviews: T[]; priority: Priority } | undefined {
+  const since = now.getTime() - rule.windowMs;
+  const inWindow = lowReviews.filter((r) => r.firstSeenAt.getTime() >= since);
+  if (inWindow.length < rule.count || !inWindow.some((r) => r.isNew)) return undefined;
+  if (lastIncidentAt && lastIncidentAt.getTime() >= since) return undefined;
+  return { reviews: inWindow, priority: inWindow.length >= rule.count * 2 ? 'critical' : 'high' };
+}

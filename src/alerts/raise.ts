@@ -1,0 +1,228 @@
+import type { RatingSummary } from '../catalog/index.js';
+import type { ChannelConfig } from '../config/index.js';
+import { type ScoringRules, scoreReview } from '../scoring/index.js';
+import { getApp, updateApp } from '../store/apps.js';
+import type { StoreDb } from '../store/db.js';
+import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
+import {
+  insertAlert,
+  insertDelivery,
+  latestAlertAt,
+  messagesOf,
+  type OutboxMessage,
+} from '../store/outbox.js';
+import type { ReviewRow } from '../store/schema.js';
+import type { FetchedReview } from '../watch/identity.js';
+import { detectIncident, type IncidentRule } from './incident.js';
+import { evaluateRating } from './rating-drop.js';
+import { routeAlert } from './route.js';
+import type { Alert, AppRef, Priority, ReviewAlert, ReviewRef } from './types.js';
+
+/** Everything from the config that decides which alerts a poll raises and where they go. */
+export interface AlertPolicy {
+  maxRating: number;
+  minDrop: number;
+  /** Alert when the displayed (one-decimal) rating falls, too. */
+  displayedDrop: boolean;
+  incident: IncidentRule;
+  groupAbove: number;
+  scoring: ScoringRules;
+  channels: Readonly<Record<string, Pick<ChannelConfig, 'minPriority'>>>;
+  apps: ReadonlyMap<string, { name?: string | undefined; notify: readonly string[] }>;
+}
+
+export interface PollFindings {
+  handle: string;
+  pollRunId: number;
+  baseline: boolean;
+  newReviews: ReviewRow[];
+  /** Recorded edits, with what was fetched. */
+  edits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
+  summary: RatingSummary;
+  at: Date;
+}
+
+/** A group message holds at most this many reviews; more go out as several groups (Slack's limits). */
+export const GROUP_SIZE = 20;
+
+/**
+ * Raises the alerts a poll's findings call for and writes them, with a delivery per routed channel, to
+ * the outbox. Runs inside the poll's transaction: the alerts exist exactly when the reviews do. Returns
+ * the messages to enqueue.
+ */
+export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings): OutboxMessage[] {
+  const { handle, at } = findings;
+  const appConfig = policy.apps.get(handle);
+  const app = appRef(db, handle, appConfig?.name, findings.newReviews);
+  const raised: Array<{ id: number; alert: Alert; priority: Priority; grouped: boolean }> = [];
+  const raise = (
+    alert: Alert,
+    priority: Priority,
+    dedupeKey: string,
+    extra: { score?: number; reviewRowId?: number },
+  ) => {
+    const id = insertAlert(db, {
+      appHandle: handle,
+      kind: alert.kind,
+      dedupeKey,
+      priority,
+      score: extra.score ?? null,
+      reviewRowId: extra.reviewRowId ?? null,
+      payload: alert,
+      createdAt: at,
+      pollRunId: findings.pollRunId,
+    });
+    if (id !== undefined) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
+  };
+
+  if (!findings.baseline) {
+    for (const review of findings.newReviews) {
+      if (review.rating > policy.maxRating) continue;
+      const alert = reviewAlert(app, refOf(review), policy.scoring);
+      raise(alert, alert.severity.priority, `review-${review.id}`, {
+        score: alert.severity.score,
+        reviewRowId: review.id,
+      });
+    }
+    for (const edit of findings.edits) {
+      const { fetched } = edit;
+      if (fetched.rating >= edit.oldRating || fetched.rating > policy.maxRating) continue;
+      const alert = reviewAlert(app, { ...refOf(fetched), previousRating: edit.oldRating }, policy.scoring);
+      raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
+        score: alert.severity.score,
+        reviewRowId: edit.rowId,
+      });
+    }
+    const incident = incidentAlert(db, policy, findings, app);
+    if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
+  }
+  const drop = ratingDrop(db, policy, findings, app);
+  if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
+
+  return writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised);
+}
+
+function writeDeliveries(
+  db: StoreDb,
+  policy: AlertPolicy,
+  findings: PollFindings,
+  notify: readonly string[],
+  raised: Array<{ id: number; priority: Priority; grouped: boolean }>,
+): OutboxMessage[] {
+  const rows: Array<{ id: number; groupKey: string | null; channel: string; app: string }> = [];
+  for (const channel of notify) {
+    const routed = raised.filter((a) => routeAlert(a.priority, [channel], policy.channels).length > 0);
+    const reviews = routed.filter((a) => a.grouped);
+    const group = reviews.length > policy.groupAbove;
+    for (const alert of routed) {
+      const index = reviews.indexOf(alert);
+      const groupKey =
+        group && index >= 0 ? `p${findings.pollRunId}-${channel}-${Math.floor(index / GROUP_SIZE)}` : null;
+      const id = insertDelivery(db, {
+        alertId: alert.id,
+        channel,
+        appHandle: findings.handle,
+        groupKey,
+        at: findings.at,
+      });
+      rows.push({ id, groupKey, channel, app: findings.handle });
+    }
+  }
+  return messagesOf(rows);
+}
+
+function reviewAlert(app: AppRef, review: ReviewRef, rules: ScoringRules): ReviewAlert {
+  const severity = scoreReview(
+    {
+      rating: review.rating,
+      content: review.content,
+      timeUsingApp: review.timeUsingApp,
+      ...(review.previousRating === undefined ? {} : { previousRating: review.previousRating }),
+    },
+    rules,
+  );
+  return { kind: 'review', app, review, severity };
+}
+
+function refOf(
+  review: Pick<
+    ReviewRow,
+    'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
+  >,
+): ReviewRef {
+  return {
+    reviewId: review.reviewId,
+    reviewer: review.reviewer,
+    location: review.location,
+    rating: review.rating,
+    content: review.content,
+    createdDate: review.createdDate,
+    timeUsingApp: review.timeUsingApp,
+  };
+}
+
+function appRef(db: StoreDb, handle: string, configName: string | undefined, fresh: ReviewRow[]): AppRef {
+  const stored = getApp(db, handle);
+  const name = configName ?? fresh[0]?.appName ?? stored?.title ?? handle;
+  const url = fresh[0]?.appUrl || `https://apps.platform.example/${handle}`;
+  return { handle, name: name || handle, url };
+}
+
+function incidentAlert(
+  db: StoreDb,
+  policy: AlertPolicy,
+  findings: PollFindings,
+  app: AppRef,
+): { alert: Alert & { priority: Priority }; dedupeKey: string } | undefined {
+  const since = new Date(findings.at.getTime() - policy.incident.windowMs);
+  const fresh = new Set(findings.newReviews.map((r) => r.id));
+  const low = lowReviewsSince(db, findings.handle, since, policy.maxRating).map((row) => ({
+    ...row,
+    rowId: row.id,
+    isNew: fresh.has(row.id),
+  }));
+  const found = detectIncident(
+    low,
+    latestAlertAt(db, findings.handle, 'incident'),
+    policy.incident,
+    findings.at,
+  );
+  if (!found) return undefined;
+  const oldest = found.reviews.at(-1)?.id ?? 0;
+  return {
+    alert: {
+      kind: 'incident',
+      app,
+      priority: found.priority,
+      windowHours: Math.round(policy.incident.windowMs / 3_600_000),
+      reviews: found.reviews.map(refOf),
+    },
+    dedupeKey: `incident-${findings.handle}-${oldest}`,
+  };
+}
+
+function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: AppRef) {
+  const row = getApp(db, findings.handle);
+  const level =
+    row?.ratingLevelAverage != null && row.ratingLevelCount != null && row.ratingLevelAt != null
+      ? { average: row.ratingLevelAverage, count: row.ratingLevelCount, at: row.ratingLevelAt }
+      : undefined;
+  const evidence = level
+    ? reviewActivitySince(db, findings.handle, level.at, policy.maxRating)
+    : { newReviews: 0, newLowRatings: [], rerated: 0 };
+  const { summary } = findings;
+  const result = evaluateRating(
+    level,
+    { average: summary.average, count: summary.count, at: findings.at },
+    { minDrop: policy.minDrop, displayed: policy.displayedDrop },
+    evidence,
+  );
+  if (result.nextLevel) {
+    updateApp(db, findings.handle, {
+      ratingLevelAverage: result.nextLevel.average,
+      ratingLevelCount: result.nextLevel.count,
+      ratingLevelAt: result.nextLevel.at,
+    });
+  }
+  return result.drop ? ({ kind: 'rating-drop', app, ...result.drop } as const) : undefined;
+}

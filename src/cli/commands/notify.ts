@@ -1,0 +1,98 @@
+import { Queue } from 'bullmq';
+import { Command } from 'commander';
+import type { Notification } from '../../alerts/types.js';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
+import { createSenders } from '../../notify/channels.js';
+import { connectRedis } from '../../queue/connection.js';
+import { NOTIFY_QUEUE, type NotifyJobData } from '../../queue/names.js';
+import { enqueueMessages } from '../../queue/notify-worker.js';
+import { openStore } from '../../store/db.js';
+import { failedDeliveries, retryFailed } from '../../store/outbox.js';
+import { settingsFor } from '../context.js';
+
+/** A harmless alert that exercises the whole rendering: a test message reads like the real thing. */
+function testNotification(channel: string): Notification {
+  return {
+    kind: 'single',
+    alert: {
+      kind: 'review',
+      app: {
+        handle: 'reviewwatch-test',
+        name: 'reviewwatch test message',
+        url: 'https://apps.platform.example/reviewwatch-test',
+      },
+      review: {
+        reviewId: 'test',
+        reviewer: 'reviewwatch',
+        location: '',
+        rating: 1,
+        content: `This is a test message from reviewwatch to the channel "${channel}". If you can read it, the channel works.`,
+        createdDate: new Date().toISOString(),
+        timeUsingApp: '',
+      },
+      severity: { score: 0, priority: 'low', reasons: ['test message'] },
+    },
+  };
+}
+
+export function notifyCommand(): Command {
+  const notify = new Command('notify').description('channels and the delivery outbox');
+
+  notify
+    .command('test')
+    .description('send a test message to a channel')
+    .requiredOption('--channel <name>', 'channel from the config')
+    .action(async (options: { channel: string }, command: Command) => {
+      const settings = settingsFor(command);
+      if (!(options.channel in settings.config.channels)) {
+        throw new ReviewwatchError(
+          `no channel named "${options.channel}" (channels: ${Object.keys(settings.config.channels).join(', ') || 'none'})`,
+          { exitCode: ExitCode.Usage },
+        );
+      }
+      const senders = createSenders(settings.config, settings.smtpUrl);
+      const sender = senders.get(options.channel);
+      try {
+        await sender?.send(testNotification(options.channel));
+        process.stdout.write(`Sent a test message to "${options.channel}" (${sender?.type}).\n`);
+      } finally {
+        for (const s of senders.values()) s.close?.();
+      }
+    });
+
+  notify
+    .command('retry')
+    .description('send again the notifications that failed for good')
+    .option('--channel <name>', 'only this channel')
+    .action(async (options: { channel?: string }, command: Command) => {
+      const settings = settingsFor(command);
+      const store = openStore(settings.databasePath);
+      try {
+        const failed = failedDeliveries(store.db).filter(
+          (d) => !options.channel || d.channel === options.channel,
+        );
+        if (failed.length === 0) {
+          process.stdout.write('No failed notifications.\n');
+          return;
+        }
+        const redis = await connectRedis(settings.redisUrl);
+        const queue = new Queue<NotifyJobData>(NOTIFY_QUEUE, {
+          connection: redis,
+          prefix: settings.queuePrefix,
+        });
+        try {
+          const messages = retryFailed(store.db, options.channel);
+          await enqueueMessages(queue, messages);
+          process.stdout.write(
+            `Re-queued ${failed.length} failed notification(s) as ${messages.length} message(s); a running \`reviewwatch start\` delivers them.\n`,
+          );
+        } finally {
+          await queue.close();
+          await redis.quit();
+        }
+      } finally {
+        store.close();
+      }
+    });
+  return notify;
+}

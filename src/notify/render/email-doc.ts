@@ -1,0 +1,128 @@
+/**
+ * An email's content, independent of its markup: the HTML and the plain-text alternative are both
+ * rendered from this, so they always carry the same information. Every string is plain (unescaped).
+ */
+import type { Notification, Priority, ReviewAlert, ReviewRef } from '../../alerts/types.js';
+import { stars, truncate } from './escape.js';
+import {
+  appLinks,
+  bySeverity,
+  dropExplanation,
+  dropFacts,
+  dropHeadline,
+  type Fact,
+  formatDate,
+  groupHeadline,
+  incidentHeadline,
+  type Link,
+  priorityCounts,
+  priorityLabel,
+  reasonsOf,
+  reviewContent,
+  reviewerLine,
+  reviewHeadline,
+  severityLabel,
+  tenureSentence,
+  tenureText,
+  topPriority,
+} from './wording.js';
+
+/** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
+export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;
+
+export interface EmailReviewItem {
+  /** "★☆☆☆☆ Jane's Shop (Canada)" */
+  heading: string;
+  /** "HIGH · 72/100", "March 31, 2025", "2 months using the app" */
+  details: string[];
+  priority?: Priority;
+  reasons: string[];
+  /** '' when the review has no text. */
+  content: string;
+}
+
+export interface EmailDoc {
+  title: string;
+  /** Colours the accent bar. */
+  priority: Priority;
+  summary?: string;
+  facts: Fact[];
+  /** The review of a single-review alert ('' when it has no text). */
+  quote?: string;
+  reasons: string[];
+  reviews: EmailReviewItem[];
+  links: Link[];
+}
+
+function content(review: ReviewRef): string {
+  return truncate(reviewContent(review), MAX_EMAIL_REVIEW_CHARACTERS);
+}
+
+function reviewItem(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
+  const details = [formatDate(review.createdDate), tenureSentence(review.timeUsingApp)];
+  return {
+    heading: `${stars(review.rating)} ${reviewerLine(review)}`,
+    details: alert === undefined ? details : [severityLabel(alert.severity), ...details],
+    reasons: alert === undefined ? [] : reasonsOf(alert.severity),
+    content: content(review),
+    ...(alert === undefined ? {} : { priority: alert.severity.priority }),
+  };
+}
+
+function reviewDoc(alert: ReviewAlert): EmailDoc {
+  const { review, severity } = alert;
+  return {
+    title: `${stars(review.rating)} ${reviewHeadline(alert)}`,
+    priority: severity.priority,
+    facts: [
+      { label: 'Reviewer', value: reviewerLine(review) },
+      { label: 'Date', value: formatDate(review.createdDate) },
+      { label: 'Using the app', value: tenureText(review.timeUsingApp) },
+      { label: 'Severity', value: severityLabel(severity) },
+    ],
+    quote: content(review),
+    reasons: reasonsOf(severity),
+    reviews: [],
+    links: appLinks(alert.app),
+  };
+}
+
+export function emailDocOf(notification: Notification): EmailDoc {
+  if (notification.kind === 'group') {
+    const alerts = bySeverity(notification.alerts);
+    const counts = priorityCounts(alerts);
+    return {
+      title: `★ ${groupHeadline(notification.app, alerts.length)}`,
+      priority: topPriority(alerts.map((a) => a.severity.priority)),
+      summary: `${counts}${counts === '' ? '' : ' · '}most severe first`,
+      facts: [],
+      reasons: [],
+      reviews: alerts.map((a) => reviewItem(a.review, a)),
+      links: appLinks(notification.app),
+    };
+  }
+  const { alert } = notification;
+  switch (alert.kind) {
+    case 'review':
+      return reviewDoc(alert);
+    case 'rating-drop':
+      return {
+        title: `▼ ${dropHeadline(alert)}`,
+        priority: alert.priority,
+        summary: `What explains it: ${dropExplanation(alert)}`,
+        facts: dropFacts(alert),
+        reasons: [],
+        reviews: [],
+        links: appLinks(alert.app),
+      };
+    case 'incident':
+      return {
+        title: `⚠ ${incidentHeadline(alert)}`,
+        priority: alert.priority,
+        facts: [{ label: 'Priority', value: priorityLabel(alert.priority) }],
+        reasons: [],
+        reviews: alert.reviews.map((r) => reviewItem(r)),
+        links: appLinks(alert.app),
+      };
+  }
+}

@@ -1,0 +1,51 @@
+import type { Notification } from '../../alerts/types.js';
+import { emailDocOf } from './email-doc.js';
+import { emailHtml } from './email-html.js';
+import { emailText } from './email-text.js';
+import { oneLine, stars, truncate } from './escape.js';
+import { appTag, excerpt, incidentShort, plural, ratingChange, reviewContent } from './wording.js';
+
+export interface EmailMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Room for the app tag and the review's start; inboxes show less than this anyway. */
+const MAX_SUBJECT = 200;
+const SUBJECT_EXCERPT = 40;
+
+/**
+ * Subjects triage at a glance in an inbox list: what happened, to which app, in its first words. They
+ * are one line whatever the review holds: a CR/LF reaching a mail header is header injection.
+ */
+export function emailSubject(notification: Notification): string {
+  let subject: string;
+  if (notification.kind === 'group') {
+    subject = `★ ${appTag(notification.app)}: ${plural(notification.alerts.length, 'new low review')}`;
+  } else {
+    const { alert } = notification;
+    switch (alert.kind) {
+      case 'review': {
+        const content = reviewContent(alert.review);
+        const said = content === '' ? '(no text)' : `"${excerpt(content, SUBJECT_EXCERPT)}"`;
+        subject = `${stars(alert.review.rating)} ${appTag(alert.app)}: ${said}`;
+        break;
+      }
+      case 'rating-drop': {
+        const { from, to } = ratingChange(alert);
+        subject = `▼ ${appTag(alert.app)} rating ${from} → ${to}`;
+        break;
+      }
+      case 'incident':
+        subject = `⚠ ${appTag(alert.app)}: ${incidentShort(alert)}`;
+        break;
+    }
+  }
+  return truncate(oneLine(subject), MAX_SUBJECT);
+}
+
+export function renderEmail(notification: Notification): EmailMessage {
+  const doc = emailDocOf(notification);
+  return { subject: emailSubject(notification), html: emailHtml(doc), text: emailText(doc) };
+}

@@ -1,0 +1,320 @@
+/**
+ * Slack Block Kit messages for incoming webhooks. Every piece of text that did not come from this file
+ * is escaped (`escapeMrkdwn`) and cut to Slack's limits after escaping, so no review can page a channel,
+ * disguise a link, or make Slack reject the message.
+ */
+import type {
+  Alert,
+  IncidentAlert,
+  Notification,
+  RatingDropAlert,
+  ReviewAlert,
+  ReviewRef,
+} from '../../alerts/types.js';
+import { escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
+import {
+  appLinks,
+  bySeverity,
+  dropExplanation,
+  dropFacts,
+  dropHeadline,
+  excerpt,
+  formatDate,
+  groupHeadline,
+  incidentHeadline,
+  priorityCounts,
+  priorityLabel,
+  reasonsOf,
+  reviewContent,
+  reviewerLine,
+  reviewerName,
+  reviewHeadline,
+  severityLabel,
+  tenureText,
+} from './wording.js';
+
+export interface PlainTextObject {
+  type: 'plain_text';
+  text: string;
+  emoji?: boolean;
+}
+
+export interface MrkdwnObject {
+  type: 'mrkdwn';
+  text: string;
+}
+
+export interface HeaderBlock {
+  type: 'header';
+  text: PlainTextObject;
+}
+
+export interface SectionBlock {
+  type: 'section';
+  text?: MrkdwnObject;
+  fields?: MrkdwnObject[];
+}
+
+export interface ContextBlock {
+  type: 'context';
+  elements: MrkdwnObject[];
+}
+
+export interface DividerBlock {
+  type: 'divider';
+}
+
+export interface ButtonElement {
+  type: 'button';
+  text: PlainTextObject;
+  url: string;
+  action_id: string;
+}
+
+export interface ActionsBlock {
+  type: 'actions';
+  elements: ButtonElement[];
+}
+
+export type SlackBlock = HeaderBlock | SectionBlock | ContextBlock | DividerBlock | ActionsBlock;
+
+export interface SlackMessage {
+  /** Notification and fallback text: shown in push notifications and where blocks cannot be. */
+  text: string;
+  blocks: SlackBlock[];
+}
+
+export interface SlackRenderOptions {
+  /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
+  dashboardName?: string;
+}
+
+/**
+ * Block Kit's documented limits, and a total under the undocumented one near 13k characters. The total
+ * is measured on the blocks' JSON, which is never shorter than their text, so it errs on the safe side.
+ */
+export const SLACK_LIMITS = {
+  blocks: 50,
+  header: 150,
+  sectionText: 3_000,
+  field: 2_000,
+  fields: 10,
+  buttonText: 75,
+  url: 3_000,
+  message: 12_000,
+  fallbackText: 3_000,
+} as const;
+
+/** Reviews in a list (group, incident) show this much of their text, and of their reasons. */
+const LIST_EXCERPT = 200;
+const LIST_REASONS = 200;
+/** The reasons line of a single review: a handful of reasons, never a wall. */
+const MAX_REASONS = 600;
+/** Well under Slack's 3,000: a listing URL longer than this is not one to put behind a button. */
+const MAX_LINK_URL = 1_000;
+
+/** The size the total limit is checked against. */
+export function slackBlocksSize(blocks: readonly SlackBlock[]): number {
+  return JSON.stringify(blocks).length;
+}
+
+function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnObject {
+  return { type: 'mrkdwn', text: truncate(text, max) };
+}
+
+/** `text` is plain (unescaped); Slack decodes the three entities in plain_text too. */
+function header(text: string): HeaderBlock {
+  return {
+    type: 'header',
+    text: {
+      type: 'plain_text',
+      text: truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.header),
+      emoji: true,
+    },
+  };
+}
+
+function field(label: string, value: string): MrkdwnObject {
+  return mrkdwn(`*${label}*\n${escapeMrkdwn(value)}`, SLACK_LIMITS.field);
+}
+
+function context(...texts: string[]): ContextBlock {
+  return { type: 'context', elements: texts.map((t) => mrkdwn(t)) };
+}
+
+/** Escaped text as a mrkdwn quote; cut after escaping and quoting so the limit holds on what is sent. */
+function quote(text: string, max: number): string {
+  if (text === '') return '_(no text)_';
+  const quoted = escapeMrkdwn(text)
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return truncate(quoted, max);
+}
+
+function actions(alert: Pick<Alert, 'app'>): ActionsBlock[] {
+  const links = appLinks(alert.app).filter((l) => l.url.length <= MAX_LINK_URL);
+  if (links.length === 0) return [];
+  return [
+    {
+      type: 'actions',
+      elements: links.map((link, i) => ({
+        type: 'button',
+        text: { type: 'plain_text', text: truncate(link.label, SLACK_LIMITS.buttonText) },
+        url: link.url,
+        action_id: `reviewwatch-link-${i}`,
+      })),
+    },
+  ];
+}
+
+function footer(options: SlackRenderOptions, note?: string): ContextBlock[] {
+  const parts: string[] = [];
+  if (note !== undefined) parts.push(note);
+  const dashboard = oneLine(options.dashboardName ?? '');
+  if (dashboard !== '') parts.push(`reviewwatch · ${escapeMrkdwn(truncate(dashboard, 100))}`);
+  return parts.length === 0 ? [] : [context(...parts)];
+}
+
+function fallback(text: string): string {
+  return truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.fallbackText);
+}
+
+function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMessage {
+  const { review, severity } = alert;
+  const content = reviewContent(review);
+  const reasons = reasonsOf(severity);
+  // Each part is capped so that even text made of quotes and backslashes (twice as long as JSON) keeps
+  // the whole message under SLACK_LIMITS.message.
+  const blocks: SlackBlock[] = [
+    header(`${stars(review.rating)} ${reviewHeadline(alert)}`),
+    { type: 'section', text: mrkdwn(quote(content, SLACK_LIMITS.sectionText)) },
+    {
+      type: 'section',
+      fields: [
+        field('Reviewer', reviewerLine(review)),
+        field('Date', formatDate(review.createdDate)),
+        field('Using the app', tenureText(review.timeUsingApp)),
+        field('Severity', severityLabel(severity)),
+      ],
+    },
+    ...(reasons.length > 0
+      ? [context(truncate(`*Why:* ${escapeMrkdwn(reasons.join(' · '))}`, MAX_REASONS))]
+      : []),
+    ...actions(alert),
+    ...footer(options),
+  ];
+  const said = content === '' ? '(no text)' : `"${excerpt(content, 200)}"`;
+  return {
+    text: fallback(
+      `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)}): ${said}`,
+    ),
+    blocks,
+  };
+}
+
+function renderDrop(alert: RatingDropAlert, options: SlackRenderOptions): SlackMessage {
+  const explanation = dropExplanation(alert);
+  return {
+    text: fallback(`▼ ${dropHeadline(alert)}: ${explanation}`),
+    blocks: [
+      header(`▼ ${dropHeadline(alert)}`),
+      { type: 'section', fields: dropFacts(alert).map((f) => field(f.label, f.value)) },
+      { type: 'section', text: mrkdwn(`*What explains it:* ${escapeMrkdwn(explanation)}`) },
+      ...actions(alert),
+      ...footer(options),
+    ],
+  };
+}
+
+/**
+ * Header and summary, then one block per item while they fit in 50 blocks and the total size, then the
+ * links, then the footer saying how many items were left out. Items are kept in the order given.
+ */
+function fitList(
+  before: SlackBlock[],
+  items: SlackBlock[],
+  after: SlackBlock[],
+  footerFor: (omitted: number) => ContextBlock[],
+): SlackBlock[] {
+  const sizes = items.map((b) => JSON.stringify(b).length);
+  const fixed = [...before, ...after];
+  const fixedSize = fixed.reduce((sum, b) => sum + JSON.stringify(b).length, 0);
+  let shown = Math.min(items.length, SLACK_LIMITS.blocks - fixed.length - 1);
+  let itemsSize = sizes.slice(0, shown).reduce((sum, n) => sum + n, 0);
+  for (; shown >= 0; shown -= 1) {
+    const end = footerFor(items.length - shown);
+    const count = fixed.length + shown + end.length;
+    // JSON of an array: brackets, then one comma between each pair of elements.
+    const size = 2 + fixedSize + itemsSize + slackBlocksSize(end) - 2 + Math.max(0, count - 1);
+    if (count <= SLACK_LIMITS.blocks && size <= SLACK_LIMITS.message) {
+      return [...before, ...items.slice(0, shown), ...after, ...end];
+    }
+    itemsSize -= sizes[shown - 1] ?? 0;
+  }
+  return [...before, ...after, ...footerFor(items.length)];
+}
+
+function moreNote(omitted: number, noun: string): string | undefined {
+  return omitted === 0 ? undefined : `… and ${omitted} more ${noun}${omitted === 1 ? '' : 's'}`;
+}
+
+function listedReview(review: ReviewRef, detail: string): SectionBlock {
+  const content = reviewContent(review);
+  const said = content === '' ? '_(no text)_' : `> ${escapeMrkdwn(excerpt(content, LIST_EXCERPT))}`;
+  const who = `${stars(review.rating)} *${escapeMrkdwn(reviewerLine(review))}* · ${escapeMrkdwn(detail)}`;
+  return { type: 'section', text: mrkdwn(`${who}\n${said}`) };
+}
+
+function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
+  const headline = incidentHeadline(alert);
+  return {
+    text: fallback(`⚠ ${headline} (${priorityLabel(alert.priority)})`),
+    blocks: fitList(
+      [header(`⚠ ${headline}`), context(`*Priority:* ${priorityLabel(alert.priority)}`)],
+      alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
+      actions(alert),
+      (omitted) => footer(options, moreNote(omitted, 'review')),
+    ),
+  };
+}
+
+function renderGroup(
+  notification: Extract<Notification, { kind: 'group' }>,
+  options: SlackRenderOptions,
+): SlackMessage {
+  const alerts = bySeverity(notification.alerts);
+  const headline = groupHeadline(notification.app, alerts.length);
+  const counts = priorityCounts(alerts);
+  const items = alerts.map((a) => {
+    const section = listedReview(a.review, severityLabel(a.severity));
+    const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
+    if (reasons === '' || section.text === undefined) return section;
+    return { ...section, text: mrkdwn(`${section.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`) };
+  });
+  return {
+    text: fallback(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`),
+    blocks: fitList(
+      [
+        header(`★ ${headline}`),
+        context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
+      ],
+      items,
+      actions(notification),
+      (omitted) => footer(options, moreNote(omitted, 'review')),
+    ),
+  };
+}
+
+export function renderSlack(notification: Notification, options: SlackRenderOptions = {}): SlackMessage {
+  if (notification.kind === 'group') return renderGroup(notification, options);
+  const { alert } = notification;
+  switch (alert.kind) {
+    case 'review':
+      return renderReview(alert, options);
+    case 'rating-drop':
+      return renderDrop(alert, options);
+    case 'incident':
+      return renderIncident(alert, options);
+  }
+}

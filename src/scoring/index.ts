@@ -1,0 +1,22 @@
+export { compileWords, matchWords } from './keywords.js';
+export {
+  DEFAULT_SCORING_RULES,
+  type KeywordGroup,
+  MAX_GROUP_WEIGHT,
+  mergeScoringRules,
+  type ScoringOverrides,
+  type ScoringPriorities,
+  type ScoringProblem,
+  type ScoringRules,
+  scoringOverridesProblems,
+} from './rules.js';
+export {
+  DETAILED_REVIEW,
+  LONG_TIME_USER,
+  priorityOf,
+  RATING_POINTS,
+  RERATED_DOWN_POINTS,
+  type ScoreInput,
+  scoreReview,
+} from './severity.js';
+export { describeTenure, parseTimeUsingApp } from './tenure.js';

@@ -1,0 +1,106 @@
+import type { Priority, Severity } from '../alerts/types.js';
+import { matchWords } from './keywords.js';
+import type { ScoringRules } from './rules.js';
+import { describeTenure, parseTimeUsingApp } from './tenure.js';
+
+export interface ScoreInput {
+  rating: number;
+  content: string;
+  /** As the API gives it: "2 months using the app", or ''. */
+  timeUsingApp: string;
+  /** Set when an edit changed the rating: a drop from here is worse than the same rating new. */
+  previousRating?: number;
+}
+
+/** The rating carries most of the score: a 1-star review is medium on its own. */
+export const RATING_POINTS: Readonly<Record<number, number>> = Object.freeze({
+  1: 50,
+  2: 35,
+  3: 20,
+  4: 5,
+  5: 0,
+});
+export const DETAILED_REVIEW = { minCharacters: 300, points: 5 } as const;
+export const LONG_TIME_USER = [
+  { minDays: 365, points: 10 },
+  { minDays: 90, points: 5 },
+] as const;
+export const RERATED_DOWN_POINTS = 10;
+/** Matched words listed per reason; the rest are summarised so a reason stays one readable line. */
+const MAX_WORDS_LISTED = 5;
+
+interface Factor {
+  points: number;
+  reason: string;
+}
+
+function starsLabel(rating: number): string {
+  return `${rating} star${rating === 1 ? '' : 's'}`;
+}
+
+function ratingFactor(rating: number): Factor {
+  return { points: RATING_POINTS[rating] ?? 0, reason: starsLabel(rating) };
+}
+
+function keywordFactors(content: string, rules: ScoringRules): Factor[] {
+  const factors: Factor[] = [];
+  for (const group of Object.values(rules.keywordGroups)) {
+    if (group.weight <= 0) continue;
+    const words = matchWords(content, group.words);
+    if (words.length === 0) continue;
+    const listed = words.slice(0, MAX_WORDS_LISTED).join(', ');
+    const more = words.length > MAX_WORDS_LISTED ? ` and ${words.length - MAX_WORDS_LISTED} more` : '';
+    factors.push({ points: group.weight, reason: `mentions ${group.label}: ${listed}${more}` });
+  }
+  return factors;
+}
+
+function lengthFactor(content: string): Factor | undefined {
+  // Code points, not UTF-16 units: an emoji is one character to the reader.
+  const characters = [...content.trim()].length;
+  if (characters <= DETAILED_REVIEW.minCharacters) return undefined;
+  return { points: DETAILED_REVIEW.points, reason: `detailed review (${characters} characters)` };
+}
+
+function tenureFactor(timeUsingApp: string): Factor | undefined {
+  const days = parseTimeUsingApp(timeUsingApp);
+  if (days === undefined) return undefined;
+  const tier = LONG_TIME_USER.find((t) => days >= t.minDays);
+  if (tier === undefined) return undefined;
+  return { points: tier.points, reason: `long-time user: ${describeTenure(days)} using the app` };
+}
+
+function reratedFactor(rating: number, previousRating: number | undefined): Factor | undefined {
+  if (previousRating === undefined || !(previousRating > rating)) return undefined;
+  return { points: RERATED_DOWN_POINTS, reason: `rerated from ${previousRating} to ${rating}` };
+}
+
+export function priorityOf(score: number, priorities: ScoringRules['priorities']): Priority {
+  if (score >= priorities.critical) return 'critical';
+  if (score >= priorities.high) return 'high';
+  if (score >= priorities.medium) return 'medium';
+  return 'low';
+}
+
+/**
+ * How urgent a review is, 0-100, with a reason per factor that contributed, so a support agent can see
+ * why it was ranked where it is. Deterministic: the same review and rules always give the same result.
+ */
+export function scoreReview(input: ScoreInput, rules: ScoringRules): Severity {
+  const rating = ratingFactor(input.rating);
+  const others = [
+    ...keywordFactors(input.content, rules),
+    reratedFactor(input.rating, input.previousRating),
+    tenureFactor(input.timeUsingApp),
+    lengthFactor(input.content),
+  ].filter((f) => f !== undefined);
+  // Array.prototype.sort is stable: equal weights keep the order above (keyword groups as configured).
+  others.sort((a, b) => b.points - a.points);
+  const total = [rating, ...others].reduce((sum, f) => sum + f.points, 0);
+  const score = Math.round(Math.min(100, Math.max(0, total)));
+  return {
+    score,
+    priority: priorityOf(score, rules.priorities),
+    reasons: [rating.reason, ...others.map((f) => f.reason)],
+  };
+}

@@ -1,0 +1,269 @@
+import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Alert } from '../alerts/types.js';
+import type { Db } from './db.js';
+import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
+
+export type NewAlert = Omit<typeof alerts.$inferInsert, 'id' | 'payload'> & { payload: Alert };
+
+/** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
+export function insertAlert(db: Db, alert: NewAlert): number | undefined {
+  return db.insert(alerts).values(alert).onConflictDoNothing().returning({ id: alerts.id }).get()?.id;
+}
+
+export function insertDelivery(
+  db: Db,
+  delivery: { alertId: number; channel: string; appHandle: string; groupKey: string | null; at: Date },
+): number {
+  const row = db
+    .insert(deliveries)
+    .values({
+      alertId: delivery.alertId,
+      channel: delivery.channel,
+      appHandle: delivery.appHandle,
+      groupKey: delivery.groupKey,
+      status: 'pending',
+      createdAt: delivery.at,
+    })
+    .returning({ id: deliveries.id })
+    .get();
+  return row.id;
+}
+
+export interface DeliveryWithAlert extends DeliveryRow {
+  alert: Alert;
+  priority: AlertRow['priority'];
+}
+
+export function deliveriesWithAlerts(db: Db, ids: number[]): DeliveryWithAlert[] {
+  if (ids.length === 0) return [];
+  return db
+    .select({ delivery: deliveries, payload: alerts.payload, priority: alerts.priority })
+    .from(deliveries)
+    .innerJoin(alerts, eq(alerts.id, deliveries.alertId))
+    .where(inArray(deliveries.id, ids))
+    .orderBy(deliveries.id)
+    .all()
+    .map((row) => ({ ...row.delivery, alert: row.payload as Alert, priority: row.priority }));
+}
+
+export function markSent(db: Db, ids: number[], at: Date): void {
+  if (ids.length === 0) return;
+  db.update(deliveries)
+    .set({ status: 'sent', sentAt: at, attempts: sql`${deliveries.attempts} + 1`, lastError: null })
+    .where(inArray(deliveries.id, ids))
+    .run();
+}
+
+export function markAttemptFailed(db: Db, ids: number[], reason: string, permanent: boolean): void {
+  if (ids.length === 0) return;
+  db.update(deliveries)
+    .set({
+      attempts: sql`${deliveries.attempts} + 1`,
+      lastError: reason,
+      ...(permanent ? { status: 'failed' as const } : {}),
+    })
+    .where(inArray(deliveries.id, ids))
+    .run();
+}
+
+export function hold(db: Db, ids: number[]): void {
+  if (ids.length === 0) return;
+  db.update(deliveries).set({ status: 'held' }).where(inArray(deliveries.id, ids)).run();
+}
+
+/** Messages (a delivery, or a group of them) sent to this channel about this app since `since`. */
+export function messagesSentSince(db: Db, channel: string, appHandle: string, since: Date): number {
+  const row = db
+    .select({ n: sql<number>`count(distinct coalesce(${deliveries.groupKey}, ${deliveries.id}))` })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.channel, channel),
+        eq(deliveries.appHandle, appHandle),
+        eq(deliveries.status, 'sent'),
+        gte(deliveries.sentAt, since),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+/** When the oldest message that still counts against the throttle window was sent. */
+export function oldestSentSince(db: Db, channel: string, appHandle: string, since: Date): Date | undefined {
+  const row = db
+    .select({ at: sql<number | null>`min(${deliveries.sentAt})` })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.channel, channel),
+        eq(deliveries.appHandle, appHandle),
+        eq(deliveries.status, 'sent'),
+        gte(deliveries.sentAt, since),
+      ),
+    )
+    .get();
+  return row?.at == null ? undefined : new Date(row.at);
+}
+
+export function heldDeliveryIds(db: Db, channel: string, appHandle: string): number[] {
+  return db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.channel, channel),
+        eq(deliveries.appHandle, appHandle),
+        eq(deliveries.status, 'held'),
+      ),
+    )
+    .orderBy(deliveries.id)
+    .all()
+    .map((row) => row.id);
+}
+
+/** Everything not yet delivered, as the messages it goes out in: what start re-enqueues. */
+export function undeliveredMessages(db: Db): OutboxMessage[] {
+  const rows = db
+    .select({
+      id: deliveries.id,
+      groupKey: deliveries.groupKey,
+      channel: deliveries.channel,
+      app: deliveries.appHandle,
+      status: deliveries.status,
+    })
+    .from(deliveries)
+    .where(inArray(deliveries.status, ['pending', 'held']))
+    .orderBy(deliveries.id)
+    .all();
+  return messagesOf(rows);
+}
+
+export interface OutboxMessage {
+  /** BullMQ job id, derived from the deliveries it carries: the same message is never enqueued twice. */
+  jobId: string;
+  deliveryIds: number[];
+  /** A flush of what a throttle held back for one app on one channel. */
+  flush?: { channel: string; app: string };
+}
+
+/** The one message that flushes what a throttle held back for an app on a channel. */
+export function flushJobId(channel: string, app: string): string {
+  return `held-${channel}-${app}`;
+}
+
+/** Groups delivery rows into messages: one per group key, one per delivery without one. */
+export function messagesOf(
+  rows: Array<{ id: number; groupKey: string | null; channel: string; app: string; status?: string }>,
+): OutboxMessage[] {
+  const groups = new Map<string, number[]>();
+  const messages: OutboxMessage[] = [];
+  const flushes = new Map<string, OutboxMessage>();
+  for (const row of rows) {
+    if (row.status === 'held') {
+      const jobId = flushJobId(row.channel, row.app);
+      const flush = flushes.get(jobId) ?? {
+        jobId,
+        deliveryIds: [],
+        flush: { channel: row.channel, app: row.app },
+      };
+      flush.deliveryIds.push(row.id);
+      flushes.set(jobId, flush);
+    } else if (row.groupKey) {
+      const key = `group-${row.groupKey}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key)?.push(row.id);
+    } else {
+      messages.push({ jobId: `delivery-${row.id}`, deliveryIds: [row.id] });
+    }
+  }
+  for (const [jobId, deliveryIds] of groups) messages.push({ jobId, deliveryIds });
+  return [...messages, ...flushes.values()];
+}
+
+export function failedDeliveries(db: Db): DeliveryWithAlert[] {
+  const ids = db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(eq(deliveries.status, 'failed'))
+    .all()
+    .map((r) => r.id);
+  return deliveriesWithAlerts(db, ids);
+}
+
+/** Puts failed deliveries back to pending (all, or one channel's) and returns them as messages. */
+export function retryFailed(db: Db, channel?: string): OutboxMessage[] {
+  const where = channel
+    ? and(eq(deliveries.status, 'failed'), eq(deliveries.channel, channel))
+    : eq(deliveries.status, 'failed');
+  const rows = db
+    .update(deliveries)
+    .set({ status: 'pending', lastError: null })
+    .where(where)
+    .returning({
+      id: deliveries.id,
+      groupKey: deliveries.groupKey,
+      channel: deliveries.channel,
+      app: deliveries.appHandle,
+    })
+    .all();
+  // The failed jobs are still in the queue under the old ids, where adding them again would be a no-op.
+  const retry = `retry${Date.now()}`;
+  return messagesOf(rows).map((message) => ({ ...message, jobId: `${message.jobId}-${retry}` }));
+}
+
+export interface OutboxCounts {
+  channel: string;
+  pending: number;
+  held: number;
+  sent: number;
+  failed: number;
+}
+
+export function outboxCounts(db: Db): OutboxCounts[] {
+  const rows = db
+    .select({ channel: deliveries.channel, status: deliveries.status, n: count() })
+    .from(deliveries)
+    .groupBy(deliveries.channel, deliveries.status)
+    .all();
+  const byChannel = new Map<string, OutboxCounts>();
+  for (const row of rows) {
+    const entry = byChannel.get(row.channel) ?? {
+      channel: row.channel,
+      pending: 0,
+      held: 0,
+      sent: 0,
+      failed: 0,
+    };
+    entry[row.status] = row.n;
+    byChannel.set(row.channel, entry);
+  }
+  return [...byChannel.values()].sort((a, b) => a.channel.localeCompare(b.channel));
+}
+
+export function latestAlertAt(db: Db, appHandle: string, kind: AlertRow['kind']): Date | undefined {
+  return db
+    .select({ at: alerts.createdAt })
+    .from(alerts)
+    .where(and(eq(alerts.appHandle, appHandle), eq(alerts.kind, kind), isNotNull(alerts.createdAt)))
+    .orderBy(desc(alerts.createdAt))
+    .limit(1)
+    .get()?.at;
+}
+
+export function deliveryStates(
+  db: Db,
+  ids: number[],
+): Array<Pick<DeliveryRow, 'id' | 'status' | 'channel' | 'appHandle' | 'lastError'>> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      channel: deliveries.channel,
+      appHandle: deliveries.appHandle,
+      lastError: deliveries.lastError,
+    })
+    .from(deliveries)
+    .where(inArray(deliveries.id, ids))
+    .all();
+}

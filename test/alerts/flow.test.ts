@@ -1,0 +1,238 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { enqueueMessages } from '../../src/queue/notify-worker.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { deliveryStates, retryFailed, undeliveredMessages } from '../../src/store/outbox.js';
+import { alerts, deliveries } from '../../src/store/schema.js';
+import { type Harness, startHarness } from '../helpers/runtime.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
+import { type FakeSmtp, startFakeSmtp } from '../helpers/smtp.js';
+
+let sim: Simulator;
+let slack: FakeSlack;
+let smtp: FakeSmtp;
+let h: Harness;
+
+beforeAll(async () => {
+  sim = await startSimulator({ appCount: 0, handles: ['shop', 'rival'], maxReviewsPerApp: 30 });
+});
+afterAll(() => sim.close());
+
+function config(overrides: Record<string, unknown> = {}) {
+  return {
+    catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 200 },
+    poll: { baselinePages: 3, backoff: '100ms' },
+    apps: [{ handle: 'shop', notify: ['support', 'mail'] }, { handle: 'rival' }],
+    // Drops have tests of their own below; here a single bad review must not also move the rating level.
+    alerts: {
+      lowRating: { maxRating: 2 },
+      throttle: { max: 100 },
+      ratingDrop: { minDrop: 5, displayed: false },
+    },
+    channels: {
+      support: { type: 'slack', webhookUrl: slack.url },
+      mail: { type: 'email', from: 'reviewwatch@example.com', to: ['support@example.com'] },
+    },
+    ...overrides,
+  };
+}
+
+beforeEach(async () => {
+  sim.controls.reset();
+  slack = await startFakeSlack();
+  smtp = await startFakeSmtp();
+});
+afterEach(async () => {
+  await h?.close();
+  await slack.close();
+  await smtp.close();
+});
+
+async function baselineThen(raw = config()) {
+  h = await startHarness(raw, { SMTP_URL: smtp.url });
+  await h.poll(['shop', 'rival']);
+  expect(slack.calls).toHaveLength(0);
+}
+
+async function pollAndSettle(handles = ['shop']) {
+  const results = await h.poll(handles);
+  const ids = results.flatMap((r) => r.deliveryIds);
+  await h.settle(ids);
+  return { results, ids };
+}
+
+describe('alerts end to end', () => {
+  it('deliver a new bad review to Slack and email once, escaped, and nothing historical', async () => {
+    await baselineThen();
+    sim.controls.addReviews('shop', [
+      {
+        rating: 1,
+        reviewer: 'Evil <!channel> & Co',
+        review_content: 'Charged twice <https://evil.example|click> no refund',
+      },
+      { rating: 5, review_content: 'Love it' },
+    ]);
+    const { ids } = await pollAndSettle();
+    expect(ids).toHaveLength(2);
+    expect(slack.accepted()).toHaveLength(1);
+    const payload = JSON.stringify(slack.accepted()[0]?.body);
+    expect(payload).toContain('Evil &lt;!channel&gt; &amp; Co');
+    expect(payload).not.toContain('<!channel>');
+    expect(payload).not.toContain('<https://evil.example|click>');
+    expect(slack.accepted()[0]?.body.text).toBeTruthy();
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]?.subject).toMatch(/^★☆☆☆☆ .*"Charged twice/);
+    expect(smtp.mails[0]?.html).not.toContain('<!channel>');
+    expect(smtp.mails[0]?.text).toContain('Charged twice');
+
+    // Enqueued again (a sweep, a restart): SQLite says sent, nothing goes out twice.
+    await enqueueMessages(
+      h.services.notifyQueue,
+      ids.map((id) => ({ jobId: `again-${id}`, deliveryIds: [id] })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(slack.calls).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(1);
+    // A quiet poll raises nothing.
+    expect((await pollAndSettle()).ids).toHaveLength(0);
+  });
+
+  it('group many new low reviews of one poll into one message per channel, each review once', async () => {
+    await baselineThen();
+    sim.controls.addReviews(
+      'shop',
+      Array.from({ length: 7 }, (_, i) => ({ rating: 1, review_content: `Broken ${i}` })),
+    );
+    await pollAndSettle();
+    // One grouped message with every review once, and the incident the burst makes, beside it.
+    const bodies = slack.accepted().map((call) => JSON.stringify(call.body));
+    expect(bodies).toHaveLength(2);
+    const group = bodies.find((b) => !/incident/i.test(b)) ?? '';
+    for (let i = 0; i < 7; i++) expect(group.split(`Broken ${i}`).length - 1).toBe(1);
+    expect(bodies.find((b) => /incident/i.test(b))).toBeDefined();
+    const subjects = smtp.mails.map((m) => m.subject ?? '');
+    expect(subjects).toHaveLength(2);
+    expect(subjects.filter((s) => /7 new low reviews/.test(s))).toHaveLength(1);
+    expect(subjects.filter((s) => /low reviews in 24 h/.test(s))).toHaveLength(1);
+  });
+
+  it('retry a webhook 500 and honour a 429 Retry-After, delivering once', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
+    slack.respond({ status: 500 }, { status: 429, retryAfter: 1 });
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Crashes' }]);
+    const started = Date.now();
+    await pollAndSettle();
+    expect(slack.calls).toHaveLength(3);
+    expect(slack.accepted()).toHaveLength(1);
+    const [, limited, ok] = slack.calls;
+    expect((ok?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('record a permanent failure with its reason, and deliver it on retry', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
+    slack.respond({ status: 404, body: 'no_service' });
+    sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Support never answers' }]);
+    const { ids } = await pollAndSettle();
+    const [state] = deliveryStates(h.rt.store.db, ids);
+    expect(state?.status).toBe('failed');
+    expect(state?.lastError).toMatch(/HTTP 404.*no_service.*webhook is gone/);
+    expect(state?.lastError).not.toContain('secret-token-xyz');
+    expect(h.log.text()).not.toContain('secret-token-xyz');
+
+    await enqueueMessages(h.services.notifyQueue, retryFailed(h.rt.store.db));
+    await h.settle(ids);
+    expect(deliveryStates(h.rt.store.db, ids)[0]?.status).toBe('sent');
+    expect(slack.accepted()).toHaveLength(1);
+  });
+
+  it('lose nothing when Redis loses the queue: the outbox is re-enqueued', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
+    await h.services.notifyWorker.pause();
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Lost my data' }]);
+    const [result] = await h.poll(['shop']);
+    await h.services.notifyQueue.obliterate({ force: true });
+    expect(undeliveredMessages(h.rt.store.db).flatMap((m) => m.deliveryIds)).toEqual(result?.deliveryIds);
+    await enqueueMessages(h.services.notifyQueue, undeliveredMessages(h.rt.store.db));
+    h.services.notifyWorker.resume();
+    await h.settle(result?.deliveryIds ?? []);
+    expect(slack.accepted()).toHaveLength(1);
+  });
+
+  it('hold what exceeds the throttle and send it as one grouped message when the window frees', async () => {
+    await baselineThen(
+      config({
+        apps: [{ handle: 'shop', notify: ['support'] }],
+        alerts: {
+          lowRating: { maxRating: 2 },
+          throttle: { max: 1, window: '2s' },
+          incident: { count: 50 },
+          ratingDrop: { minDrop: 5, displayed: false },
+        },
+      }),
+    );
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'First' }]);
+    await pollAndSettle();
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Second' }]);
+    await pollAndSettle();
+    sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Third' }]);
+    const { ids } = await pollAndSettle();
+    expect(slack.accepted()).toHaveLength(1);
+    expect(deliveryStates(h.rt.store.db, ids)[0]?.status).toBe('held');
+    const deadline = Date.now() + 8_000;
+    while (slack.accepted().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(slack.accepted()).toHaveLength(2);
+    const grouped = JSON.stringify(slack.accepted()[1]?.body);
+    expect(grouped).toContain('Second');
+    expect(grouped).toContain('Third');
+    const held = h.rt.store.db.select().from(deliveries).where(eq(deliveries.status, 'held')).all();
+    expect(held).toHaveLength(0);
+  });
+});
+
+describe('rating drops and incidents', () => {
+  it('alert once per drop, explain it, and re-arm after a recovery', async () => {
+    await baselineThen(
+      config({ apps: [{ handle: 'shop', notify: ['support'] }], alerts: { lowRating: { maxRating: 2 } } }),
+    );
+    const base = sim.controls.reviews('shop');
+    const count = (stars: number) => base.filter((r) => r.rating === stars).length;
+    const summary = (extraOnes: number) => [
+      { label: '5', count: count(5) },
+      { label: '4', count: count(4) },
+      { label: '3', count: count(3) },
+      { label: '2', count: count(2) },
+      { label: '1', count: count(1) + extraOnes },
+    ];
+    sim.controls.setSummary('shop', summary(8));
+    await pollAndSettle();
+    const drops = () => h.rt.store.db.select().from(alerts).where(eq(alerts.kind, 'rating-drop')).all();
+    expect(drops()).toHaveLength(1);
+    expect(JSON.stringify(slack.accepted().at(-1)?.body)).toMatch(/rating/i);
+    await pollAndSettle();
+    expect(drops()).toHaveLength(1);
+
+    sim.controls.setSummary('shop', summary(0));
+    await pollAndSettle();
+    sim.controls.setSummary('shop', summary(8));
+    await pollAndSettle();
+    expect(drops()).toHaveLength(2);
+  });
+
+  it('raise one possible-incident alert for three low reviews within the window', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'A' }]);
+    await pollAndSettle();
+    sim.controls.addReviews('shop', [
+      { rating: 2, review_content: 'B' },
+      { rating: 1, review_content: 'C' },
+    ]);
+    await pollAndSettle();
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'D' }]);
+    await pollAndSettle();
+    const incidents = h.rt.store.db.select().from(alerts).where(eq(alerts.kind, 'incident')).all();
+    expect(incidents).toHaveLength(1);
+    const payload = incidents[0]?.payload as { reviews: Array<{ content: string }> } | undefined;
+    expect(payload?.reviews.map((r) => r.content).sort()).toEqual(['A', 'B', 'C']);
+  });
+});

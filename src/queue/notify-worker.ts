@@ -39,9 +39,10 @@ export function notifyJobOptions(): JobsOptions {
   return {
     attempts: NOTIFY_ATTEMPTS,
     backoff: { type: 'exponential', delay: 2_000, jitter: 0.5 },
-    // Completed jobs must not linger: a delivery put back by `notify retry` is enqueued under its id again.
+    // SQLite keeps the record of every delivery; a finished job lingering in Redis would only turn the
+    // next message under its id (a retry, a sweep, a later flush) into a no-op.
     removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+    removeOnFail: true,
   };
 }
 

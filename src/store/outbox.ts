@@ -206,9 +206,7 @@ export function retryFailed(db: Db, channel?: string): OutboxMessage[] {
       app: deliveries.appHandle,
     })
     .all();
-  // The failed jobs are still in the queue under the old ids, where adding them again would be a no-op.
-  const retry = `retry${Date.now()}`;
-  return messagesOf(rows).map((message) => ({ ...message, jobId: `${message.jobId}-${retry}` }));
+  return messagesOf(rows);
 }
 
 export interface OutboxCounts {

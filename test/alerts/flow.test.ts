@@ -146,6 +146,32 @@ describe('alerts end to end', () => {
     expect(slack.accepted()).toHaveLength(1);
   });
 
+  it('record an SMTP 5xx as failed for good, and retry a 4xx', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['mail'] }] }));
+    smtp.reject(1, 550, 'mailbox unavailable');
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Refund please' }]);
+    const { ids } = await pollAndSettle();
+    expect(deliveryStates(h.rt.store.db, ids)[0]).toMatchObject({ status: 'failed' });
+    expect(deliveryStates(h.rt.store.db, ids)[0]?.lastError).toMatch(/SMTP 550/);
+    expect(h.log.text()).not.toContain('s3cret-smtp-pass');
+
+    smtp.reject(1, 451, 'try again later');
+    sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Still broken' }]);
+    const second = await pollAndSettle();
+    expect(deliveryStates(h.rt.store.db, second.ids)[0]?.status).toBe('sent');
+    expect(smtp.mails.map((m) => m.text)).toEqual([expect.stringContaining('Still broken')]);
+  });
+
+  it('alert when a merchant re-rates a stored review down, saying so', async () => {
+    await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
+    const target = sim.controls.reviews('shop').find((r) => r.rating === 5);
+    if (!target) throw new Error('no 5-star review');
+    sim.controls.editReview('shop', target.review_id, { rating: 1, content: 'Update: they charged me twice' });
+    await pollAndSettle();
+    expect(slack.accepted()).toHaveLength(1);
+    expect(JSON.stringify(slack.accepted()[0]?.body)).toContain('rerated from 5 to 1');
+  });
+
   it('lose nothing when Redis loses the queue: the outbox is re-enqueued', async () => {
     await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
     await h.services.notifyWorker.pause();

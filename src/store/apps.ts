@@ -3,16 +3,24 @@ import type { Db, StoreDb } from './db.js';
 import { type AppRow, apps } from './schema.js';
 import { statements } from './statements.js';
 
-export function ensureApp(db: StoreDb, handle: string): AppRow {
-  const { app, insertApp } = statements(db);
-  const existing = app.get({ handle });
-  if (existing) return existing;
-  insertApp.run({ handle });
-  return app.get({ handle }) as AppRow;
+export function ensureApp(db: Db, handle: string): void {
+  db.insert(apps).values({ handle }).onConflictDoNothing().run();
 }
 
-export function getApp(db: StoreDb, handle: string): AppRow | undefined {
-  return statements(db).app.get({ handle });
+export function getApp(db: Db, handle: string): AppRow | undefined {
+  return db.select().from(apps).where(eq(apps.handle, handle)).get();
+}
+
+/** What a poll needs to know of its app before it starts; creates the app's row on its first poll. */
+export function pollState(
+  db: StoreDb,
+  handle: string,
+): { baselineAt: number | null; unavailableSince: number | null } {
+  const { pollState, insertApp } = statements(db);
+  const found = pollState.get(handle);
+  if (found) return found;
+  insertApp.run(handle);
+  return pollState.get(handle) ?? { baselineAt: null, unavailableSince: null };
 }
 
 export function listApps(db: Db): AppRow[] {
@@ -31,11 +39,11 @@ export function recordPollSuccess(
   at: Date,
   title: string | undefined,
 ): void {
-  statements(db).pollSucceeded.run({
-    handle,
+  statements(db).pollSucceeded.run(
+    at.getTime(),
     status,
-    atMs: at.getTime(),
-    baselineAtMs: status === 'baseline' ? at.getTime() : null,
-    title: title || null,
-  });
+    status === 'baseline' ? at.getTime() : null,
+    title || null,
+    handle,
+  );
 }

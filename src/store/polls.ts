@@ -6,11 +6,22 @@ export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error'> &
   Partial<Pick<PollRunRow, 'capped' | 'error'>>;
 
 export function insertPollRun(db: StoreDb, run: NewPollRun): number {
-  const row = statements(db).insertPollRun.get({ capped: false, error: null, ...run });
+  const row = statements(db).insertPollRun.get(
+    run.appHandle,
+    run.startedAt.getTime(),
+    run.finishedAt.getTime(),
+    run.status,
+    run.requests,
+    run.pages,
+    run.newReviews,
+    run.editedReviews,
+    run.capped ? 1 : 0,
+    run.error ?? null,
+  );
   if (!row) throw new Error('inserting a poll run returned nothing');
   return row.id;
 }
 
 export function setPollRunCounts(db: StoreDb, id: number, newReviews: number, editedReviews: number): void {
-  statements(db).setPollRunCounts.run({ id, newReviews, editedReviews });
+  statements(db).setPollRunCounts.run(newReviews, editedReviews, id);
 }

@@ -14,11 +14,7 @@ export function findKnown(
   const byIdentity = new Map<string, KnownReview>();
   const byFingerprint = new Map<string, KnownReview>();
   if (identities.length === 0) return { byIdentity, byFingerprint };
-  const rows = statements(db).known.all({
-    handle,
-    identities: JSON.stringify(identities),
-    fingerprints: JSON.stringify(fingerprints),
-  });
+  const rows = statements(db).known.all(handle, JSON.stringify(identities), JSON.stringify(fingerprints));
   for (const row of rows) {
     byIdentity.set(row.identity, row);
     byFingerprint.set(row.fingerprint, row);

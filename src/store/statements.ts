@@ -1,41 +1,27 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { KnownReview } from '../watch/diff.js';
 import type { Store } from './db.js';
-import { apps, pollRuns, ratingSnapshots, reviews } from './schema.js';
+import { reviews } from './schema.js';
 
 /**
- * The statements every poll runs, prepared once per database. Building a drizzle query and preparing its
- * SQL each time cost more than the rest of a quiet poll together (bench/README.md).
+ * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
+ * statements, so their cost is the poller's: drizzle's query building and row mapping cost more than
+ * SQLite itself here (bench/README.md), so the hottest are plain SQL on the same connection, and the
+ * insert of new reviews keeps drizzle's typed mapping.
  */
 function build(db: Store['db']) {
   const p = sql.placeholder;
-  // In UPDATE … SET, drizzle takes a placeholder only inside sql``, where no column encodes it: dates
-  // go in as epoch milliseconds there (the timestamp_ms storage format).
+  const raw = db.$client;
   return {
-    app: db
-      .select()
-      .from(apps)
-      .where(eq(apps.handle, p('handle')))
-      .prepare(),
-    insertApp: db
-      .insert(apps)
-      .values({ handle: p('handle') })
-      .onConflictDoNothing()
-      .prepare(),
+    pollState: raw.prepare<[string], { baselineAt: number | null; unavailableSince: number | null }>(
+      'select baseline_at as baselineAt, unavailable_since as unavailableSince from apps where handle = ?',
+    ),
+    insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
     /** Identities and fingerprints as JSON arrays: one statement whatever the page size. */
-    known: db
-      .select({
-        rowId: reviews.id,
-        identity: reviews.identity,
-        fingerprint: reviews.fingerprint,
-        rating: reviews.rating,
-        content: reviews.content,
-        createdDate: reviews.createdDate,
-      })
-      .from(reviews)
-      .where(
-        sql`${reviews.appHandle} = ${p('handle')} and (${reviews.identity} in (select value from json_each(${p('identities')})) or ${reviews.fingerprint} in (select value from json_each(${p('fingerprints')})))`,
-      )
-      .prepare(),
+    known: raw.prepare<[string, string, string], KnownReview>(
+      `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews
+       where app_handle = ? and (identity in (select value from json_each(?)) or fingerprint in (select value from json_each(?)))`,
+    ),
     insertReview: db
       .insert(reviews)
       .values({
@@ -61,56 +47,27 @@ function build(db: Store['db']) {
       .onConflictDoNothing({ target: [reviews.appHandle, reviews.identity] })
       .returning()
       .prepare(),
-    insertPollRun: db
-      .insert(pollRuns)
-      .values({
-        appHandle: p('appHandle'),
-        startedAt: p('startedAt'),
-        finishedAt: p('finishedAt'),
-        status: p('status'),
-        requests: p('requests'),
-        pages: p('pages'),
-        newReviews: p('newReviews'),
-        editedReviews: p('editedReviews'),
-        capped: p('capped'),
-        error: p('error'),
-      })
-      .returning({ id: pollRuns.id })
-      .prepare(),
-    setPollRunCounts: db
-      .update(pollRuns)
-      .set({ newReviews: sql`${p('newReviews')}`, editedReviews: sql`${p('editedReviews')}` })
-      .where(eq(pollRuns.id, p('id')))
-      .prepare(),
-    insertSnapshot: db
-      .insert(ratingSnapshots)
-      .values({
-        appHandle: p('appHandle'),
-        takenAt: p('takenAt'),
-        average: p('average'),
-        count: p('count'),
-        stars1: p('stars1'),
-        stars2: p('stars2'),
-        stars3: p('stars3'),
-        stars4: p('stars4'),
-        stars5: p('stars5'),
-        pollRunId: p('pollRunId'),
-      })
-      .prepare(),
+    insertPollRun: raw.prepare<
+      [string, number, number, string, number, number, number, number, number, string | null],
+      { id: number }
+    >(
+      `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews, capped, error)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+    ),
+    setPollRunCounts: raw.prepare<[number, number, number]>(
+      'update poll_runs set new_reviews = ?, edited_reviews = ? where id = ?',
+    ),
+    insertSnapshot: raw.prepare<
+      [string, number, number | null, number | null, ...Array<number | null>, number]
+    >(
+      `insert into rating_snapshots (app_handle, taken_at, average, count, stars_1, stars_2, stars_3, stars_4, stars_5, poll_run_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: db
-      .update(apps)
-      .set({
-        lastPollAt: sql`${p('atMs')}`,
-        lastPollStatus: sql`${p('status')}`,
-        lastError: null,
-        unavailableSince: null,
-        unavailableReason: null,
-        baselineAt: sql`coalesce(${apps.baselineAt}, ${p('baselineAtMs')})`,
-        title: sql`coalesce(${p('title')}, ${apps.title})`,
-      })
-      .where(eq(apps.handle, p('handle')))
-      .prepare(),
+    pollSucceeded: raw.prepare<[number, string, number | null, string | null, string]>(
+      `update apps set last_poll_at = ?, last_poll_status = ?, last_error = null, unavailable_since = null,
+       unavailable_reason = null, baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title) where handle = ?`,
+    ),
   };
 }
 

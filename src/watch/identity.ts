@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CatalogReview } from '../catalog/index.js';
 
 /** A review as fetched, with the identity we store it under. */
@@ -11,14 +11,8 @@ export interface FetchedReview extends CatalogReview {
 }
 
 export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdDate' | 'content'>): string {
-  return createHash('sha256')
-    .update(review.reviewer)
-    .update('\0')
-    .update(review.createdDate)
-    .update('\0')
-    .update(review.content)
-    .digest('hex')
-    .slice(0, 32);
+  // One-shot hash: every fetched review is fingerprinted, and createHash() costs twice as much.
+  return hash('sha256', `${review.reviewer}\0${review.createdDate}\0${review.content}`).slice(0, 32);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
 import { type CatalogClient, CatalogNotFoundError, type RatingSummary, summarize } from '../catalog/index.js';
 import type { Logger } from '../log.js';
-import { ensureApp, getApp, recordPollSuccess, updateApp } from '../store/apps.js';
+import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import type { OutboxMessage } from '../store/outbox.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
@@ -84,7 +84,7 @@ export async function pollApp(
 ): Promise<PollOutcome> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
-  const app = ensureApp(deps.store.db, handle);
+  const app = pollState(deps.store.db, handle);
   const baseline = app.baselineAt === null;
   let fetched: Fetched;
   try {
@@ -177,7 +177,7 @@ function commit(
   const outcome = db.transaction(
     () => {
       // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
-      const baseline = fetched.baseline && getApp(db, handle)?.baselineAt == null;
+      const baseline = fetched.baseline && pollState(db, handle).baselineAt === null;
       const status = baseline ? 'baseline' : 'ok';
       const pollRunId = insertPollRun(db, {
         appHandle: handle,

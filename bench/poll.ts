@@ -16,7 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Queue, type Worker } from 'bullmq';
+import { alertPolicyOf } from '../src/alerts/policy.js';
 import { CatalogClient } from '../src/catalog/index.js';
+import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/log.js';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { POLL_JOB, POLL_QUEUE, type PollJobData } from '../src/queue/names.js';
@@ -159,7 +161,13 @@ async function benchmark(apps: number): Promise<Figures[]> {
     maxRequestsPerSecond,
     poll: { maxPages: 10, baselinePages: 1 },
     lowRatingMax: 3,
-    deps: { client, store, logger: silentLogger },
+    // The real path: alerts are raised (and stored) too; no channel is configured, so nothing is sent.
+    deps: {
+      client,
+      store,
+      logger: silentLogger,
+      alerts: alertPolicyOf(parseConfig({ apps: handles.map((handle) => ({ handle })) }, {})),
+    },
     logger: silentLogger,
   });
   let completed = 0;

@@ -1,7 +1,7 @@
 import type { RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
 import { type ScoringRules, scoreReview } from '../scoring/index.js';
-import { getApp, updateApp } from '../store/apps.js';
+import { getApp, ratingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import {
@@ -53,7 +53,12 @@ export const GROUP_SIZE = 20;
 export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings): OutboxMessage[] {
   const { handle, at } = findings;
   const appConfig = policy.apps.get(handle);
-  const app = appRef(db, handle, appConfig?.name, findings.newReviews);
+  // Looked up only when something is raised: most polls raise nothing.
+  let appCache: AppRef | undefined;
+  const app = () => {
+    appCache ??= appRef(db, handle, appConfig?.name, findings.newReviews);
+    return appCache;
+  };
   const raised: Array<{ id: number; alert: Alert; priority: Priority; grouped: boolean }> = [];
   const raise = (
     alert: Alert,
@@ -78,7 +83,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   if (!findings.baseline) {
     for (const review of findings.newReviews) {
       if (review.rating > policy.maxRating) continue;
-      const alert = reviewAlert(app, refOf(review), policy.scoring);
+      const alert = reviewAlert(app(), refOf(review), policy.scoring);
       raise(alert, alert.severity.priority, `review-${review.id}`, {
         score: alert.severity.score,
         reviewRowId: review.id,
@@ -87,14 +92,17 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     for (const edit of findings.edits) {
       const { fetched } = edit;
       if (fetched.rating >= edit.oldRating || fetched.rating > policy.maxRating) continue;
-      const alert = reviewAlert(app, { ...refOf(fetched), previousRating: edit.oldRating }, policy.scoring);
+      const alert = reviewAlert(app(), { ...refOf(fetched), previousRating: edit.oldRating }, policy.scoring);
       raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
         score: alert.severity.score,
         reviewRowId: edit.rowId,
       });
     }
-    const incident = incidentAlert(db, policy, findings, app);
-    if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
+    // An incident needs a new low review in this poll: skip the look-back otherwise.
+    if (raised.some((a) => a.alert.kind === 'review')) {
+      const incident = incidentAlert(db, policy, findings, app());
+      if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
+    }
   }
   const drop = ratingDrop(db, policy, findings, app);
   if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
@@ -201,28 +209,16 @@ function incidentAlert(
   };
 }
 
-function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: AppRef) {
-  const row = getApp(db, findings.handle);
-  const level =
-    row?.ratingLevelAverage != null && row.ratingLevelCount != null && row.ratingLevelAt != null
-      ? { average: row.ratingLevelAverage, count: row.ratingLevelCount, at: row.ratingLevelAt }
-      : undefined;
-  const evidence = level
-    ? reviewActivitySince(db, findings.handle, level.at, policy.maxRating)
-    : { newReviews: 0, newLowRatings: [], rerated: 0 };
+function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: () => AppRef) {
+  const level = ratingLevel(db, findings.handle);
   const { summary } = findings;
   const result = evaluateRating(
     level,
     { average: summary.average, count: summary.count, at: findings.at },
     { minDrop: policy.minDrop, displayed: policy.displayedDrop },
-    evidence,
+    // Only a drop needs its evidence: three queries a quiet poll does not pay for.
+    () => reviewActivitySince(db, findings.handle, level?.at ?? findings.at, policy.maxRating),
   );
-  if (result.nextLevel) {
-    updateApp(db, findings.handle, {
-      ratingLevelAverage: result.nextLevel.average,
-      ratingLevelCount: result.nextLevel.count,
-      ratingLevelAt: result.nextLevel.at,
-    });
-  }
-  return result.drop ? ({ kind: 'rating-drop', app, ...result.drop } as const) : undefined;
+  if (result.nextLevel) setRatingLevel(db, findings.handle, result.nextLevel);
+  return result.drop ? ({ kind: 'rating-drop', app: app(), ...result.drop } as const) : undefined;
 }

@@ -38,7 +38,7 @@ export function evaluateRating(
   level: RatingLevel | undefined,
   current: { average: number | null; count: number | null; at: Date },
   rule: { minDrop: number; displayed: boolean },
-  evidence: DropEvidence,
+  evidence: () => DropEvidence,
 ): RatingEvaluation {
   if (current.average === null || current.count === null) return {};
   const now: RatingLevel = { average: current.average, count: current.count, at: current.at };
@@ -47,6 +47,7 @@ export function evaluateRating(
   const fell = level.average - current.average;
   const displayFell = rule.displayed && Number(displayed(current.average)) < Number(displayed(level.average));
   if (fell + EPSILON < rule.minDrop && !displayFell) return {};
+  const { newLowRatings, newReviews, rerated } = evidence();
   return {
     nextLevel: now,
     drop: {
@@ -54,10 +55,10 @@ export function evaluateRating(
       from: { average: level.average, count: level.count, at: level.at.toISOString() },
       to: { average: current.average, count: current.count, at: current.at.toISOString() },
       explanation: {
-        newLowReviews: evidence.newLowRatings.length,
-        lowReviewsShare: lowReviewsShare(current.average, current.count, fell, evidence.newLowRatings),
-        vanished: Math.max(0, level.count + evidence.newReviews - current.count),
-        rerated: evidence.rerated,
+        newLowReviews: newLowRatings.length,
+        lowReviewsShare: lowReviewsShare(current.average, current.count, fell, newLowRatings),
+        vanished: Math.max(0, level.count + newReviews - current.count),
+        rerated,
       },
     },
   };

@@ -47,3 +47,21 @@ export function recordPollSuccess(
     handle,
   );
 }
+
+/** The rating level the next drop is measured from (see alerts/rating-drop.ts). */
+export function ratingLevel(
+  db: StoreDb,
+  handle: string,
+): { average: number; count: number; at: Date } | undefined {
+  const row = statements(db).ratingLevel.get(handle);
+  if (!row || row.average === null || row.count === null || row.at === null) return undefined;
+  return { average: row.average, count: row.count, at: new Date(row.at) };
+}
+
+export function setRatingLevel(
+  db: StoreDb,
+  handle: string,
+  level: { average: number; count: number; at: Date },
+): void {
+  statements(db).setRatingLevel.run(level.average, level.count, level.at.getTime(), handle);
+}

@@ -17,6 +17,12 @@ function build(db: Store['db']) {
       'select baseline_at as baselineAt, unavailable_since as unavailableSince from apps where handle = ?',
     ),
     insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
+    ratingLevel: raw.prepare<[string], { average: number | null; count: number | null; at: number | null }>(
+      'select rating_level_average as average, rating_level_count as count, rating_level_at as at from apps where handle = ?',
+    ),
+    setRatingLevel: raw.prepare<[number, number, number, string]>(
+      'update apps set rating_level_average = ?, rating_level_count = ?, rating_level_at = ? where handle = ?',
+    ),
     /** Identities and fingerprints as JSON arrays: one statement whatever the page size. */
     known: raw.prepare<[string, string, string], KnownReview>(
       `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews

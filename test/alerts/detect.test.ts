@@ -5,7 +5,7 @@ import { routeAlert } from '../../src/alerts/route.js';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 21, 12, minutes));
 const rule = { minDrop: 0.05, displayed: true };
-const none = { newReviews: 0, newLowRatings: [], rerated: 0 };
+const none = () => ({ newReviews: 0, newLowRatings: [], rerated: 0 });
 
 describe('evaluateRating', () => {
   it('takes the first rating as the level, without an alert', () => {
@@ -16,11 +16,11 @@ describe('evaluateRating', () => {
 
   it('alerts once when the average falls by minDrop, then measures from the new level', () => {
     const level = { average: 4.5, count: 100, at: at(0) };
-    const result = evaluateRating(level, { average: 4.44, count: 102, at: at(5) }, rule, {
+    const result = evaluateRating(level, { average: 4.44, count: 102, at: at(5) }, rule, () => ({
       newReviews: 2,
       newLowRatings: [1, 1],
       rerated: 0,
-    });
+    }));
     expect(result.drop?.from.average).toBe(4.5);
     expect(result.drop?.to.average).toBe(4.44);
     expect(result.nextLevel?.average).toBe(4.44);
@@ -51,11 +51,11 @@ describe('evaluateRating', () => {
     // 100 reviews at 4.5; two new 1-star reviews and one 5-star review vanished: 101 reviews.
     const level = { average: 4.5, count: 100, at: at(0) };
     const average = (4.5 * 100 - 5 + 2) / 101;
-    const result = evaluateRating(level, { average, count: 101, at: at(5) }, rule, {
+    const result = evaluateRating(level, { average, count: 101, at: at(5) }, rule, () => ({
       newReviews: 2,
       newLowRatings: [1, 1],
       rerated: 1,
-    });
+    }));
     const explanation = result.drop?.explanation;
     expect(explanation?.newLowReviews).toBe(2);
     expect(explanation?.vanished).toBe(1);

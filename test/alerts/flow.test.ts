@@ -166,7 +166,10 @@ describe('alerts end to end', () => {
     await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
     const target = sim.controls.reviews('shop').find((r) => r.rating === 5);
     if (!target) throw new Error('no 5-star review');
-    sim.controls.editReview('shop', target.review_id, { rating: 1, content: 'Update: they charged me twice' });
+    sim.controls.editReview('shop', target.review_id, {
+      rating: 1,
+      content: 'Update: they charged me twice',
+    });
     await pollAndSettle();
     expect(slack.accepted()).toHaveLength(1);
     expect(JSON.stringify(slack.accepted()[0]?.body)).toContain('rerated from 5 to 1');

@@ -1,5 +1,8 @@
+import { CronExpressionParser } from 'cron-parser';
+import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
+import { errorMessage } from '../errors.js';
 import { DEFAULT_SCORING_RULES, scoringOverridesProblems } from '../scoring/index.js';
 import { parseDuration } from './duration.js';
 
@@ -167,6 +170,24 @@ export const configSchema = z
         path: ['alerts', 'scoring', ...problem.path],
         message: problem.message,
       });
+    }
+    if (config.digest) {
+      try {
+        CronExpressionParser.parse(config.digest.schedule, { tz: config.digest.timezone });
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['digest', 'schedule'],
+          message: `not a cron schedule (${errorMessage(err)})`,
+        });
+      }
+      if (!IANAZone.isValidZone(config.digest.timezone)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['digest', 'timezone'],
+          message: 'not an IANA time zone (e.g. Europe/Berlin)',
+        });
+      }
     }
     if (config.catalog.baseUrl && !config.catalog.apiKey) {
       ctx.addIssue({

@@ -2,7 +2,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
 import { DeliveryError } from './errors.js';
-import { renderEmail } from './render/email.js';
+import { type EmailMessage, renderEmail } from './render/email.js';
+import type { SlackMessage } from './render/slack.js';
 import type { ChannelSender } from './sender.js';
 
 /**
@@ -10,7 +11,7 @@ import type { ChannelSender } from './sender.js';
  * connection problems are retried.
  */
 export class EmailSender implements ChannelSender {
-  readonly type = 'email';
+  readonly type = 'email' as const;
   readonly name: string;
   readonly #transport: Transporter;
   readonly #from: string;
@@ -35,8 +36,14 @@ export class EmailSender implements ChannelSender {
     });
   }
 
-  async send(notification: Notification): Promise<void> {
-    const { subject, html, text } = renderEmail(notification);
+  send(notification: Notification): Promise<void> {
+    return this.post(renderEmail(notification));
+  }
+
+  async post(message: SlackMessage | EmailMessage): Promise<void> {
+    if (!('subject' in message))
+      throw new Error(`channel "${this.name}" is an email channel: it takes an email`);
+    const { subject, html, text } = message;
     try {
       const info = await this.#transport.sendMail({ from: this.#from, to: this.#to, subject, html, text });
       const rejected = info.rejected ?? [];

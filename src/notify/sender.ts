@@ -1,9 +1,13 @@
 import type { Notification } from '../alerts/types.js';
+import type { EmailMessage } from './render/email.js';
+import type { SlackMessage } from './render/slack.js';
 
 /** One configured channel: sends a notification or throws a DeliveryError. */
 export interface ChannelSender {
   readonly name: string;
-  readonly type: string;
+  readonly type: 'slack' | 'email';
   send(notification: Notification): Promise<void>;
+  /** Sends content already rendered for this channel type (the digest). */
+  post(message: SlackMessage | EmailMessage): Promise<void>;
   close?(): void;
 }

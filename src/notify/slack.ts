@@ -3,7 +3,8 @@ import type { Notification } from '../alerts/types.js';
 import { parseRetryAfter } from '../catalog/client.js';
 import { errorMessage } from '../errors.js';
 import { DeliveryError } from './errors.js';
-import { renderSlack } from './render/slack.js';
+import type { EmailMessage } from './render/email.js';
+import { renderSlack, type SlackMessage } from './render/slack.js';
 import type { ChannelSender } from './sender.js';
 
 /** Statuses that mean the webhook itself is gone or refused: retrying the same message cannot help. */
@@ -14,7 +15,7 @@ const PERMANENT = new Set([400, 401, 403, 404, 410]);
  * wrapped to read Retry-After on the way through.
  */
 export class SlackSender implements ChannelSender {
-  readonly type = 'slack';
+  readonly type = 'slack' as const;
   readonly name: string;
   readonly #webhook: IncomingWebhook;
   #retryAfterMs: number | undefined;
@@ -32,10 +33,15 @@ export class SlackSender implements ChannelSender {
     });
   }
 
-  async send(notification: Notification): Promise<void> {
-    const message = renderSlack(notification, {}) as IncomingWebhookSendArguments;
+  send(notification: Notification): Promise<void> {
+    return this.post(renderSlack(notification, {}));
+  }
+
+  async post(message: SlackMessage | EmailMessage): Promise<void> {
+    if (!('blocks' in message))
+      throw new Error(`channel "${this.name}" is a Slack channel: it takes Block Kit`);
     try {
-      await this.#webhook.send(message);
+      await this.#webhook.send(message as IncomingWebhookSendArguments);
     } catch (err) {
       throw this.#failure(err);
     }

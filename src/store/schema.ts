@@ -195,7 +195,30 @@ export const deliveries = sqliteTable(
   ],
 );
 
+/**
+ * One row per digest period and recipient channel: the unique key is what makes a digest go out once,
+ * however many workers run and however often they restart.
+ */
+export const digestRuns = sqliteTable(
+  'digest_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The period's start, as an ISO date-time in the digest's time zone (e.g. 2026-11-16T00:00:00+01:00). */
+    periodStart: text('period_start').notNull(),
+    periodEnd: text('period_end').notNull(),
+    channel: text('channel').notNull(),
+    /** claimed: a worker is sending it; sent; failed (with the reason; the next run tries again). */
+    status: text('status', { enum: ['claimed', 'sent', 'failed'] }).notNull(),
+    claimedAt: timestamp('claimed_at').notNull(),
+    sentAt: timestamp('sent_at'),
+    error: text('error'),
+    subject: text('subject'),
+  },
+  (t) => [uniqueIndex('digest_runs_period_channel').on(t.periodStart, t.channel)],
+);
+
 export type AppRow = typeof apps.$inferSelect;
+export type DigestRunRow = typeof digestRuns.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;

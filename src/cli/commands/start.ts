@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
+import { startDigestService } from '../../queue/digest-worker.js';
 import { SWEEP_JOB } from '../../queue/names.js';
 import { enqueueMessages } from '../../queue/notify-worker.js';
 import { syncPollSchedulers } from '../../queue/schedulers.js';
@@ -48,6 +49,10 @@ export function startCommand(): Command {
         { name: SWEEP_JOB },
       );
       services.run();
+      const digest = await startDigestService(
+        { config, store: rt.store, senders: rt.senders, logger },
+        { connection: rt.redis, prefix: rt.queuePrefix },
+      );
       logger.info(
         `watching ${config.apps.length} app${config.apps.length === 1 ? '' : 's'} every ${formatDuration(config.poll.every)}; Ctrl-C to stop`,
       );
@@ -69,6 +74,7 @@ export function startCommand(): Command {
         process.on('SIGTERM', stop);
       });
       await services.close(STOP_GRACE_MS);
+      await digest.close();
       await rt.close();
       logger.info('stopped');
     });

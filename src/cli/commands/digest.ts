@@ -1,0 +1,117 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import {
+  collectDigest,
+  type DigestPeriod,
+  periodBetween,
+  previousWeek,
+  renderDigestEmail,
+} from '../../digest/index.js';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
+import { createSenders } from '../../notify/channels.js';
+import { sendDigest } from '../../queue/digest-worker.js';
+import { DEFAULT_SCORING_RULES, mergeScoringRules } from '../../scoring/index.js';
+import { openStore } from '../../store/db.js';
+import { loggerFor, settingsFor } from '../context.js';
+
+interface DigestOptions {
+  send?: boolean;
+  preview?: boolean;
+  since?: string;
+  until?: string;
+  out?: string;
+}
+
+function date(name: string, value: string): Date {
+  const parsed = new Date(value);
+  if (Number.isNaN(parsed.getTime())) {
+    throw new ReviewwatchError(
+      `--${name} "${value}" is not an ISO date (e.g. 2026-11-16 or 2026-11-16T00:00:00Z)`,
+      {
+        exitCode: ExitCode.Usage,
+      },
+    );
+  }
+  return parsed;
+}
+
+export function digestCommand(): Command {
+  return new Command('digest')
+    .description(
+      'render (--preview) or send (--send) the weekly digest; by default for the last complete week',
+    )
+    .option('--send', 'send it now to digest.channels (once per period and channel)')
+    .option('--preview', 'render it without sending: the text version, or HTML with --out')
+    .option('--since <iso>', 'period start (default: the last complete week in digest.timezone)')
+    .option('--until <iso>', 'period end (default: now when --since is given)')
+    .option('--out <file>', 'with --preview: write the HTML email to this file')
+    .action(async (options: DigestOptions, command: Command) => {
+      if (Boolean(options.send) === Boolean(options.preview)) {
+        throw new ReviewwatchError('say --send or --preview', { exitCode: ExitCode.Usage });
+      }
+      const settings = settingsFor(command);
+      const { config } = settings;
+      const timezone = config.digest?.timezone ?? 'UTC';
+      const now = new Date();
+      const period: DigestPeriod =
+        options.since || options.until
+          ? periodBetween(
+              options.since ? date('since', options.since) : new Date(now.getTime() - 7 * 86_400_000),
+              options.until ? date('until', options.until) : now,
+              timezone,
+            )
+          : previousWeek(now, timezone);
+      const store = openStore(settings.databasePath);
+      try {
+        if (options.preview) {
+          const data = collectDigest(store.db, {
+            apps: config.apps.map((app) => ({ handle: app.handle, name: app.name, role: app.role })),
+            period,
+            maxRating: config.alerts.lowRating.maxRating,
+            scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
+            now,
+          });
+          const email = renderDigestEmail(data);
+          if (options.out) {
+            writeFileSync(options.out, email.html);
+            process.stdout.write(
+              `Subject: ${email.subject}\nWrote the HTML digest for ${period.label} to ${options.out}\n`,
+            );
+          } else {
+            process.stdout.write(`Subject: ${email.subject}\n\n${email.text}\n`);
+          }
+          return;
+        }
+        if (!config.digest || config.digest.channels.length === 0) {
+          throw new ReviewwatchError(
+            `${settings.configPath}: digest.channels is empty: nowhere to send the digest`,
+            {
+              exitCode: ExitCode.Usage,
+            },
+          );
+        }
+        const senders = createSenders(config, settings.smtpUrl);
+        try {
+          const outcomes = await sendDigest(
+            { config, store, senders, logger: loggerFor(command) },
+            period,
+            now,
+          );
+          for (const o of outcomes) {
+            const line =
+              o.status === 'sent'
+                ? `sent to ${o.channel}: ${o.subject}`
+                : o.status === 'already-sent'
+                  ? `${o.channel}: already sent for ${period.label}, nothing sent`
+                  : `${o.channel}: failed: ${o.error}`;
+            process.stdout.write(`${line}\n`);
+          }
+          if (outcomes.some((o) => o.status === 'failed')) process.exitCode = ExitCode.Failure;
+        } finally {
+          for (const sender of senders.values()) sender.close?.();
+        }
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,150 @@
+/**
+ * Gathers one period's digest from the store: the reads in queries.ts, the arithmetic in summarize.ts.
+ */
+import type { ScoringRules } from '../scoring/index.js';
+import type { Db } from '../store/db.js';
+import { type DigestPeriod, periodWeeks, shiftWeeks, trailingWeeks } from './period.js';
+import {
+  appTitles,
+  failedDeliveries,
+  longestFiveStar,
+  ratingBefore,
+  ratingCounts,
+  reviewDates,
+  reviewsAtMost,
+  windowOf,
+} from './queries.js';
+import { countingTime, type DatedReview } from './review-time.js';
+import {
+  comparisonRows,
+  digestTotals,
+  emptyDistribution,
+  isStarRating,
+  ownFirst,
+  pickBest,
+  rankWorst,
+  ratingHistory,
+  reviewStats,
+} from './summarize.js';
+import type { AppRole, DigestApp, DigestData, Distribution, TrendWeek } from './types.js';
+import { MAX_BEST, MAX_FAILED_LISTED, MAX_WORST, TREND_WEEKS } from './types.js';
+
+/**
+ * The worst reviews are the lowest-rated, low or not: a week with one 1-star review also shows its
+ * 3- and 4-star ones, where complaints hide behind a decent rating. A 5-star review never counts as bad.
+ */
+const WORST_CANDIDATE_MAX = 4;
+
+export interface DigestAppInput {
+  handle: string;
+  /** The config's name for the app, which wins over the listing's title. */
+  name?: string;
+  role: AppRole;
+}
+
+export interface CollectInput {
+  apps: DigestAppInput[];
+  period: DigestPeriod;
+  /** alerts.lowRating.maxRating */
+  maxRating: number;
+  scoring: ScoringRules;
+  now: Date;
+}
+
+function distributions(
+  rows: Array<{ handle: string; rating: number; n: number }>,
+): Map<string, Distribution> {
+  const byApp = new Map<string, Distribution>();
+  for (const row of rows) {
+    // The API's ratings are 1..5; anything else cannot be placed on a bar and is left out.
+    if (!isStarRating(row.rating)) continue;
+    const distribution = byApp.get(row.handle) ?? emptyDistribution();
+    distribution[row.rating] += row.n;
+    byApp.set(row.handle, distribution);
+  }
+  return byApp;
+}
+
+/** Reviews per app and trend week; the weeks are contiguous, oldest first. */
+function weeklyCounts(
+  dated: Array<DatedReview & { handle: string }>,
+  weeks: DigestPeriod[],
+  timezone: string,
+): Map<string, number[]> {
+  const byApp = new Map<string, number[]>();
+  for (const review of dated) {
+    const { handle } = review;
+    const at = countingTime(review, timezone).getTime();
+    const i = weeks.findIndex((w) => at >= w.start.getTime() && at < w.end.getTime());
+    if (i < 0) continue;
+    const counts = byApp.get(handle) ?? weeks.map(() => 0);
+    counts[i] = (counts[i] ?? 0) + 1;
+    byApp.set(handle, counts);
+  }
+  return byApp;
+}
+
+/**
+ * One consistent read (a single SQLite read transaction, so a poll committing meanwhile cannot make the
+ * counts disagree with the lists) of everything the digest of `input.period` shows.
+ */
+export function collectDigest(db: Db, input: CollectInput): DigestData {
+  const { period, maxRating } = input;
+  const configured = ownFirst(input.apps);
+  const handles = configured.map((a) => a.handle);
+  const weeks = trailingWeeks(period, TREND_WEEKS);
+  const periodWindow = windowOf(period, period.timezone);
+  const trendWindow = windowOf({ start: weeks[0]?.start ?? period.start, end: period.end }, period.timezone);
+  const lastWeekEnd = shiftWeeks(period.end, -1, period.timezone);
+  const fourWeeksAgoEnd = shiftWeeks(period.end, -4, period.timezone);
+
+  return db.transaction(
+    (tx) => {
+      const titles = appTitles(tx, handles);
+      const stats = distributions(ratingCounts(tx, handles, periodWindow));
+      const weekly = weeklyCounts(reviewDates(tx, handles, trendWindow), weeks, period.timezone);
+      const worstCandidates = reviewsAtMost(tx, handles, periodWindow, WORST_CANDIDATE_MAX);
+      const failed = failedDeliveries(tx, handles, periodWindow);
+
+      const apps: DigestApp[] = configured.map((app) => {
+        const counts = weekly.get(app.handle);
+        const trend: TrendWeek[] = weeks.map((week, i) => ({
+          start: week.start,
+          end: week.end,
+          rating: ratingBefore(tx, app.handle, week.end)?.average ?? null,
+          reviews: counts?.[i] ?? 0,
+        }));
+        const failedAlerts = failed.get(app.handle) ?? [];
+        return {
+          handle: app.handle,
+          title: app.name?.trim() || titles.get(app.handle)?.trim() || app.handle,
+          role: app.role,
+          reviews: reviewStats(stats.get(app.handle) ?? emptyDistribution(), maxRating),
+          rating: ratingHistory(
+            ratingBefore(tx, app.handle, period.end),
+            ratingBefore(tx, app.handle, lastWeekEnd),
+            ratingBefore(tx, app.handle, fourWeeksAgoEnd),
+          ),
+          trend,
+          worst: rankWorst(worstCandidates.get(app.handle) ?? [], input.scoring, MAX_WORST),
+          best: pickBest(longestFiveStar(tx, app.handle, periodWindow, MAX_BEST), MAX_BEST),
+          failedAlerts: failedAlerts.slice(0, MAX_FAILED_LISTED),
+          failedAlertsTotal: failedAlerts.length,
+        };
+      });
+
+      return {
+        period,
+        generatedAt: input.now,
+        maxRating,
+        apps,
+        comparison: apps.some((a) => a.role === 'competitor')
+          ? comparisonRows(apps, periodWeeks(period))
+          : null,
+        totals: digestTotals(apps),
+        quiet: apps.every((a) => a.reviews.count === 0),
+      };
+    },
+    { behavior: 'deferred' },
+  );
+}

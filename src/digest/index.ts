@@ -1,0 +1,35 @@
+export { type CollectInput, collectDigest, type DigestAppInput } from './collect.js';
+export {
+  assertTimezone,
+  type DigestPeriod,
+  isoInZone,
+  periodBetween,
+  periodEndKey,
+  periodKey,
+  previousWeek,
+  shortLabel,
+  weekContaining,
+} from './period.js';
+export {
+  type DigestEmail,
+  type DigestEmailOptions,
+  digestSubject,
+  renderDigestEmail,
+} from './render-email.js';
+export { type DigestSlackMessage, type DigestSlackOptions, renderDigestSlack } from './render-slack.js';
+export type {
+  AppRole,
+  ComparisonRow,
+  DigestApp,
+  DigestData,
+  DigestReview,
+  DigestTotals,
+  Distribution,
+  FailedAlert,
+  RatingHistory,
+  RatingPoint,
+  ReviewStats,
+  StarRating,
+  TrendWeek,
+  WorstReview,
+} from './types.js';

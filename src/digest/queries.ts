@@ -1,0 +1,273 @@
+/**
+ * The store reads a digest needs. A review belongs to the period of its own date (review-time.ts: a
+ * date-only one by its day in the digest's zone, one with a time of day as an instant); one whose date
+ * could not be parsed counts from when it was first seen. Baseline reviews count like any other: the
+ * digest is about what customers said that week, not about what alerted.
+ */
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { Alert } from '../alerts/types.js';
+import { plural } from '../notify/render/wording.js';
+import type { Db } from '../store/db.js';
+import {
+  alerts,
+  apps,
+  deliveries,
+  type ReviewRow,
+  ratingSnapshots,
+  reviewEdits,
+  reviews,
+} from '../store/schema.js';
+import { firstDayFrom } from './period.js';
+import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
+import type { DigestReview, FailedAlert, RatingPoint } from './types.js';
+
+/** A period as instants, and as the local days a review dated by day alone is compared with. */
+export interface Window {
+  start: Date;
+  end: Date;
+  /** The first local day whose midnight is in the window, and the first one past it (yyyy-MM-dd). */
+  firstDay: string;
+  endDay: string;
+}
+
+export function windowOf(range: { start: Date; end: Date }, timezone: string): Window {
+  return {
+    start: range.start,
+    end: range.end,
+    firstDay: firstDayFrom(range.start, timezone),
+    endDay: firstDayFrom(range.end, timezone),
+  };
+}
+
+/** Dated by day alone (review-time.ts): compared by its written day, not as midnight UTC. */
+const dayDated = sql`(${reviews.createdAt} is not null and (${reviews.createdDate} glob ${DAY_DATE_GLOBS[0]} or ${reviews.createdDate} glob ${DAY_DATE_GLOBS[1]}))`;
+const writtenDay = sql`substr(${reviews.createdDate}, 1, 10)`;
+/** An instant: the review's own, or when it was first seen when its date could not be parsed. */
+const reviewTime = sql`coalesce(${reviews.createdAt}, ${reviews.firstSeenAt})`;
+
+function reviewedWithin(handles: string[], w: Window): SQL | undefined {
+  return and(
+    inArray(reviews.appHandle, handles),
+    sql`(case when ${dayDated} then ${writtenDay} >= ${w.firstDay} and ${writtenDay} < ${w.endDay}
+      else ${reviewTime} >= ${w.start.getTime()} and ${reviewTime} < ${w.end.getTime()} end)`,
+  );
+}
+
+export function appTitles(db: Db, handles: string[]): Map<string, string | null> {
+  if (handles.length === 0) return new Map();
+  const rows = db
+    .select({ handle: apps.handle, title: apps.title })
+    .from(apps)
+    .where(inArray(apps.handle, handles))
+    .all();
+  return new Map(rows.map((r) => [r.handle, r.title]));
+}
+
+/** Reviews per app and star rating in the window. */
+export function ratingCounts(
+  db: Db,
+  handles: string[],
+  w: Window,
+): Array<{ handle: string; rating: number; n: number }> {
+  if (handles.length === 0) return [];
+  return db
+    .select({ handle: reviews.appHandle, rating: reviews.rating, n: sql<number>`count(*)` })
+    .from(reviews)
+    .where(reviewedWithin(handles, w))
+    .groupBy(reviews.appHandle, reviews.rating)
+    .all();
+}
+
+/** The dates of each review in the window, per app: enough to place them in weeks (review-time.ts). */
+export function reviewDates(db: Db, handles: string[], w: Window): Array<DatedReview & { handle: string }> {
+  if (handles.length === 0) return [];
+  return db
+    .select({
+      handle: reviews.appHandle,
+      createdDate: reviews.createdDate,
+      createdAt: reviews.createdAt,
+      firstSeenAt: reviews.firstSeenAt,
+    })
+    .from(reviews)
+    .where(reviewedWithin(handles, w))
+    .all();
+}
+
+function toDigestReview(row: ReviewRow): DigestReview {
+  return {
+    reviewId: row.reviewId,
+    reviewer: row.reviewer,
+    location: row.location,
+    rating: row.rating,
+    content: row.content,
+    createdDate: row.createdDate,
+    timeUsingApp: row.timeUsingApp,
+    at: row.createdAt ?? row.firstSeenAt,
+  };
+}
+
+/**
+ * The latest edit before `before` that lowered each review to its current rating: scoring ranks a
+ * re-rating down above the same rating given fresh, as the alerts do.
+ */
+function previousRatings(db: Db, rows: ReviewRow[], before: Date): Map<number, number> {
+  const result = new Map<number, number>();
+  if (rows.length === 0) return result;
+  const edits = db
+    .select({ id: reviewEdits.reviewRowId, old: reviewEdits.oldRating, now: reviewEdits.newRating })
+    .from(reviewEdits)
+    .where(
+      and(
+        inArray(
+          reviewEdits.reviewRowId,
+          rows.map((r) => r.id),
+        ),
+        lt(reviewEdits.detectedAt, before),
+      ),
+    )
+    .orderBy(asc(reviewEdits.detectedAt), asc(reviewEdits.id))
+    .all();
+  const current = new Map(rows.map((r) => [r.id, r.rating]));
+  // Ascending: a later edit of the same review overwrites an earlier one.
+  for (const edit of edits) {
+    if (edit.now === current.get(edit.id) && edit.old > edit.now) result.set(edit.id, edit.old);
+    else result.delete(edit.id);
+  }
+  return result;
+}
+
+/** Every review of the window at or below `maxRating`, per app, with the rating it was re-rated from. */
+export function reviewsAtMost(
+  db: Db,
+  handles: string[],
+  w: Window,
+  maxRating: number,
+): Map<string, DigestReview[]> {
+  const byApp = new Map<string, DigestReview[]>();
+  if (handles.length === 0) return byApp;
+  const rows = db
+    .select()
+    .from(reviews)
+    .where(and(reviewedWithin(handles, w), lte(reviews.rating, maxRating)))
+    .all();
+  const previous = previousRatings(db, rows, w.end);
+  for (const row of rows) {
+    const review = toDigestReview(row);
+    const from = previous.get(row.id);
+    const list = byApp.get(row.appHandle) ?? [];
+    list.push(from === undefined ? review : { ...review, previousRating: from });
+    byApp.set(row.appHandle, list);
+  }
+  return byApp;
+}
+
+/** The app's longest 5-star reviews of the window (SQLite's length() counts characters, not bytes). */
+export function longestFiveStar(db: Db, handle: string, w: Window, limit: number): DigestReview[] {
+  return db
+    .select()
+    .from(reviews)
+    .where(and(reviewedWithin([handle], w), eq(reviews.rating, 5)))
+    .orderBy(desc(sql`length(trim(${reviews.content}))`), desc(reviewTime), asc(reviews.reviewId))
+    .limit(limit)
+    .all()
+    .map(toDigestReview);
+}
+
+/** The listing's rating as the latest snapshot with an average taken before `before` showed it. */
+export function ratingBefore(db: Db, handle: string, before: Date): RatingPoint | null {
+  const row = db
+    .select({ average: ratingSnapshots.average, count: ratingSnapshots.count, at: ratingSnapshots.takenAt })
+    .from(ratingSnapshots)
+    .where(
+      and(
+        eq(ratingSnapshots.appHandle, handle),
+        lt(ratingSnapshots.takenAt, before),
+        isNotNull(ratingSnapshots.average),
+      ),
+    )
+    .orderBy(desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id))
+    .limit(1)
+    .get();
+  if (row === undefined || row.average === null) return null;
+  return { average: row.average, count: row.count, at: row.at };
+}
+
+/** The parts of a stored alert payload (alerts/types.ts) a description reads, none taken for granted. */
+interface PayloadShape {
+  review?: { rating?: unknown; reviewer?: unknown };
+  from?: { average?: unknown };
+  to?: { average?: unknown };
+  reviews?: unknown;
+}
+
+/**
+ * What an alert was about, from the payload frozen when it was raised; plain, untrusted text. The payload
+ * is JSON from an earlier version of the program, possibly: a field it lacks gives a vaguer description,
+ * never a digest that fails to render.
+ */
+export function describeAlert(kind: Alert['kind'], payload: unknown): string {
+  const alert: PayloadShape = typeof payload === 'object' && payload !== null ? payload : {};
+  switch (kind) {
+    case 'review': {
+      const rating = alert.review?.rating;
+      const who = typeof alert.review?.reviewer === 'string' ? alert.review.reviewer.trim() : '';
+      const what = typeof rating === 'number' ? `${rating}-star review` : 'a review';
+      return `${what} by ${who || 'Anonymous'}`;
+    }
+    case 'rating-drop': {
+      const from = alert.from?.average;
+      const to = alert.to?.average;
+      return typeof from === 'number' && typeof to === 'number'
+        ? `${from.toFixed(2)} → ${to.toFixed(2)}`
+        : 'rating drop';
+    }
+    case 'incident':
+      return Array.isArray(alert.reviews)
+        ? plural(alert.reviews.length, 'low review')
+        : 'several low reviews';
+  }
+}
+
+/**
+ * Deliveries that failed for good and still are, of alerts raised before the period's end: those raised
+ * in the period, and older ones nobody has retried yet. Most recent first.
+ */
+export function failedDeliveries(db: Db, handles: string[], w: Window): Map<string, FailedAlert[]> {
+  const byApp = new Map<string, FailedAlert[]>();
+  if (handles.length === 0) return byApp;
+  const rows = db
+    .select({
+      handle: deliveries.appHandle,
+      channel: deliveries.channel,
+      lastError: deliveries.lastError,
+      kind: alerts.kind,
+      priority: alerts.priority,
+      payload: alerts.payload,
+      alertAt: alerts.createdAt,
+    })
+    .from(deliveries)
+    .innerJoin(alerts, eq(alerts.id, deliveries.alertId))
+    .where(
+      and(
+        eq(deliveries.status, 'failed'),
+        inArray(deliveries.appHandle, handles),
+        lt(alerts.createdAt, w.end),
+      ),
+    )
+    .orderBy(desc(alerts.createdAt), desc(deliveries.id))
+    .all();
+  for (const row of rows) {
+    const list = byApp.get(row.handle) ?? [];
+    list.push({
+      kind: row.kind,
+      priority: row.priority,
+      channel: row.channel,
+      reason: row.lastError ?? 'no reason recorded',
+      about: describeAlert(row.kind, row.payload),
+      alertAt: row.alertAt,
+      inPeriod: row.alertAt.getTime() >= w.start.getTime(),
+    });
+    byApp.set(row.handle, list);
+  }
+  return byApp;
+}

@@ -1,0 +1,160 @@
+/**
+ * The digest for Slack: a compact summary, not the email. A headline, a line per app (rating, change,
+ * new and low reviews; for own apps the review that most needs attention), no links. Every string from
+ * the data is escaped for mrkdwn, and the message is fitted within Block Kit's limits by leaving out the
+ * last apps, saying how many.
+ */
+import { escapeMrkdwn, oneLine, stars, truncate } from '../notify/render/escape.js';
+import {
+  type ContextBlock,
+  type HeaderBlock,
+  type SectionBlock,
+  SLACK_LIMITS,
+  type SlackBlock,
+  slackBlocksSize,
+} from '../notify/render/slack.js';
+import {
+  excerpt,
+  formatCount,
+  plural,
+  reviewContent,
+  reviewerName,
+  severityLabel,
+} from '../notify/render/wording.js';
+import { headlineApps } from './summarize.js';
+import type { DigestApp, DigestData } from './types.js';
+import { appTitle, failedSentence, formatChange, formatRating, summarySentence } from './wording.js';
+
+export interface DigestSlackMessage {
+  /** Notification and fallback text. */
+  text: string;
+  blocks: SlackBlock[];
+}
+
+export interface DigestSlackOptions {
+  /** Names the sender in the header; default "reviewwatch". */
+  product?: string;
+}
+
+/** One app's entry stays short whatever its review says. */
+const MAX_ENTRY = 700;
+const QUOTE_EXCERPT = 150;
+
+function section(text: string): SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, SLACK_LIMITS.sectionText) } };
+}
+
+function context(text: string): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, SLACK_LIMITS.sectionText) }] };
+}
+
+/** `text` is plain; Slack decodes the three entities in plain_text too. */
+function header(text: string): HeaderBlock {
+  return {
+    type: 'header',
+    text: {
+      type: 'plain_text',
+      text: truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.header),
+      emoji: true,
+    },
+  };
+}
+
+/** "*My App* · ★ 4.62 ▼0.1 · 12 new reviews (avg 3.92) · 3 low" (escaped mrkdwn). */
+function appLine(app: DigestApp, quiet: boolean): string {
+  const current = app.rating.current;
+  const delta = app.rating.changeVsLastWeek;
+  const rating =
+    current === null
+      ? 'no rating yet'
+      : `★ ${formatRating(current.average)}${delta === null ? '' : ` ${formatChange(delta)} vs last week`}`;
+  // Under the competitors heading a competitor needs no label; among the quiet week's ratings it does.
+  const role = quiet && app.role === 'competitor' ? ' _(competitor)_' : '';
+  const parts = [`*${escapeMrkdwn(appTitle(app))}*${role}`, escapeMrkdwn(rating)];
+  if (!quiet) {
+    const { count, average, low } = app.reviews;
+    parts.push(
+      count === 0
+        ? 'no new reviews'
+        : `${plural(count, 'new review')}${average === null ? '' : ` (avg ${average.toFixed(2)})`}`,
+    );
+    if (count > 0) parts.push(low > 0 ? `*${formatCount(low)} low*` : '0 low');
+  }
+  return parts.join(' · ');
+}
+
+/** The app's line, and for an own app its worst review when that is a low one, quoted. */
+function appEntry(app: DigestApp, quiet: boolean, maxRating: number): string {
+  const lines = [appLine(app, quiet)];
+  const worst = app.worst[0];
+  if (app.role === 'own' && worst !== undefined && worst.rating <= maxRating) {
+    const content = reviewContent(worst);
+    const said = content === '' ? '_(no text)_' : `“${escapeMrkdwn(excerpt(content, QUOTE_EXCERPT))}”`;
+    lines.push(
+      `> ${stars(worst.rating)} ${escapeMrkdwn(reviewerName(worst))}: ${said} _(${escapeMrkdwn(severityLabel(worst.severity))})_`,
+    );
+  }
+  return truncate(lines.join('\n'), MAX_ENTRY);
+}
+
+/** Entries packed into as few sections as fit Slack's section limit, in order. */
+function pack(entries: string[], separator: string): SectionBlock[] {
+  const sections: SectionBlock[] = [];
+  let current = '';
+  for (const entry of entries) {
+    const joined = current === '' ? entry : `${current}${separator}${entry}`;
+    if (joined.length <= SLACK_LIMITS.sectionText) {
+      current = joined;
+      continue;
+    }
+    if (current !== '') sections.push(section(current));
+    current = entry;
+  }
+  if (current !== '') sections.push(section(current));
+  return sections;
+}
+
+function fits(blocks: SlackBlock[]): boolean {
+  return blocks.length <= SLACK_LIMITS.blocks && slackBlocksSize(blocks) <= SLACK_LIMITS.message;
+}
+
+export function renderDigestSlack(data: DigestData, options: DigestSlackOptions = {}): DigestSlackMessage {
+  const product = truncate(oneLine(options.product ?? ''), 60) || 'reviewwatch';
+  const { period, quiet } = data;
+  const title = `${product} weekly digest${quiet ? ': a quiet week' : ''} · ${period.label}`;
+  const summary = summarySentence(data);
+  const before: SlackBlock[] = [header(title), section(escapeMrkdwn(summary))];
+  if (data.totals.failedAlerts > 0)
+    before.push(section(`:warning: ${escapeMrkdwn(failedSentence(data.totals.failedAlerts))}`));
+
+  // On a quiet week every app is one of "the current ratings"; otherwise own apps lead, competitors follow.
+  const main = quiet ? data.apps : headlineApps(data.apps);
+  const rest = quiet ? [] : data.apps.filter((a) => !main.includes(a));
+  const entries = [
+    ...main.map((app) => ({ group: 'main' as const, text: appEntry(app, quiet, data.maxRating) })),
+    ...rest.map((app) => ({ group: 'rest' as const, text: `• ${appLine(app, quiet)}` })),
+  ];
+  const footer = `Weeks run Monday to Sunday in ${escapeMrkdwn(period.timezone)}`;
+
+  const build = (shown: number): SlackBlock[] => {
+    const kept = entries.slice(0, shown);
+    const mainTexts = kept.filter((e) => e.group === 'main').map((e) => e.text);
+    const restTexts = kept.filter((e) => e.group === 'rest').map((e) => e.text);
+    const omitted = entries.length - shown;
+    const notes = [footer];
+    if (omitted > 0) notes.unshift(`… and ${plural(omitted, 'more app')}`);
+    return [
+      ...before,
+      ...pack(mainTexts, '\n\n'),
+      ...(restTexts.length > 0 ? pack([`*Competitors*`, ...restTexts], '\n') : []),
+      context(notes.join(' · ')),
+    ];
+  };
+  let blocks = build(entries.length);
+  for (let shown = entries.length - 1; shown >= 0 && !fits(blocks); shown -= 1) blocks = build(shown);
+
+  return {
+    text: truncate(escapeMrkdwn(oneLine(`${title}: ${summary}`)), SLACK_LIMITS.fallbackText),
+    blocks,
+  };
+}

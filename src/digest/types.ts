@@ -1,0 +1,140 @@
+/**
+ * What a digest says, independent of how it is delivered: collected from the store (collect.ts) and
+ * rendered for email and Slack. Strings from the marketplace (titles, reviewers, review text, reasons
+ * quoting it) and from delivery errors are untrusted: renderers escape them.
+ */
+import type { Priority, ReviewRef, Severity } from '../alerts/types.js';
+import type { DigestPeriod } from './period.js';
+
+export type AppRole = 'own' | 'competitor';
+
+export type StarRating = 1 | 2 | 3 | 4 | 5;
+
+export const STAR_RATINGS: readonly StarRating[] = [5, 4, 3, 2, 1];
+
+/** Reviews per star rating. */
+export type Distribution = Record<StarRating, number>;
+
+/** The listing's rating as one snapshot showed it. */
+export interface RatingPoint {
+  average: number;
+  /** Null when the summary gave an average without a count. */
+  count: number | null;
+  at: Date;
+}
+
+export interface ReviewStats {
+  count: number;
+  /** Null when there were no reviews. */
+  average: number | null;
+  distribution: Distribution;
+  /** At or below the low-rating threshold (alerts.lowRating.maxRating). */
+  low: number;
+}
+
+export interface RatingHistory {
+  /** The latest snapshot before the period's end; null when the app was never rated by then. */
+  current: RatingPoint | null;
+  /** The latest snapshot before the end of the week before (period end − 1 week). */
+  lastWeek: RatingPoint | null;
+  /** The latest snapshot before period end − 4 weeks. */
+  fourWeeksAgo: RatingPoint | null;
+  /** current − lastWeek; null when either is unknown. */
+  changeVsLastWeek: number | null;
+  changeVsFourWeeksAgo: number | null;
+}
+
+/** One week of the trend. */
+export interface TrendWeek {
+  start: Date;
+  end: Date;
+  /** The listing's rating at the end of that week; null where no snapshot says. */
+  rating: number | null;
+  /** Reviews dated in that week. */
+  reviews: number;
+}
+
+/** A review as the marketplace showed it, plus when it counts for the digest. */
+export interface DigestReview extends ReviewRef {
+  /** The review's own date, or when it was first seen when its date could not be parsed. */
+  at: Date;
+}
+
+export interface WorstReview extends DigestReview {
+  severity: Severity;
+}
+
+/** A delivery that failed for good (until `notify retry`), with what it was about. */
+export interface FailedAlert {
+  kind: 'review' | 'rating-drop' | 'incident';
+  priority: Priority;
+  channel: string;
+  /** The delivery's last error ("404 no_service"); untrusted. */
+  reason: string;
+  /** What the alert was about, in words: "1-star review by Jane's Shop". Untrusted. */
+  about: string;
+  alertAt: Date;
+  /** Raised in this period; otherwise raised earlier and still failed. */
+  inPeriod: boolean;
+}
+
+export interface DigestApp {
+  handle: string;
+  /** The config's name, else the listing's title, else the handle. */
+  title: string;
+  role: AppRole;
+  reviews: ReviewStats;
+  rating: RatingHistory;
+  /** Eight weeks, oldest first; the last one ends at the period's end. */
+  trend: TrendWeek[];
+  /** Reviews of the period below 5 stars, lowest rating first, then most severe: at most MAX_WORST. */
+  worst: WorstReview[];
+  /** 5-star reviews of the period, longest first: at most MAX_BEST. */
+  best: DigestReview[];
+  /** Most recent first, at most MAX_FAILED_LISTED; failedAlertsTotal counts them all. */
+  failedAlerts: FailedAlert[];
+  failedAlertsTotal: number;
+}
+
+/** A row of the own-versus-competitors table. */
+export interface ComparisonRow {
+  handle: string;
+  title: string;
+  role: AppRole;
+  rating: number | null;
+  ratingCount: number | null;
+  changeVsLastWeek: number | null;
+  /** Reviews in the period, per week of it (for a weekly digest: the week's count). */
+  reviewsPerWeek: number;
+  /** Share (0..1) of the period's reviews at or below maxRating; null when there were none. */
+  lowShare: number | null;
+}
+
+/** The headline: the apps it counts are the own apps (every app when none is marked own). */
+export interface DigestTotals {
+  newReviews: number;
+  lowReviews: number;
+  /** Apps whose rating fell against last week (by at least what two decimals show). */
+  ratingsFell: number;
+  /** Failed deliveries across every app. */
+  failedAlerts: number;
+}
+
+export interface DigestData {
+  period: DigestPeriod;
+  generatedAt: Date;
+  /** alerts.lowRating.maxRating: what "low" means throughout. */
+  maxRating: number;
+  /** Own apps first, then competitors; config order within each. */
+  apps: DigestApp[];
+  /** Present when any app is a competitor. */
+  comparison: ComparisonRow[] | null;
+  totals: DigestTotals;
+  /** No app had a review in the period. */
+  quiet: boolean;
+}
+
+export const TREND_WEEKS = 8;
+export const MAX_WORST = 5;
+export const MAX_BEST = 3;
+export const MAX_FAILED_LISTED = 10;

@@ -1,0 +1,174 @@
+/**
+ * What the digest says, in plain unescaped text, shared by the email (HTML and text) and Slack so they
+ * tell the same story. Untrusted strings are cleaned and capped here; escaping is each renderer's job.
+ */
+import { DateTime } from 'luxon';
+import type { ReviewRef, Severity } from '../alerts/types.js';
+import { oneLine, stars, truncate } from '../notify/render/escape.js';
+import {
+  formatCount,
+  formatDate,
+  plural,
+  reasonsOf,
+  reviewContent,
+  reviewerLine,
+  severityLabel,
+  tenureSentence,
+} from '../notify/render/wording.js';
+import { type DigestPeriod, periodWeeks } from './period.js';
+import { direction } from './summarize.js';
+import type { AppRole, DigestApp, DigestData, DigestReview, FailedAlert, RatingPoint } from './types.js';
+
+const MAX_TITLE = 80;
+const MAX_REASON = 200;
+
+export function appTitle(app: { title: string; handle: string }): string {
+  return truncate(oneLine(app.title) || app.handle, MAX_TITLE);
+}
+
+export function roleLabel(role: AppRole): string {
+  return role === 'own' ? 'your app' : 'competitor';
+}
+
+/** An average as the body shows it: two decimals. */
+export function formatRating(average: number): string {
+  return average.toFixed(2);
+}
+
+/** A change: "▼0.1", "▲0.04", "±0" (two decimals at most, no trailing zeros). */
+export function formatChange(delta: number): string {
+  const size = String(Number(Math.abs(delta).toFixed(2)));
+  switch (direction(delta)) {
+    case 'down':
+      return `▼${size}`;
+    case 'up':
+      return `▲${size}`;
+    case 'same':
+      return '±0';
+  }
+}
+
+/** "▼0.1 vs last week", or what is missing. */
+export function changeSentence(delta: number | null, against: string): string {
+  return delta === null ? `no rating ${against} to compare` : `${formatChange(delta)} vs ${against}`;
+}
+
+/** "4.62 (1,204 ratings)" */
+export function ratingWithCount(point: RatingPoint | null): string {
+  if (point === null) return 'no rating yet';
+  return point.count === null
+    ? formatRating(point.average)
+    : `${formatRating(point.average)} (${plural(point.count, 'rating')})`;
+}
+
+/** 0.254 → "25%" */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** Reviews per week: whole for a weekly digest, one decimal when the period is not a whole week. */
+export function perWeek(n: number): string {
+  return Number.isInteger(n) ? formatCount(n) : n.toFixed(1);
+}
+
+export function lowLabel(maxRating: number): string {
+  return maxRating >= 5 ? 'any rating' : maxRating === 1 ? '1 star' : `1–${maxRating} stars`;
+}
+
+/** "12 new reviews, average 3.92, 3 low" */
+export function reviewsSentence(app: DigestApp): string {
+  const { count, average, low } = app.reviews;
+  if (count === 0) return 'no new reviews';
+  const avg = average === null ? '' : `, average ${average.toFixed(2)}`;
+  return `${plural(count, 'new review')}${avg}, ${formatCount(low)} low`;
+}
+
+/** The week of a trend column, by its first day: "16 Nov". */
+export function weekLabel(start: Date, timezone: string): string {
+  return DateTime.fromJSDate(start, { zone: timezone }).setLocale('en').toFormat('d LLL');
+}
+
+/** A date in the digest's zone: "22 Nov 2026". */
+export function dayLabel(at: Date, timezone: string): string {
+  return DateTime.fromJSDate(at, { zone: timezone }).setLocale('en').toFormat('d LLL yyyy');
+}
+
+const KIND_LABELS: Record<FailedAlert['kind'], string> = {
+  review: 'Review alert',
+  'rating-drop': 'Rating drop',
+  incident: 'Possible incident',
+};
+
+export function failedKind(kind: FailedAlert['kind']): string {
+  return KIND_LABELS[kind];
+}
+
+export function failedReason(alert: FailedAlert): string {
+  return truncate(oneLine(alert.reason), MAX_REASON) || 'no reason recorded';
+}
+
+export function failedAbout(alert: FailedAlert): string {
+  return truncate(oneLine(alert.about), MAX_REASON);
+}
+
+/** The summary line at the top: what a manager should know first. */
+export function summarySentence(data: DigestData): string {
+  const { totals } = data;
+  const own = data.apps.some((a) => a.role === 'own') ? ' of your apps' : '';
+  if (data.quiet) return `A quiet week: no new reviews of any watched app.`;
+  const parts = [
+    `${plural(totals.newReviews, 'new review')}${own}`,
+    `${formatCount(totals.lowReviews)} low (${lowLabel(data.maxRating)})`,
+  ];
+  if (totals.ratingsFell > 0) {
+    parts.push(`the rating fell for ${plural(totals.ratingsFell, 'app')} since last week`);
+  }
+  return `${parts.join(', ')}.`;
+}
+
+/** "2 alerts failed to deliver and were not retried" */
+export function failedSentence(total: number): string {
+  return `${plural(total, 'alert')} failed to deliver (retry with \`reviewwatch notify retry\`)`;
+}
+
+/** Review text in a digest: whole reviews up to here; a digest lists many, and links to none. */
+export const MAX_DIGEST_REVIEW = 1_500;
+export const MAX_DIGEST_BEST_REVIEW = 600;
+
+/** The review's text, cleaned and capped; '' when it has none. */
+export function digestContent(review: ReviewRef, max: number): string {
+  return truncate(reviewContent(review), max);
+}
+
+/**
+ * The review's day as the marketplace dated it; a review whose date could not be read says when it was
+ * first seen instead, which is also what placed it in this week.
+ */
+export function reviewDate(review: DigestReview, timezone: string): string {
+  if (/^\d{4}-\d{2}-\d{2}/.test(oneLine(review.createdDate))) return formatDate(review.createdDate);
+  return `date unknown, first seen ${dayLabel(review.at, timezone)}`;
+}
+
+/** "HIGH · 72/100", "November 18, 2026", "over 1 year using the app" */
+export function reviewDetails(review: DigestReview, timezone: string, severity?: Severity): string[] {
+  const details = [reviewDate(review, timezone), tenureSentence(review.timeUsingApp)];
+  return severity === undefined ? details : [severityLabel(severity), ...details];
+}
+
+/** "★☆☆☆☆ Jane's Shop (Canada)" */
+export function reviewHeading(review: DigestReview): string {
+  return `${stars(review.rating)} ${reviewerLine(review)}`;
+}
+
+export function reviewReasons(severity: Severity): string[] {
+  return reasonsOf(severity);
+}
+
+/** "This week" for a weekly digest, "This period" for a --since/--until one. */
+export function periodNoun(period: DigestPeriod): string {
+  return periodWeeks(period) === 1 ? 'this week' : 'this period';
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -4,6 +4,9 @@ import type { Logger } from '../log.js';
 import { handleOfSchedulerId, POLL_JOB, type PollJobData, pollSchedulerId } from './names.js';
 import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
 
+/** The sync takes well under a second; a lock left by a killed process frees itself after this. */
+const LOCK_TTL_MS = 10_000;
+
 export interface SchedulerSync {
   added: string[];
   updated: string[];
@@ -24,8 +27,16 @@ export async function syncPollSchedulers(
   logger: Logger,
 ): Promise<SchedulerSync> {
   const lock = `${queue.opts.prefix ?? 'bull'}:${queue.name}:scheduler-sync-lock`;
-  for (let tries = 0; (await redis.set(lock, String(process.pid), 'PX', 30_000, 'NX')) !== 'OK'; tries++) {
-    if (tries > 150) throw new Error('another reviewwatch process holds the scheduler lock for over 30 s');
+  const token = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  for (let tries = 0; (await redis.set(lock, token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK'; tries++) {
+    if (tries === 0) {
+      const ttl = await redis.pttl(lock);
+      logger.info(
+        `waiting for the poll schedule lock: another reviewwatch is syncing, or one that was killed left it (free in ${Math.ceil(Math.max(ttl, 0) / 1000)}s at most)`,
+      );
+    }
+    if (tries > (LOCK_TTL_MS / 200) * 2)
+      throw new Error('could not take the poll schedule lock: another reviewwatch holds it');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   try {
@@ -36,18 +47,18 @@ export async function syncPollSchedulers(
     }
     const sync: SchedulerSync = { added: [], updated: [], removed: [], unchanged: [] };
     const wanted = new Set(handles);
+    // Upsert every time, changed or not: a worker killed between taking a scheduled job and scheduling
+    // the next one leaves a scheduler with no next job, and only an upsert puts it back.
     for (const handle of handles) {
       const every = existing.get(handle);
-      if (existing.has(handle) && every === everyMs) {
-        sync.unchanged.push(handle);
-        continue;
-      }
       await queue.upsertJobScheduler(
         pollSchedulerId(handle),
         { every: everyMs },
         { name: POLL_JOB, data: { handle }, opts: pollJobOptions(retry) },
       );
-      (existing.has(handle) ? sync.updated : sync.added).push(handle);
+      if (!existing.has(handle)) sync.added.push(handle);
+      else if (every !== everyMs) sync.updated.push(handle);
+      else sync.unchanged.push(handle);
     }
     for (const handle of existing.keys()) {
       if (wanted.has(handle)) continue;
@@ -62,6 +73,7 @@ export async function syncPollSchedulers(
     }
     return sync;
   } finally {
-    await redis.del(lock);
+    // Only our own lock: if it expired and another process took it, it is theirs.
+    if ((await redis.get(lock)) === token) await redis.del(lock);
   }
 }

@@ -35,6 +35,32 @@ describe('syncPollSchedulers', () => {
     expect(log.text()).toMatch(/1 added, 2 updated, 1 removed/);
   });
 
+  it('puts back the next poll of a scheduler that lost it (a worker killed at the wrong moment)', async () => {
+    const log = captureLog();
+    await syncPollSchedulers(fx.queue, fx.redis, ['a', 'b'], 60_000, RETRY, log.logger);
+    const [lost] = (await fx.queue.getJobs(['delayed', 'waiting'])).filter((j) => j.data.handle === 'a');
+    // BullMQ refuses to remove a scheduler's job; a crash loses it all the same.
+    const keyOf = (name: string) => `${fx.prefix}:poll:${name}`;
+    await fx.redis.zrem(keyOf('delayed'), String(lost?.id));
+    await fx.redis.lrem(keyOf('wait'), 0, String(lost?.id));
+    await fx.redis.del(keyOf(String(lost?.id)));
+    expect((await fx.queue.getJobs(['delayed', 'waiting'])).map((j) => j.data.handle)).toEqual(['b']);
+    await syncPollSchedulers(fx.queue, fx.redis, ['a', 'b'], 60_000, RETRY, log.logger);
+    expect((await fx.queue.getJobs(['delayed', 'waiting'])).map((j) => j.data.handle).sort()).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('says it waits for a lock a killed process left, and takes it when it expires', async () => {
+    const log = captureLog();
+    await fx.redis.set(`${fx.prefix}:poll:scheduler-sync-lock`, 'dead', 'PX', 600);
+    const started = Date.now();
+    await syncPollSchedulers(fx.queue, fx.redis, ['a'], 60_000, RETRY, log.logger);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(log.text()).toMatch(/waiting for the poll schedule lock/);
+  });
+
   it('lets two processes sync at once without losing or doubling a scheduler', async () => {
     const log = captureLog();
     const handles = Array.from({ length: 20 }, (_, i) => `app-${i}`);

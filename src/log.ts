@@ -3,24 +3,25 @@ import pretty from 'pino-pretty';
 
 export type { Logger };
 
+/** Keys whose values are secrets, wherever they sit in a logged object. */
+const SECRET_KEYS =
+  /^(api[-_]?key|x-api-key|webhook[-_]?url|smtp[-_]?url|password|pass|authorization|token)$/i;
+const REDACTED = '[redacted]';
+
 /**
- * Paths that may hold a secret. Errors and config objects are logged in places, so redact by key name
- * wherever it appears rather than trusting every call site.
+ * Replaces secret values at any depth. pino's own `redact` takes fixed paths, and config objects and
+ * errors nest secrets deeper than any list of paths would cover.
  */
-const REDACT = [
-  'apiKey',
-  '*.apiKey',
-  '*.*.apiKey',
-  'webhookUrl',
-  '*.webhookUrl',
-  '*.*.webhookUrl',
-  'smtpUrl',
-  '*.smtpUrl',
-  'password',
-  '*.password',
-  'headers["x-api-key"]',
-  '*.headers["x-api-key"]',
-];
+function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
+  if (value instanceof Error) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEYS.test(key) ? REDACTED : redactSecrets(item, depth + 1);
+  }
+  return out;
+}
 
 export interface LogOptions {
   level?: string;
@@ -39,7 +40,13 @@ export function createLogger(options: LogOptions = {}): Logger {
         ? 'pretty'
         : 'json');
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
-  const base = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined };
+  const base = {
+    level,
+    base: undefined,
+    formatters: {
+      log: (object: Record<string, unknown>) => redactSecrets(object) as Record<string, unknown>,
+    },
+  };
   if (format === 'pretty') {
     return pino(
       base,

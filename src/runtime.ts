@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { alertPolicyOf } from './alerts/policy.js';
 import type { AlertPolicy } from './alerts/raise.js';
@@ -6,7 +7,9 @@ import { type Config, DEFAULT_CONFIG_PATH, loadConfig } from './config/index.js'
 import type { Logger } from './log.js';
 import { createSenders } from './notify/channels.js';
 import type { ChannelSender } from './notify/sender.js';
+import { Metrics } from './ops/metrics.js';
 import { connectRedis, DEFAULT_QUEUE_PREFIX, DEFAULT_REDIS_URL } from './queue/connection.js';
+import { resolveRedis } from './queue/local-redis.js';
 import { RedisRequestGate } from './queue/rate-gate.js';
 import type { Simulator } from './simulator/index.js';
 import { startSimulator } from './simulator/index.js';
@@ -18,6 +21,8 @@ export interface Settings {
   configPath: string;
   config: Config;
   redisUrl: string;
+  /** False when REDIS_URL is unset: then a private redis-server may be started (queue/local-redis.ts). */
+  redisUrlGiven: boolean;
   databasePath: string;
   queuePrefix: string;
   smtpUrl: string | undefined;
@@ -31,6 +36,7 @@ export function loadSettings(options: { configPath?: string; env?: Env } = {}): 
     configPath,
     config: loadConfig(configPath, env),
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,
+    redisUrlGiven: Boolean(env.REDIS_URL),
     databasePath: env.DATABASE_PATH || DEFAULT_DATABASE_PATH,
     queuePrefix: env.REVIEWWATCH_QUEUE_PREFIX || DEFAULT_QUEUE_PREFIX,
     smtpUrl: env.SMTP_URL || undefined,
@@ -44,6 +50,8 @@ export interface Runtime extends Settings {
   client: CatalogClient;
   senders: Map<string, ChannelSender>;
   alerts: AlertPolicy;
+  /** This process's Prometheus metrics; `start` serves them at /metrics. */
+  metrics: Metrics;
   /** Set when no API key is configured and the built-in simulator stands in for the API. */
   simulator: Simulator | undefined;
   close(): Promise<void>;
@@ -69,7 +77,13 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
     });
     const store = openStore(settings.databasePath);
     closers.push(() => store.close());
-    const redis = await connectRedis(settings.redisUrl);
+    const endpoint = await resolveRedis({
+      redisUrl: settings.redisUrlGiven ? settings.redisUrl : undefined,
+      dataDir: join(dirname(settings.databasePath), 'redis'),
+      logger,
+    });
+    closers.push(() => endpoint.stop());
+    const redis = await connectRedis(endpoint.url);
     closers.push(async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
@@ -96,7 +110,15 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
       prefix: settings.queuePrefix,
       maxRequestsPerSecond: catalog.maxRequestsPerSecond,
     });
-    const client = new CatalogClient({ baseUrl, apiKey, timeoutMs: catalog.timeout, gate, logger });
+    const metrics = new Metrics();
+    const client = new CatalogClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: catalog.timeout,
+      gate,
+      logger,
+      onResponse: metrics.onCatalogResponse,
+    });
     return {
       ...settings,
       logger,
@@ -105,6 +127,7 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
       client,
       senders,
       alerts: alertPolicyOf(settings.config),
+      metrics,
       simulator,
       close,
     };

@@ -202,7 +202,8 @@ function incidentAlert(
       kind: 'incident',
       app,
       priority: found.priority,
-      windowHours: Math.round(policy.incident.windowMs / 3_600_000),
+      // One decimal: a window of 30m reads as 0.5 h, not 0 h.
+      windowHours: Math.round(policy.incident.windowMs / 360_000) / 10,
       reviews: found.reviews.map(refOf),
     },
     dedupeKey: `incident-${findings.handle}-${oldest}`,

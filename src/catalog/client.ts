@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath } from '../errors.js';
+import { errorMessage, formatPath } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import {
@@ -37,12 +37,24 @@ export interface RequestGate {
   acquire(): Promise<void>;
 }
 
+/** One answered (or failed) request, for metrics. `endpoint` holds the handle; `kind` does not. */
+export interface CatalogResponseInfo {
+  endpoint: string;
+  /** reviews, app, category, developer, categories, developers or apps. */
+  kind: string;
+  /** The HTTP status, or 'error' when no answer came (network error, timeout). */
+  status: number | 'error';
+  ms: number;
+}
+
 export interface CatalogClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
   gate?: RequestGate;
   logger?: Logger;
+  /** Called after every request; must not throw (a throw is logged and ignored). */
+  onResponse?: (info: CatalogResponseInfo) => void;
 }
 
 export type SortBy = 'newest' | 'relevance';
@@ -57,6 +69,7 @@ export class CatalogClient {
   readonly #timeoutMs: number;
   readonly #gate: RequestGate | undefined;
   readonly #logger: Logger;
+  readonly #onResponse: ((info: CatalogResponseInfo) => void) | undefined;
 
   constructor(options: CatalogClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -64,43 +77,55 @@ export class CatalogClient {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#gate = options.gate;
     this.#logger = options.logger ?? silentLogger;
+    this.#onResponse = options.onResponse;
   }
 
   async reviews(handle: string, options: { page?: number; sortBy?: SortBy } = {}): Promise<ReviewsPage> {
     const query = { page: String(options.page ?? 1), sortBy: options.sortBy ?? 'newest' };
-    return this.#get(`/app/${checkHandle(handle)}/reviews`, reviewsPageSchema, { query, handle });
+    return this.#get(`/app/${checkHandle(handle)}/reviews`, reviewsPageSchema, {
+      query,
+      handle,
+      kind: 'reviews',
+    });
   }
 
   async app(handle: string): Promise<AppDetail> {
-    return this.#get(`/app/${checkHandle(handle)}`, appDetailSchema, { handle });
+    return this.#get(`/app/${checkHandle(handle)}`, appDetailSchema, { handle, kind: 'app' });
   }
 
   async category(handle: string, options: { page?: number; sortBy?: string } = {}): Promise<CategoryPage> {
     const query: Record<string, string> = { page: String(options.page ?? 1) };
     if (options.sortBy) query.sortBy = options.sortBy;
-    return this.#get(`/category/${checkHandle(handle)}`, categoryPageSchema, { query, handle });
+    return this.#get(`/category/${checkHandle(handle)}`, categoryPageSchema, {
+      query,
+      handle,
+      kind: 'category',
+    });
   }
 
   async developer(handle: string): Promise<DeveloperDetail> {
-    return this.#get(`/developer/${checkHandle(handle)}`, developerDetailSchema, { handle });
+    return this.#get(`/developer/${checkHandle(handle)}`, developerDetailSchema, {
+      handle,
+      kind: 'developer',
+    });
   }
 
   async categories(): Promise<UrlList> {
-    return this.#get('/categories', urlListSchema);
+    return this.#get('/categories', urlListSchema, { kind: 'categories' });
   }
 
   async developers(): Promise<UrlList> {
-    return this.#get('/developers', urlListSchema);
+    return this.#get('/developers', urlListSchema, { kind: 'developers' });
   }
 
   async apps(): Promise<AppList> {
-    return this.#get('/apps', appListSchema);
+    return this.#get('/apps', appListSchema, { kind: 'apps' });
   }
 
   async #get<S extends z.ZodType>(
     path: string,
     schema: S,
-    options: { query?: Record<string, string>; handle?: string } = {},
+    options: { query?: Record<string, string>; handle?: string; kind: string },
   ): Promise<z.output<S>> {
     const search = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
     const endpoint = `GET ${PREFIX}${path}${search}`;
@@ -117,12 +142,24 @@ export class CatalogClient {
     } catch (err) {
       const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
       const what = timedOut ? `no answer within ${this.#timeoutMs} ms` : describeNetworkError(err);
+      this.#report(endpoint, options.kind, 'error', started);
       throw new CatalogUnavailableError(endpoint, what, { cause: err });
     }
-    const ms = Math.round(performance.now() - started);
+    const ms = this.#report(endpoint, options.kind, response.status, started);
     this.#logger.debug({ endpoint, status: response.status, ms }, 'catalog request');
     if (!response.ok) throw errorFor(endpoint, response, body, options.handle);
     return parseBody(endpoint, body, schema);
+  }
+
+  /** Tells `onResponse`; a broken observer must not fail the request it observes. */
+  #report(endpoint: string, kind: string, status: number | 'error', started: number): number {
+    const ms = Math.round(performance.now() - started);
+    try {
+      this.#onResponse?.({ endpoint, kind, status, ms });
+    } catch (err) {
+      this.#logger.warn({ err: errorMessage(err) }, 'catalog onResponse hook failed');
+    }
+    return ms;
   }
 }
 

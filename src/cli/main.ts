@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import { checkConfigCommand } from './commands/check-config.js';
+import { demoCommand } from './commands/demo.js';
 import { digestCommand } from './commands/digest.js';
 import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
@@ -22,6 +23,7 @@ program.addCommand(startCommand());
 program.addCommand(pollCommand());
 program.addCommand(statusCommand());
 program.addCommand(checkConfigCommand());
+program.addCommand(demoCommand());
 program.addCommand(digestCommand());
 program.addCommand(notifyCommand());
 program.addCommand(rulesCommand());

@@ -115,12 +115,24 @@ const emailChannel = z.strictObject({
   minPriority,
 });
 
-const channel = z.discriminatedUnion('type', [slackChannel, emailChannel]);
+/** Prints alerts in the terminal (stdout): the demo's channel, and handy beside a log collector. */
+const consoleChannel = z.strictObject({ type: z.literal('console'), minPriority });
+
+const channel = z.discriminatedUnion('type', [slackChannel, emailChannel, consoleChannel]);
 
 const digest = z.strictObject({
   schedule: z.string().min(1).default('0 9 * * 1'),
   timezone: z.string().min(1).default('UTC'),
   channels: z.array(z.string().min(1)).default([]),
+});
+
+/** The ops HTTP server of `start` (health, metrics, Bull Board); REVIEWWATCH_HTTP_PORT/HOST override it. */
+const http = z.strictObject({
+  /** 0 picks a free port (tests). */
+  port: z.number().int().min(0).max(65_535).default(9464),
+  /** Loopback by default: /metrics and /readyz need no credentials, so they are not exposed unless asked. */
+  host: z.string().min(1).default('127.0.0.1'),
+  enabled: z.boolean().default(true),
 });
 
 export const configSchema = z
@@ -133,6 +145,7 @@ export const configSchema = z
       .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a channel name is letters, digits, - and _'), channel)
       .default({}),
     digest: digest.optional(),
+    http: http.prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors.js';
+import { ConsoleSender } from './console.js';
 import { EmailSender } from './email.js';
 import type { ChannelSender } from './sender.js';
 import { SlackSender } from './slack.js';
@@ -11,6 +12,8 @@ export function createSenders(config: Config, smtpUrl: string | undefined): Map<
   for (const [name, channel] of Object.entries(config.channels)) {
     if (channel.type === 'slack') {
       senders.set(name, new SlackSender(name, channel.webhookUrl));
+    } else if (channel.type === 'console') {
+      senders.set(name, new ConsoleSender(name));
     } else if (!smtpUrl) {
       problems.push(`channels.${name}: an email channel needs SMTP_URL (e.g. smtp://user:pass@host:587)`);
     } else {

@@ -5,7 +5,7 @@ import type { SlackMessage } from './render/slack.js';
 /** One configured channel: sends a notification or throws a DeliveryError. */
 export interface ChannelSender {
   readonly name: string;
-  readonly type: 'slack' | 'email';
+  readonly type: 'slack' | 'email' | 'console';
   send(notification: Notification): Promise<void>;
   /** Sends content already rendered for this channel type (the digest). */
   post(message: SlackMessage | EmailMessage): Promise<void>;

@@ -12,6 +12,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { DeliveryError } from '../notify/errors.js';
 import type { ChannelSender } from '../notify/sender.js';
+import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../store/db.js';
 import {
   type DeliveryWithAlert,
@@ -68,6 +69,8 @@ export interface NotifyWorkerOptions {
   concurrency?: number;
   logger: Logger;
   now?: () => Date;
+  /** Counts deliveries by channel and outcome. */
+  metrics?: Metrics;
 }
 
 /**
@@ -96,6 +99,7 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
       const sender = options.senders.get(first.channel);
       const pendingIds = deliveries.map((d) => d.id);
       if (!sender) {
+        options.metrics?.notification(first.channel, 'failed', pendingIds.length);
         markAttemptFailed(
           store.db,
           pendingIds,
@@ -112,6 +116,7 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
           throw new DelayedError();
         }
         hold(store.db, pendingIds);
+        options.metrics?.notification(first.channel, 'held', pendingIds.length);
         await options.queue.add(
           NOTIFY_JOB,
           { deliveryIds: [], flush: { channel: first.channel, app: first.appHandle } },
@@ -124,14 +129,24 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
         return { status: 'held', deliveries: pendingIds.length };
       }
 
+      const sentIds = new Set<number>();
       try {
         for (const chunk of notificationsOf(deliveries)) {
           await sender.send(chunk.notification);
           markSent(store.db, chunk.ids, now());
+          for (const id of chunk.ids) sentIds.add(id);
         }
       } catch (err) {
-        await failed(job, token, err, deliveries, logger, store);
+        const sent = sentIds.size;
+        options.metrics?.notification(first.channel, 'sent', sent);
+        // Only what did not go out: a message sent before the failing one stays sent.
+        const unsent = deliveries.filter((d) => !sentIds.has(d.id));
+        await failed(job, token, err, unsent, logger, store, (outcome) =>
+          options.metrics?.notification(first.channel, outcome, unsent.length),
+        );
       }
+      const sent = sentIds.size;
+      options.metrics?.notification(first.channel, 'sent', sent);
       logger.info(
         { channel: first.channel, app: first.appHandle, deliveries: deliveries.length },
         `delivered ${deliveries.length} alert(s) of ${first.appHandle} to "${first.channel}"`,
@@ -142,6 +157,10 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 4,
+      // A job whose worker died mid-send is handed to another after the lock lapses: keep that short
+      // (the lock is renewed every 5 s while a send is in flight).
+      lockDuration: 10_000,
+      stalledInterval: 10_000,
       autorun: false,
     },
   );
@@ -193,6 +212,7 @@ async function failed(
   deliveries: DeliveryWithAlert[],
   logger: Logger,
   store: Store,
+  count: (outcome: 'failed' | 'retried') => void,
 ): Promise<never> {
   const ids = deliveries.map((d) => d.id);
   const message = errorMessage(err);
@@ -201,6 +221,7 @@ async function failed(
       { channel: err.channel, waitMs: err.retryAfterMs },
       `${message}: waiting as the channel asked`,
     );
+    count('retried');
     await job.moveToDelayed(Date.now() + err.retryAfterMs, token);
     throw new DelayedError();
   }
@@ -212,6 +233,7 @@ async function failed(
     last && !permanent ? `${message} (gave up after ${job.attemptsMade + 1} attempts)` : message,
     permanent || last,
   );
+  count(permanent || last ? 'failed' : 'retried');
   if (permanent || last) {
     logger.error(
       { deliveries: ids.length },

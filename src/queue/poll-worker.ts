@@ -10,6 +10,7 @@ import {
 import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../ops/metrics.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import type { OutboxMessage } from '../store/outbox.js';
@@ -66,6 +67,8 @@ export interface PollWorkerOptions {
   onFatal?: (err: CatalogError) => void;
   /** Without Retry-After, how long the queue pauses on a 429: doubles per attempt, with jitter. */
   rateLimitBaseMs?: number;
+  /** Counts poll outcomes, durations, new reviews and raised alerts. */
+  metrics?: Metrics;
 }
 
 export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData, PollJobResult> {
@@ -74,18 +77,22 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
     POLL_QUEUE,
     async (job) => {
       const { handle } = job.data;
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
       try {
         const outcome = await pollApp(deps, handle, options.poll, (progress) => {
           // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
           if (progress.baseline)
             void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
         });
+        options.metrics?.pollFinished(outcome, seconds(), deps.store.db);
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
         return resultOf(outcome, options.lowRatingMax);
       } catch (err) {
         if (err instanceof CatalogRateLimitError) {
           const wait = err.retryAfterMs ?? rateLimitBackoff(job, options.rateLimitBaseMs ?? 1_000);
           if (job.attemptsStarted >= MAX_RATE_LIMITED_STARTS) {
+            options.metrics?.pollFailed(seconds());
             recordFailure(deps.store, handle, `${err.message} (gave up after ${job.attemptsStarted} tries)`);
             throw new UnrecoverableError(err.message);
           }
@@ -97,6 +104,7 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
           await options.queue.rateLimit(wait);
           throw new RateLimitError();
         }
+        options.metrics?.pollFailed(seconds());
         const message = errorMessage(err);
         const permanent = err instanceof CatalogError && !err.retryable;
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

@@ -38,6 +38,7 @@ export function createServices(
     poll: { maxPages: config.poll.maxPages, baselinePages: config.poll.baselinePages },
     lowRatingMax: config.alerts.lowRating.maxRating,
     deps: { client: rt.client, store: rt.store, logger, alerts: rt.alerts },
+    metrics: rt.metrics,
     logger,
     // The alerts are in the outbox already; if Redis refuses them now, the sweep enqueues them later.
     onMessages: (messages) =>
@@ -55,6 +56,7 @@ export function createServices(
     store: rt.store,
     senders: rt.senders,
     throttle: { max: config.alerts.throttle.max, windowMs: config.alerts.throttle.window },
+    metrics: rt.metrics,
     logger,
   });
   pollWorker.on('error', (err) => logger.error({ err: err.message }, 'poll worker error'));

@@ -49,6 +49,7 @@ beforeAll(async () => {
     REDIS_URL,
     REVIEWWATCH_QUEUE_PREFIX: uniquePrefix(),
     SLACK_WEBHOOK_URL: slack.url,
+    REVIEWWATCH_HTTP_PORT: '0',
   };
 });
 
@@ -101,6 +102,15 @@ describe('reviewwatch CLI', () => {
     expect(rules.stdout).toMatch(/support: \d+ alert\(s\)/);
     expect(rules.stdout).toMatch(/Charged twice, no refund/);
     expect(rules.stdout).toMatch(/mentions billing/);
+  });
+
+  it('never prints the API key or the webhook secret, even in debug logs', async () => {
+    sim.controls.addReviews('shop-two', [{ rating: 1, review_content: 'Still broken' }]);
+    const debug = await runCli(['--verbose', 'poll', '--once'], env);
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toMatch(/catalog request/);
+    expect(debug.stdout + debug.stderr).not.toContain(KEY);
+    expect(debug.stdout + debug.stderr).not.toContain('secret-token-xyz');
   });
 
   it('status shows every watched app with its rating and stored reviews', async () => {
@@ -173,4 +183,25 @@ describe('reviewwatch CLI', () => {
     expect(stderr).toMatch(/SIGTERM: stopping/);
     expect(stderr).toMatch(/"msg":"stopped"/);
   });
+});
+
+describe('reviewwatch demo', () => {
+  it('shows alerts in the terminal within a minute and stops cleanly', async () => {
+    const dir = tempDir();
+    try {
+      const result = await runCli(
+        ['demo', '--minutes', '0.6'],
+        { REDIS_URL, DATABASE_PATH: 'unused' },
+        60_000,
+        dir.dir,
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/reviewwatch demo: watching/);
+      expect(result.stdout).toMatch(/★[★☆]{4} \S+: /);
+      expect(result.stdout).toMatch(/Possible incident: \d+ low reviews of Bolt Subscriptions/);
+      expect(result.stdout).toMatch(/Stopping the demo/);
+    } finally {
+      dir.cleanup();
+    }
+  }, 90_000);
 });

@@ -6,12 +6,19 @@ export interface CliResult {
   stderr: string;
 }
 
-const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+const ROOT = new URL('../../', import.meta.url).pathname;
+// Absolute paths: a test may run the CLI from another directory (the demo writes to ./data).
+const ENTRY = ['--import', `file://${ROOT}node_modules/tsx/dist/loader.mjs`, `${ROOT}src/cli/main.ts`];
 
 /** Runs the real CLI (from source, through tsx) in a child process. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  cwd?: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env);
+    const child = spawnCli(args, env, cwd);
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => {
@@ -31,8 +38,9 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   });
 }
 
-export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+export function spawnCli(args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
   return spawn(process.execPath, [...ENTRY, ...args], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

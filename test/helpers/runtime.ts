@@ -33,6 +33,7 @@ export async function startHarness(
       configPath: 'test',
       config,
       redisUrl: REDIS_URL,
+      redisUrlGiven: true,
       databasePath: join(dir.dir, 'reviewwatch.db'),
       queuePrefix: uniquePrefix(),
       smtpUrl: env.SMTP_URL,

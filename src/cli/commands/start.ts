@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
+import { type OpsServer, opsServerAddress, startOpsServer } from '../../ops/server.js';
 import { startDigestService } from '../../queue/digest-worker.js';
 import { SWEEP_JOB } from '../../queue/names.js';
 import { enqueueMessages } from '../../queue/notify-worker.js';
@@ -53,6 +54,27 @@ export function startCommand(): Command {
         { config, store: rt.store, senders: rt.senders, logger },
         { connection: rt.redis, prefix: rt.queuePrefix },
       );
+      let ops: OpsServer | undefined;
+      if (config.http.enabled) {
+        try {
+          ops = await startOpsServer({
+            ...opsServerAddress(config.http, process.env),
+            deps: {
+              redis: rt.redis,
+              store: rt.store,
+              queues: [services.pollQueue, services.notifyQueue, digest.queue],
+              metrics: rt.metrics,
+            },
+            logger,
+          });
+        } catch (err) {
+          // A port already taken is a reason not to run: stop what started, then report it.
+          await services.close(STOP_GRACE_MS);
+          await digest.close();
+          await rt.close();
+          throw err;
+        }
+      }
       logger.info(
         `watching ${config.apps.length} app${config.apps.length === 1 ? '' : 's'} every ${formatDuration(config.poll.every)}; Ctrl-C to stop`,
       );
@@ -75,6 +97,8 @@ export function startCommand(): Command {
       });
       await services.close(STOP_GRACE_MS);
       await digest.close();
+      // After the workers: /readyz and /metrics keep answering while the polls in flight finish.
+      await ops?.close();
       await rt.close();
       logger.info('stopped');
     });

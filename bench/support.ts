@@ -1,0 +1,167 @@
+/**
+ * Shared pieces of the alert benchmarks (crash.ts, latency.ts): a fake Slack webhook that records when
+ * each message arrived, a seeded random source, percentiles, and where results go.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
+
+export interface WebhookMessage {
+  /** Wall clock (Date.now) when the whole body had arrived, before the answer went back. */
+  at: number;
+  /** The same moment on this process's monotonic clock (performance.now). */
+  t: number;
+  body: unknown;
+  /** Every `pattern` match in the body, once each. */
+  markers: string[];
+}
+
+export interface WebhookRecorder {
+  url: string;
+  messages: WebhookMessage[];
+  /** Resolves with the first message carrying `marker` (at once if it already arrived). */
+  waitFor(marker: string, timeoutMs: number): Promise<WebhookMessage>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server standing in for a Slack incoming webhook (as test/helpers/slack.ts): answers every
+ * POST 200 "ok" (after `answerAfterMs`, if set) and records it, with the markers found in its body.
+ */
+export async function startWebhookRecorder(
+  pattern: RegExp,
+  options: { answerAfterMs?: number } = {},
+): Promise<WebhookRecorder> {
+  const messages: WebhookMessage[] = [];
+  const waiters = new Map<string, Array<(message: WebhookMessage) => void>>();
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const t = performance.now();
+      const at = Date.now();
+      let body: unknown = raw;
+      try {
+        body = JSON.parse(raw || '{}');
+      } catch {
+        // Kept as text: a body that is not JSON is still a message.
+      }
+      const global = new RegExp(
+        pattern.source,
+        pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+      );
+      const markers = [...new Set(raw.match(global) ?? [])];
+      const message = { at, t, body, markers };
+      messages.push(message);
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      };
+      // A slow Slack: the message is in (recorded) well before the sender hears so.
+      if (options.answerAfterMs) setTimeout(answer, options.answerAfterMs);
+      else answer();
+      for (const marker of markers) {
+        for (const resolve of waiters.get(marker) ?? []) resolve(message);
+        waiters.delete(marker);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/services/T000/B000/bench-token`,
+    messages,
+    waitFor(marker, timeoutMs) {
+      const seen = messages.find((m) => m.markers.includes(marker));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no webhook message carrying ${marker} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const list = waiters.get(marker) ?? [];
+        list.push((message) => {
+          clearTimeout(timer);
+          resolve(message);
+        });
+        waiters.set(marker, list);
+      });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** mulberry32: a small seeded generator, so a run can be repeated with `--seed`. */
+export function seededRandom(seed: number): { next(): number; int(min: number, max: number): number } {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (min, max) => min + Math.floor(next() * (max - min + 1)) };
+}
+
+/** Nearest-rank percentile of already sorted values. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
+}
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  max: number;
+  mean: number;
+}
+
+export function stats(values: number[]): Stats {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, v) => sum + v, 0) / Math.max(1, sorted.length);
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50), 1),
+    p95: round(percentile(sorted, 95), 1),
+    max: round(sorted.at(-1) ?? Number.NaN, 1),
+    mean: round(mean, 1),
+  };
+}
+
+export function round(n: number, digits: number): number {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Writes `bench/results/<name>-<timestamp>.<ext>` (git-ignored) and returns its path. */
+export function writeResult(name: string, stamp: number, content: string, ext = 'json'): string {
+  mkdirSync('bench/results', { recursive: true });
+  const path = `bench/results/${name}-${stamp}.${ext}`;
+  writeFileSync(path, content);
+  return path;
+}
+
+/** `"${NAME}"` as the config's environment reference (spelled so no linter takes it for a template). */
+export function envRef(name: string): string {
+  return `"${'$'}{${name}}"`;
+}

@@ -1,0 +1,88 @@
+/**
+ * Renders the sample weekly digest and a sample alert email, and screenshots them with headless Chromium
+ * (Debian's `chromium` package) for the README: `npx tsx scripts/screenshots.ts [docs]`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Notification } from '../src/alerts/types.js';
+import { renderDigestEmail } from '../src/digest/index.js';
+import { sampleDigestData } from '../src/digest/sample.js';
+import { renderEmail } from '../src/notify/render/index.js';
+
+const outDir = resolve(process.argv[2] ?? 'docs');
+const work = mkdtempSync(join(tmpdir(), 'reviewwatch-shot-'));
+
+const sampleAlert: Notification = {
+  kind: 'single',
+  alert: {
+    kind: 'review',
+    app: {
+      handle: 'bundle-builder',
+      name: 'Bundle Builder',
+      url: 'https://apps.platform.example/bundle-builder',
+    },
+    review: {
+      reviewId: '2369401',
+      reviewer: 'Maple & Oak Goods',
+      location: 'Canada',
+      rating: 1,
+      content:
+        'After the update on Tuesday our bundles stopped showing at checkout and customers were charged full price for every item. We had to refund 37 of them by hand. Support has not replied to three emails. Looking at alternatives now.',
+      createdDate: '2026-11-18T00:00:00+00:00',
+      timeUsingApp: 'Over 1 year using the app',
+    },
+    severity: {
+      score: 100,
+      priority: 'critical',
+      reasons: [
+        '1 star',
+        'mentions billing: charged, refund',
+        'mentions support: support',
+        'mentions churn: alternatives',
+        'long-time user: over 1 year using the app',
+      ],
+    },
+  },
+};
+
+/** A mail client shows the subject above the body; so does the screenshot. */
+function shoot(name: string, subject: string, html: string, height: number): void {
+  const page = join(work, `${name}.html`);
+  const escaped = subject.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  writeFileSync(
+    page,
+    `<!doctype html><meta charset="utf-8"><body style="margin:0;background:#e9ecef"><div style="font:600 15px sans-serif;padding:12px 16px;background:#fff;border-bottom:1px solid #ccc">${escaped}</div>${html}</body>`,
+  );
+  const out = join(outDir, `${name}.png`);
+  execFileSync(
+    process.env.CHROMIUM ?? '/usr/bin/chromium',
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--hide-scrollbars',
+      `--user-data-dir=${join(work, 'profile')}`,
+      `--window-size=760,${height}`,
+      `--screenshot=${out}`,
+      `file://${page}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  console.log(`wrote ${out}`);
+}
+
+try {
+  const digest = renderDigestEmail(sampleDigestData());
+  shoot('digest', digest.subject, digest.html, 2400);
+  const alert = renderEmail(sampleAlert);
+  shoot('alert', alert.subject, alert.html, 660);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

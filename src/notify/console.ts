@@ -1,0 +1,62 @@
+import type { Notification, Priority } from '../alerts/types.js';
+import type { EmailMessage } from './render/email.js';
+import { renderEmail } from './render/email.js';
+import { cleanText } from './render/escape.js';
+import type { SlackMessage } from './render/slack.js';
+import type { ChannelSender } from './sender.js';
+
+const COLOR: Record<Priority, string> = {
+  critical: '\x1b[1;31m',
+  high: '\x1b[31m',
+  medium: '\x1b[33m',
+  low: '\x1b[36m',
+};
+const RESET = '\x1b[0m';
+const DIM = '\x1b[2m';
+
+function priorityOf(notification: Notification): Priority {
+  if (notification.kind === 'group') return notification.alerts[0]?.severity.priority ?? 'medium';
+  const { alert } = notification;
+  return alert.kind === 'review' ? alert.severity.priority : alert.priority;
+}
+
+/**
+ * A channel that prints alerts in the terminal: what the demo shows, and a way to watch alerts in a
+ * service's log without a Slack workspace. The text is the email's plain-text version, stripped of
+ * control characters: review text cannot drive the terminal.
+ */
+export class ConsoleSender implements ChannelSender {
+  readonly type = 'console' as const;
+  readonly name: string;
+  readonly #out: NodeJS.WritableStream & { isTTY?: boolean };
+
+  constructor(name: string, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout) {
+    this.name = name;
+    this.#out = out;
+  }
+
+  async send(notification: Notification): Promise<void> {
+    this.#print(renderEmail(notification), priorityOf(notification));
+  }
+
+  async post(message: SlackMessage | EmailMessage): Promise<void> {
+    if ('subject' in message) this.#print(message, 'low');
+    else this.#print({ subject: message.text, html: '', text: '' }, 'low');
+  }
+
+  #print(message: EmailMessage, priority: Priority): void {
+    const tty = this.#out.isTTY === true;
+    const rule = '─'.repeat(72);
+    const body = message.text
+      .split('\n')
+      .map((line) => cleanText(line))
+      .join('\n')
+      .trim();
+    const headline = cleanText(message.subject);
+    this.#out.write(
+      tty
+        ? `\n${DIM}${rule}${RESET}\n${COLOR[priority]}${headline}${RESET}\n${body}\n${DIM}${rule}${RESET}\n`
+        : `\n${rule}\n${headline}\n${body}\n${rule}\n`,
+    );
+  }
+}

@@ -1,0 +1,170 @@
+import type { Queue } from 'bullmq';
+import { and, count, eq } from 'drizzle-orm';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { CatalogResponseInfo } from '../catalog/client.js';
+import type { StoreDb } from '../store/db.js';
+import { alerts } from '../store/schema.js';
+import type { PollOutcome } from '../watch/poll.js';
+import { withTimeout } from './timeout.js';
+
+/** A poll attempt's outcome: the poll's own status, or `failed` when the attempt threw. */
+export type PollMetricStatus = PollOutcome['status'] | 'failed';
+
+/** What became of the deliveries a notify job carried. */
+export type NotificationOutcome = 'sent' | 'failed' | 'held' | 'retried';
+
+/** The job states exported per queue; completed jobs are removed or kept for days, so not a depth. */
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** A scrape must answer even when Redis does not: queue depths that take longer are left out. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
+
+/**
+ * The Prometheus metrics of one process. Each instance owns its registry (not prom-client's global one),
+ * so tests and several runtimes in one process do not collide. Labels are bounded: statuses, endpoint
+ * kinds, channel names from the config, queue names; never an app handle.
+ */
+export class Metrics {
+  readonly registry: Registry;
+  readonly polls: Counter<'status'>;
+  readonly pollDuration: Histogram;
+  readonly catalogRequests: Counter<'endpoint' | 'status'>;
+  readonly catalogRateLimited: Counter;
+  readonly notifications: Counter<'channel' | 'outcome'>;
+  readonly queueJobs: Gauge<'queue' | 'state'>;
+  readonly reviewsNew: Counter;
+  readonly alertsRaised: Counter<'kind'>;
+  #queues: readonly Queue[] = [];
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    this.registry = new Registry();
+    const registers = [this.registry];
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.polls = new Counter({
+      name: 'reviewwatch_polls_total',
+      help: 'Poll attempts by outcome (ok, baseline, unavailable, failed); each failed attempt of a retried poll counts, a 429 does not',
+      labelNames: ['status'],
+      registers,
+    });
+    this.pollDuration = new Histogram({
+      name: 'reviewwatch_poll_duration_seconds',
+      help: 'How long a poll attempt took, waits for the request gate included',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    });
+    this.catalogRequests = new Counter({
+      name: 'reviewwatch_catalog_requests_total',
+      help: 'Catalog API requests by endpoint kind and HTTP status (error: no answer)',
+      labelNames: ['endpoint', 'status'],
+      registers,
+    });
+    this.catalogRateLimited = new Counter({
+      name: 'reviewwatch_catalog_rate_limited_total',
+      help: 'Catalog API requests answered 429',
+      registers,
+    });
+    this.notifications = new Counter({
+      name: 'reviewwatch_notifications_total',
+      help: 'Alert deliveries by channel and outcome (sent, failed for good, held by the throttle, retried)',
+      labelNames: ['channel', 'outcome'],
+      registers,
+    });
+    const queues = () => this.#queues;
+    this.queueJobs = new Gauge({
+      name: 'reviewwatch_queue_jobs',
+      help: 'Jobs per queue and state, read from Redis at scrape time',
+      labelNames: ['queue', 'state'],
+      registers,
+      async collect() {
+        // Reset first: a queue whose counts did not come back is absent rather than stale.
+        this.reset();
+        const counts = await Promise.allSettled(
+          queues().map((queue) =>
+            withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).then((c) => ({
+              queue: queue.name,
+              c,
+            })),
+          ),
+        );
+        for (const result of counts) {
+          if (result.status !== 'fulfilled') continue;
+          for (const state of QUEUE_STATES)
+            this.set({ queue: result.value.queue, state }, result.value.c[state] ?? 0);
+        }
+      },
+    });
+    this.reviewsNew = new Counter({
+      name: 'reviewwatch_reviews_new_total',
+      help: 'New reviews found by steady-state polls (the history a baseline stores is not counted)',
+      registers,
+    });
+    this.alertsRaised = new Counter({
+      name: 'reviewwatch_alerts_raised_total',
+      help: 'Alerts written to the outbox, by kind (review, rating-drop, incident)',
+      labelNames: ['kind'],
+      registers,
+    });
+  }
+
+  /** The queues whose depths a scrape reads; replaces the previous set. */
+  watchQueues(queues: readonly Queue[]): void {
+    this.#queues = [...queues];
+  }
+
+  /** The catalog client's `onResponse`; an arrow so it can be passed as is. */
+  readonly onCatalogResponse = (info: CatalogResponseInfo): void => {
+    this.catalogRequests.inc({ endpoint: info.kind, status: String(info.status) });
+    if (info.status === 429) this.catalogRateLimited.inc();
+  };
+
+  /**
+   * A poll that returned. `db` lets it count the alerts the poll raised by kind (they are in the outbox
+   * under the poll's run); a failure to read them is not the poll's failure, so it is swallowed.
+   */
+  pollFinished(outcome: PollOutcome, seconds: number, db?: StoreDb): void {
+    this.polls.inc({ status: outcome.status });
+    this.pollDuration.observe(seconds);
+    if (outcome.status !== 'ok') return;
+    if (outcome.newReviews.length > 0) this.reviewsNew.inc(outcome.newReviews.length);
+    if (!db) return;
+    try {
+      for (const row of alertKindsOfPollRun(db, outcome.handle, outcome.pollRunId))
+        this.alertsRaised.inc({ kind: row.kind }, row.n);
+    } catch {
+      // Metrics are best effort; the poll's own writes are committed already.
+    }
+  }
+
+  /** A poll attempt that threw (a 429 excepted: the job goes back to the queue). */
+  pollFailed(seconds: number): void {
+    this.polls.inc({ status: 'failed' });
+    this.pollDuration.observe(seconds);
+  }
+
+  notification(channel: string, outcome: NotificationOutcome, deliveries = 1): void {
+    if (deliveries > 0) this.notifications.inc({ channel, outcome }, deliveries);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+/** The alerts a poll run raised, counted by kind; `app_handle` first so the (app, created) index serves it. */
+function alertKindsOfPollRun(
+  db: StoreDb,
+  handle: string,
+  pollRunId: number,
+): Array<{ kind: string; n: number }> {
+  return db
+    .select({ kind: alerts.kind, n: count() })
+    .from(alerts)
+    .where(and(eq(alerts.appHandle, handle), eq(alerts.pollRunId, pollRunId)))
+    .groupBy(alerts.kind)
+    .all();
+}

@@ -1,21 +1,3 @@
-/**
- * Alert latency: from a poll starting to the webhook receiving the alert, per alert, p50/p95/max/mean.
- *
- *   npx tsx bench/latency.ts [--alerts 200] [--apps 4] [--batch 1] [--warmup 5]
- *
- * The real runtime path, in this process: a config file read by loadSettings, openRuntime (SQLite file, Redis,
- * request gate, Slack sender), createServices (BullMQ poll and notify queues and workers). The Catalog
- * API simulator runs in its own process (as in bench/poll.ts) so it does not share this event loop; the
- * fake Slack webhook is an HTTP server here that notes when each message arrived.
- *
- * Each step adds one new low review (a unique marker in its content) to each of `--batch` apps through
- * the simulator, notes t0 just before enqueueing their poll jobs (the poll start), and waits for the
- * webhook message carrying each marker. groupAbove and the throttle are set high, so each alert is its
- * own message. Breakdown per alert: t0 → poll job picked up; → notify job picked up (the poll's API
- * request, its SQLite transaction with the outbox, the notify enqueue); → webhook (render and POST).
- * "poll job alone" is t0 → the poll job completed, the watch loop's share.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +8,16 @@ import { POLL_JOB } from '../src/queue/names.js';
 import { type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
 import { createServices } from '../src/queue/services.js';
 import { loadSettings, openRuntime } from '../src/runtime.js';
-import { envRef, freePort, round, type Stats, startWebhookRecorder, stats, writeResult } from './support.js';
+import {
+  control,
+  envRef,
+  round,
+  type Stats,
+  startSimulatorProcess,
+  startWebhookRecorder,
+  stats,
+  writeResult,
+} from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,34 +33,6 @@ const BATCH = Math.min(Number(values.batch), APPS);
 const WARMUP = Number(values.warmup);
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const stamp = Date.now();
-
-async function startSimulatorProcess(apps: number): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', String(port), '--apps', String(apps)],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/__sim/stats`)).ok) return { url, child };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('simulator did not start');
-}
-
-async function control(url: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${url}/__sim${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`simulator control ${path}: HTTP ${response.status}`);
-  return response.json();
-}
 
 interface Sample {
   marker: string;

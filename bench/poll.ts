@@ -1,17 +1,4 @@
-/**
- * Benchmark of one poll cycle over many simulated apps, beside a bare loop measured in the same run.
- *
- *   npm run bench:poll -- [--apps 1000,10000] [--concurrency 16]
- *
- * For each app count: a simulator in its own process serves N apps; a bare loop fetches page 1 of every
- * app at the same concurrency (the floor of any poller: one request per app, nothing else); then
- * reviewwatch's real poll path (BullMQ queue and worker, request gate, SQLite) runs a baseline cycle, a
- * cycle with nothing new, and a cycle with 5 new reviews per app. Figures: apps/s, API requests per app,
- * peak RSS of this process, and the ratio to the bare loop's throughput (the headline).
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +12,7 @@ import { POLL_JOB, POLL_QUEUE, type PollJobData } from '../src/queue/names.js';
 import { createPollWorker, type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
 import { RedisRequestGate } from '../src/queue/rate-gate.js';
 import { openStore } from '../src/store/db.js';
+import { control, round, startSimulatorProcess } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,42 +44,6 @@ function progress(text: string): void {
   const step = text.replace(/\d+\/\d+.*$/, '');
   if (text !== '' && step !== lastStep) process.stderr.write(`${text}\n`);
   lastStep = step;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-async function startSimulatorProcess(apps: number): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', String(port), '--apps', String(apps)],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/__sim/stats`)).ok) return { url, child };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('simulator did not start');
-}
-
-async function control(url: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${url}/__sim${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`simulator control ${path}: HTTP ${response.status}`);
-  return response.json();
 }
 
 async function requestCount(url: string): Promise<number> {
@@ -134,10 +86,6 @@ async function measured(
     requestsPerApp: round(requests / apps, 3),
     peakRssMiB: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
   };
-}
-
-function round(n: number, digits: number): number {
-  return Math.round(n * 10 ** digits) / 10 ** digits;
 }
 
 async function benchmark(apps: number): Promise<Figures[]> {

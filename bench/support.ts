@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 /**
  * Shared pieces of the alert benchmarks (crash.ts, latency.ts): a fake Slack webhook that records when
  * each message arrived, a seeded random source, percentiles, and where results go.
@@ -164,4 +165,34 @@ export function writeResult(name: string, stamp: number, content: string, ext = 
 /** `"${NAME}"` as the config's environment reference (spelled so no linter takes it for a template). */
 export function envRef(name: string): string {
   return `"${'$'}{${name}}"`;
+}
+
+/** The simulator in a process of its own, so it does not share the event loop being measured. */
+export async function startSimulatorProcess(apps: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'simulate', '--port', String(port), '--apps', String(apps)],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_FORMAT: 'json' } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/__sim/stats`)).ok) return { url, child };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('simulator did not start');
+}
+
+/** A `/__sim` control call. */
+export async function control(url: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${url}/__sim${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`simulator control ${path}: HTTP ${response.status}`);
+  return response.json();
 }

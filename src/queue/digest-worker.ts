@@ -20,6 +20,14 @@ export const DIGEST_QUEUE = 'digest';
 export const DIGEST_JOB = 'weekly';
 const SCHEDULER_ID = 'weekly-digest';
 
+/** A failed digest is tried again for about a day (1, 2, 4 … 256 minutes apart). */
+const DIGEST_JOB_OPTIONS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 60_000 },
+  removeOnComplete: { count: 100 },
+  removeOnFail: { count: 100 },
+} as const;
+
 export interface DigestDeps {
   config: Config;
   store: Store;
@@ -29,7 +37,8 @@ export interface DigestDeps {
 
 export interface DigestOutcome {
   channel: string;
-  status: 'sent' | 'already-sent' | 'failed';
+  /** busy: another worker claimed it moments ago and may still be sending it. */
+  status: 'sent' | 'already-sent' | 'busy' | 'failed';
   subject?: string;
   error?: string;
 }
@@ -52,8 +61,9 @@ export async function sendDigest(
   for (const channel of channels) {
     const sender = deps.senders.get(channel);
     if (!sender) continue;
-    if (!claimDigest(store.db, { ...key, channel }, now)) {
-      outcomes.push({ channel, status: 'already-sent' });
+    const claim = claimDigest(store.db, { ...key, channel }, now);
+    if (claim !== 'claimed') {
+      outcomes.push({ channel, status: claim === 'sent' ? 'already-sent' : 'busy' });
       continue;
     }
     data ??= collectDigest(store.db, {
@@ -125,15 +135,28 @@ export async function startDigestService(
     await queue.upsertJobScheduler(
       SCHEDULER_ID,
       { pattern: digest.schedule, tz: digest.timezone },
-      { name: DIGEST_JOB },
+      { name: DIGEST_JOB, opts: DIGEST_JOB_OPTIONS },
     );
   } else {
     await queue.removeJobScheduler(SCHEDULER_ID);
   }
   const worker = new Worker(
     DIGEST_QUEUE,
-    // The week before the moment the job runs: the scheduled time, or now for a catch-up.
-    async (job) => sendDigest(deps, periodForRun(deps.config, new Date(job.processedOn ?? Date.now()))),
+    // The week before the moment the job first ran: the scheduled time, or now for a catch-up. A channel
+    // that failed (or another worker's claim still in flight) fails the job, which BullMQ retries with
+    // backoff; the channels already sent are not sent again.
+    async (job) => {
+      const period = periodForRun(deps.config, new Date(job.data?.at ?? job.processedOn ?? Date.now()));
+      if (!job.data?.at) await job.updateData({ at: job.processedOn ?? Date.now() });
+      const outcomes = await sendDigest(deps, period);
+      const unfinished = outcomes.filter((o) => o.status === 'failed' || o.status === 'busy');
+      if (unfinished.length > 0) {
+        throw new Error(
+          `digest for ${period.label} not sent to ${unfinished.map((o) => o.channel).join(', ')}; will retry`,
+        );
+      }
+      return outcomes;
+    },
     { ...options, concurrency: 1 },
   );
   worker.on('error', (err) => deps.logger.error({ err: err.message }, 'digest worker error'));
@@ -143,11 +166,7 @@ export async function startDigestService(
     await queue.add(
       DIGEST_JOB,
       {},
-      {
-        jobId: `catch-up-${periodKey(overdue).replace(/[:.+]/g, '-')}`,
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
+      { ...DIGEST_JOB_OPTIONS, jobId: `catch-up-${periodKey(overdue).replace(/[:.+]/g, '-')}` },
     );
   }
   return {

@@ -7,6 +7,7 @@ import {
   UnrecoverableError,
   Worker,
 } from 'bullmq';
+import { GROUP_SIZE } from '../alerts/raise.js';
 import type { Notification, ReviewAlert } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -25,6 +26,7 @@ import {
   messagesSentSince,
   type OutboxMessage,
   oldestSentSince,
+  setGroupKey,
   undeliveredMessages,
 } from '../store/outbox.js';
 import { NOTIFY_JOB, NOTIFY_QUEUE, type NotifyJobData, SWEEP_JOB } from './names.js';
@@ -96,6 +98,13 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
       );
       const first = deliveries[0];
       if (!first) return { status: 'skipped', deliveries: 0 };
+      // A flush is one message to the throttle, however many held alerts it carries.
+      if (flush)
+        setGroupKey(
+          store.db,
+          deliveries.map((d) => d.id),
+          `flush-${job.id}-${job.timestamp}`,
+        );
       const sender = options.senders.get(first.channel);
       const pendingIds = deliveries.map((d) => d.id);
       if (!sender) {
@@ -184,24 +193,28 @@ function throttleWait(
 function notificationsOf(
   deliveries: DeliveryWithAlert[],
 ): Array<{ notification: Notification; ids: number[] }> {
-  const [only] = deliveries;
-  if (deliveries.length === 1 && only)
-    return [{ notification: { kind: 'single', alert: only.alert }, ids: [only.id] }];
   const reviews = deliveries.filter(
     (d): d is DeliveryWithAlert & { alert: ReviewAlert } => d.alert.kind === 'review',
   );
-  const others = deliveries.filter((d) => d.alert.kind !== 'review');
   const out: Array<{ notification: Notification; ids: number[] }> = [];
-  const [firstReview] = reviews;
-  if (reviews.length === 1 && firstReview)
-    out.push({ notification: { kind: 'single', alert: firstReview.alert }, ids: [firstReview.id] });
-  else if (firstReview) {
-    out.push({
-      notification: { kind: 'group', app: firstReview.alert.app, alerts: reviews.map((d) => d.alert) },
-      ids: reviews.map((d) => d.id),
-    });
+  // A group never holds more than GROUP_SIZE reviews: more would not fit Slack's limits, and a review
+  // left out of a message must not be marked sent with it.
+  for (let i = 0; i < reviews.length; i += GROUP_SIZE) {
+    const chunk = reviews.slice(i, i + GROUP_SIZE);
+    const [single] = chunk;
+    if (chunk.length === 1 && single) {
+      out.push({ notification: { kind: 'single', alert: single.alert }, ids: [single.id] });
+    } else if (single) {
+      out.push({
+        notification: { kind: 'group', app: single.alert.app, alerts: chunk.map((d) => d.alert) },
+        ids: chunk.map((d) => d.id),
+      });
+    }
   }
-  for (const d of others) out.push({ notification: { kind: 'single', alert: d.alert }, ids: [d.id] });
+  for (const d of deliveries) {
+    if (d.alert.kind !== 'review')
+      out.push({ notification: { kind: 'single', alert: d.alert }, ids: [d.id] });
+  }
   return out;
 }
 

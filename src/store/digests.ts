@@ -13,7 +13,7 @@ export function claimDigest(
   db: Db,
   run: { periodStart: string; periodEnd: string; channel: string },
   now: Date,
-): boolean {
+): 'claimed' | 'sent' | 'busy' {
   return db.transaction(
     (tx) => {
       const inserted = tx
@@ -22,7 +22,7 @@ export function claimDigest(
         .onConflictDoNothing()
         .returning({ id: digestRuns.id })
         .get();
-      if (inserted) return true;
+      if (inserted) return 'claimed';
       const retaken = tx
         .update(digestRuns)
         .set({ status: 'claimed', claimedAt: now, error: null })
@@ -40,7 +40,13 @@ export function claimDigest(
           ),
         )
         .run();
-      return retaken.changes > 0;
+      if (retaken.changes > 0) return 'claimed';
+      const existing = tx
+        .select({ status: digestRuns.status })
+        .from(digestRuns)
+        .where(and(eq(digestRuns.periodStart, run.periodStart), eq(digestRuns.channel, run.channel)))
+        .get();
+      return existing?.status === 'sent' ? 'sent' : 'busy';
     },
     { behavior: 'immediate' },
   );

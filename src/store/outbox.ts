@@ -66,9 +66,24 @@ export function markAttemptFailed(db: Db, ids: number[], reason: string, permane
     .run();
 }
 
+export function setGroupKey(db: Db, ids: number[], groupKey: string): void {
+  if (ids.length === 0) return;
+  db.update(deliveries).set({ groupKey }).where(inArray(deliveries.id, ids)).run();
+}
+
 export function hold(db: Db, ids: number[]): void {
   if (ids.length === 0) return;
   db.update(deliveries).set({ status: 'held' }).where(inArray(deliveries.id, ids)).run();
+}
+
+/** Deliveries sent to this channel about this app since `since`: what the throttle counts. */
+function sentSince(channel: string, appHandle: string, since: Date) {
+  return and(
+    eq(deliveries.channel, channel),
+    eq(deliveries.appHandle, appHandle),
+    eq(deliveries.status, 'sent'),
+    gte(deliveries.sentAt, since),
+  );
 }
 
 /** Messages (a delivery, or a group of them) sent to this channel about this app since `since`. */
@@ -76,14 +91,7 @@ export function messagesSentSince(db: Db, channel: string, appHandle: string, si
   const row = db
     .select({ n: sql<number>`count(distinct coalesce(${deliveries.groupKey}, ${deliveries.id}))` })
     .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.channel, channel),
-        eq(deliveries.appHandle, appHandle),
-        eq(deliveries.status, 'sent'),
-        gte(deliveries.sentAt, since),
-      ),
-    )
+    .where(sentSince(channel, appHandle, since))
     .get();
   return row?.n ?? 0;
 }
@@ -93,14 +101,7 @@ export function oldestSentSince(db: Db, channel: string, appHandle: string, sinc
   const row = db
     .select({ at: sql<number | null>`min(${deliveries.sentAt})` })
     .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.channel, channel),
-        eq(deliveries.appHandle, appHandle),
-        eq(deliveries.status, 'sent'),
-        gte(deliveries.sentAt, since),
-      ),
-    )
+    .where(sentSince(channel, appHandle, since))
     .get();
   return row?.at == null ? undefined : new Date(row.at);
 }
@@ -148,7 +149,8 @@ export interface OutboxMessage {
 
 /** The one message that flushes what a throttle held back for an app on a channel. */
 export function flushJobId(channel: string, app: string): string {
-  return `held-${channel}-${app}`;
+  // `~` appears in neither a channel name nor a handle: no two pairs share an id.
+  return `held~${channel}~${app}`;
 }
 
 /** Groups delivery rows into messages: one per group key, one per delivery without one. */

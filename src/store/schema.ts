@@ -207,7 +207,7 @@ export const digestRuns = sqliteTable(
     periodStart: text('period_start').notNull(),
     periodEnd: text('period_end').notNull(),
     channel: text('channel').notNull(),
-    /** claimed: a worker is sending it; sent; failed (with the reason; the next run tries again). */
+    /** claimed: a worker is sending it; sent; failed (with the reason; the job retries with backoff). */
     status: text('status', { enum: ['claimed', 'sent', 'failed'] }).notNull(),
     claimedAt: timestamp('claimed_at').notNull(),
     sentAt: timestamp('sent_at'),

@@ -47,13 +47,21 @@ export function diffPage(
 ): PageDiff {
   const diff: PageDiff = { fresh: [], edited: [], refreshed: [], reachedKnown: false, distinct: 0 };
   for (const review of fetched) {
-    if (seen.has(review.identity) || seen.has(`fp:${review.fingerprint}`)) continue;
+    // A review without an id has `fp:<fingerprint>` as its identity, so this also catches one that
+    // showed up earlier in the poll with its id. Two reviews with different ids are never merged.
+    if (seen.has(review.identity)) continue;
     seen.add(review.identity);
     seen.add(`fp:${review.fingerprint}`);
     diff.distinct++;
 
-    // By fingerprint too: the same review may have come back once with its id and once without.
-    const match = known.byIdentity.get(review.identity) ?? known.byFingerprint.get(review.fingerprint);
+    // By fingerprint only where one side has no id: the same review came back once with its id and
+    // once without. Two reviews with ids are different reviews, however alike (star-only, same day).
+    const byFingerprint = known.byFingerprint.get(review.fingerprint);
+    const match =
+      known.byIdentity.get(review.identity) ??
+      (byFingerprint && (review.fallbackIdentity || byFingerprint.identity.startsWith('fp:'))
+        ? byFingerprint
+        : undefined);
     if (!match) {
       diff.fresh.push(review);
       continue;

@@ -154,6 +154,22 @@ describe('the weekly digest', () => {
     expect(overdueDigest(d, NOW)).toBeUndefined();
   });
 
+  it('leaves a digest another worker is sending right now to that worker', async () => {
+    const period = previousWeek(NOW, 'Europe/Berlin');
+    const { claimDigest } = await import('../../src/store/digests.js');
+    const { periodKey } = await import('../../src/digest/index.js');
+    expect(
+      claimDigest(
+        store.db,
+        { periodStart: periodKey(period), periodEnd: period.end.toISOString(), channel: 'mail' },
+        NOW,
+      ),
+    ).toBe('claimed');
+    const outcomes = await sendDigest(deps(), period, NOW);
+    expect(outcomes.find((o) => o.channel === 'mail')?.status).toBe('busy');
+    expect(smtp.mails).toHaveLength(0);
+  });
+
   it('records a failed send and sends it on the next run', async () => {
     const period = previousWeek(NOW, 'Europe/Berlin');
     smtp.reject(1, 554, 'no thanks');

@@ -90,6 +90,16 @@ describe('diffPage', () => {
     expect(lost.reachedKnown).toBe(true);
   });
 
+  it('keeps two reviews with ids apart even when reviewer, day and (empty) text are the same', () => {
+    const a = review('100', { reviewer: 'Acme Store', content: '' });
+    const b = review('101', { reviewer: 'Acme Store', content: '' });
+    const both = diffPage([identify(b), identify(a)], lookup(), new Set());
+    expect(both.fresh.map((r) => r.reviewId)).toEqual(['101', '100']);
+    const later = diffPage([identify(b), identify(a)], lookup(a), new Set());
+    expect(later.fresh.map((r) => r.reviewId)).toEqual(['101']);
+    expect(later.refreshed).toHaveLength(0);
+  });
+
   it('reports an edit of rating or content, and does not treat it as the boundary', () => {
     const known = lookup(review('1'), review('2'));
     const diff = diffPage(

@@ -103,7 +103,9 @@ export function digestCommand(): Command {
                 ? `sent to ${o.channel}: ${o.subject}`
                 : o.status === 'already-sent'
                   ? `${o.channel}: already sent for ${period.label}, nothing sent`
-                  : `${o.channel}: failed: ${o.error}`;
+                  : o.status === 'busy'
+                    ? `${o.channel}: another reviewwatch is sending it right now`
+                    : `${o.channel}: failed: ${o.error}`;
             process.stdout.write(`${line}\n`);
           }
           if (outcomes.some((o) => o.status === 'failed')) process.exitCode = ExitCode.Failure;

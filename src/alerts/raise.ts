@@ -82,7 +82,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
 
   if (!findings.baseline) {
     for (const review of findings.newReviews) {
-      if (review.rating > policy.maxRating) continue;
+      if (review.rating > policy.maxRating || review.fromBaseline) continue;
       const alert = reviewAlert(app(), refOf(review), policy.scoring);
       raise(alert, alert.severity.priority, `review-${review.id}`, {
         score: alert.severity.score,

@@ -152,7 +152,7 @@ function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {
   const lowRated =
     outcome.status === 'ok'
       ? outcome.newReviews
-          .filter((review) => review.rating <= lowRatingMax)
+          .filter((review) => review.rating <= lowRatingMax && !review.fromBaseline)
           .map((review) => ({
             reviewId: review.reviewId,
             rating: review.rating,

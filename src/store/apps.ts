@@ -15,12 +15,12 @@ export function getApp(db: Db, handle: string): AppRow | undefined {
 export function pollState(
   db: StoreDb,
   handle: string,
-): { baselineAt: number | null; unavailableSince: number | null } {
+): { baselineAt: number | null; unavailableSince: number | null; lastSuccessAt: number | null } {
   const { pollState, insertApp } = statements(db);
   const found = pollState.get(handle);
   if (found) return found;
   insertApp.run(handle);
-  return pollState.get(handle) ?? { baselineAt: null, unavailableSince: null };
+  return pollState.get(handle) ?? { baselineAt: null, unavailableSince: null, lastSuccessAt: null };
 }
 
 export function listApps(db: Db): AppRow[] {

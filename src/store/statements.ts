@@ -13,8 +13,14 @@ function build(db: Store['db']) {
   const p = sql.placeholder;
   const raw = db.$client;
   return {
-    pollState: raw.prepare<[string], { baselineAt: number | null; unavailableSince: number | null }>(
-      'select baseline_at as baselineAt, unavailable_since as unavailableSince from apps where handle = ?',
+    pollState: raw.prepare<
+      [string],
+      { baselineAt: number | null; unavailableSince: number | null; lastSuccessAt: number | null }
+    >(
+      `select baseline_at as baselineAt, unavailable_since as unavailableSince,
+       (select started_at from poll_runs r where r.app_handle = apps.handle and r.status in ('ok', 'baseline')
+        order by r.started_at desc limit 1) as lastSuccessAt
+       from apps where handle = ?`,
     ),
     insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
     ratingLevel: raw.prepare<[string], { average: number | null; count: number | null; at: number | null }>(

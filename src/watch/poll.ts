@@ -99,7 +99,7 @@ export async function pollApp(
     if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, handle, err, startedAt, now());
     throw err;
   }
-  return commit(deps, handle, fetched, app.unavailableSince !== null, startedAt, now());
+  return commit(deps, handle, fetched, app, startedAt, now());
 }
 
 async function fetchNew(
@@ -151,6 +151,18 @@ async function fetchNew(
   return result;
 }
 
+/**
+ * Reviews are dated by day. One dated well before the last successful poll was not written since: it was
+ * re-published after being archived, or it was out of reach (an app back in the config after months, a
+ * capped poll). It is stored as history, like a baseline, and alerts on nothing.
+ */
+const HISTORY_MARGIN_MS = 2 * 86_400_000;
+
+function olderThanLastPoll(review: FetchedReview, lastSuccessAt: number | null): boolean {
+  const created = parseReviewDate(review.createdDate);
+  return created !== null && lastSuccessAt !== null && created.getTime() < lastSuccessAt - HISTORY_MARGIN_MS;
+}
+
 function changeOf(handle: string, review: FetchedReview): ReviewChange {
   return {
     appHandle: handle,
@@ -168,10 +180,12 @@ function commit(
   deps: PollDeps,
   handle: string,
   fetched: Fetched,
-  wasUnavailable: boolean,
+  app: { unavailableSince: number | null; lastSuccessAt: number | null },
   startedAt: Date,
   finishedAt: Date,
 ): PollOutcome {
+  const wasUnavailable = app.unavailableSince !== null;
+  const { lastSuccessAt } = app;
   const { db } = deps.store;
   // Prepared statements run on the connection, so everything below is inside the one transaction.
   const outcome = db.transaction(
@@ -199,7 +213,7 @@ function commit(
           timeUsingApp: review.timeUsingApp,
           appName: review.appName,
           appUrl: review.appUrl,
-          fromBaseline: baseline,
+          fromBaseline: baseline || olderThanLastPoll(review, lastSuccessAt),
           firstSeenAt: finishedAt,
           updatedAt: finishedAt,
           pollRunId,

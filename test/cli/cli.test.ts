@@ -148,6 +148,13 @@ describe('reviewwatch CLI', () => {
     expect(ok.stdout).toMatch(/is valid/);
   });
 
+  it('exits 3 when the API rejects the key, saying what to fix', async () => {
+    const result = await runCli(['poll', '--once', '--app', 'shop-one'], { ...env, CATALOG_API_KEY: 'wrong-key' });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/rejected the API key \(HTTP 403.*check CATALOG_API_KEY/);
+    expect(result.stdout + result.stderr).not.toContain('wrong-key');
+  });
+
   it('reports an unreachable Redis in one line with what to do', async () => {
     const result = await runCli(['poll', '--once'], { ...env, REDIS_URL: 'redis://127.0.0.1:1' });
     expect(result.code).toBe(3);

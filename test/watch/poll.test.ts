@@ -239,3 +239,23 @@ describe('an unknown or delisted app', () => {
     expect(log.text()).toMatch(/answers again/);
   });
 });
+
+describe('a review that comes back', () => {
+  it('store a review dated well before the last poll as history: re-published, not new', async () => {
+    const old = sim.controls
+      .reviews('big-app')
+      .slice(0, 10)
+      .find((r) => Date.parse(r.review_created_date) < Date.now() - 3 * 86_400_000);
+    if (!old) throw new Error('no review older than 3 days on page 1');
+    // Archived before the first poll: the baseline never stored it.
+    sim.controls.archiveReview('big-app', old.review_id);
+    await poll();
+    await poll();
+    sim.controls.restoreReview('big-app', old.review_id);
+    const outcome = await poll();
+    const back = outcome.newReviews.find((r) => r.reviewId === old.review_id);
+    expect(back?.fromBaseline).toBe(true);
+    sim.controls.addReviews('big-app', [{ rating: 1 }]);
+    expect((await poll()).newReviews.map((r) => r.fromBaseline)).toEqual([false]);
+  });
+});

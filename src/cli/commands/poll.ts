@@ -33,7 +33,13 @@ export function pollCommand(): Command {
       }
       const handles = options.app === undefined ? watched : [options.app];
       const rt = await openRuntime(settings, loggerFor(command));
-      const services = createServices(rt);
+      // A rejected key or no credits: say so with the exit code for an unusable service.
+      let unusable = false;
+      const services = createServices(rt, {
+        onFatal: () => {
+          unusable = true;
+        },
+      });
       const events = new QueueEvents(POLL_QUEUE, { connection: rt.redis, prefix: rt.queuePrefix });
       let failed = 0;
       try {
@@ -56,7 +62,7 @@ export function pollCommand(): Command {
         await events.close();
         await rt.close();
       }
-      if (failed > 0) process.exitCode = ExitCode.Failure;
+      if (failed > 0) process.exitCode = unusable ? ExitCode.Unavailable : ExitCode.Failure;
     });
 }
 

@@ -7,7 +7,7 @@
 import { escapeMrkdwn, oneLine, stars, truncate } from '../notify/render/escape.js';
 import {
   type ContextBlock,
-  type HeaderBlock,
+  header,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
@@ -46,18 +46,6 @@ function section(text: string): SectionBlock {
 
 function context(text: string): ContextBlock {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, SLACK_LIMITS.sectionText) }] };
-}
-
-/** `text` is plain; Slack decodes the three entities in plain_text too. */
-function header(text: string): HeaderBlock {
-  return {
-    type: 'header',
-    text: {
-      type: 'plain_text',
-      text: truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.header),
-      emoji: true,
-    },
-  };
 }
 
 /** "*My App* · ★ 4.62 ▼0.1 · 12 new reviews (avg 3.92) · 3 low" (escaped mrkdwn). */

@@ -123,7 +123,7 @@ function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnObj
 }
 
 /** `text` is plain (unescaped); Slack decodes the three entities in plain_text too. */
-function header(text: string): HeaderBlock {
+export function header(text: string): HeaderBlock {
   return {
     type: 'header',
     text: {

@@ -149,7 +149,10 @@ describe('reviewwatch CLI', () => {
   });
 
   it('exits 3 when the API rejects the key, saying what to fix', async () => {
-    const result = await runCli(['poll', '--once', '--app', 'shop-one'], { ...env, CATALOG_API_KEY: 'wrong-key' });
+    const result = await runCli(['poll', '--once', '--app', 'shop-one'], {
+      ...env,
+      CATALOG_API_KEY: 'wrong-key',
+    });
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/rejected the API key \(HTTP 403.*check CATALOG_API_KEY/);
     expect(result.stdout + result.stderr).not.toContain('wrong-key');

@@ -23,10 +23,6 @@ export function pollState(
   return pollState.get(handle) ?? { baselineAt: null, unavailableSince: null, lastSuccessAt: null };
 }
 
-export function listApps(db: Db): AppRow[] {
-  return db.select().from(apps).orderBy(apps.handle).all();
-}
-
 export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, 'handle'>>): void {
   db.update(apps).set(values).where(eq(apps.handle, handle)).run();
 }

@@ -38,4 +38,25 @@ describe('RedisRequestGate', () => {
     for (let i = 10; i < times.length; i++)
       expect((times[i] ?? 0) - (times[i - 10] ?? 0)).toBeGreaterThanOrEqual(440);
   });
+
+  it('holds a high rate too, where slots are reserved in batches', async () => {
+    const options = { prefix, maxRequestsPerSecond: 500 };
+    const gates = [new RedisRequestGate(a, options), new RedisRequestGate(b, options)];
+    const calls: string[] = [];
+    const monitor = (await a.duplicate().monitor()) as unknown as NodeJS.EventEmitter & {
+      disconnect(): void;
+    };
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (/evalsha|eval/i.test(args[0] ?? '')) calls.push(args[0] ?? '');
+    });
+    const start = Date.now();
+    await Promise.all(Array.from({ length: 200 }, (_, i) => gates[i % 2]?.acquire()));
+    // 200 requests at 500/s: at least 0.35 s (the first batch may start at once).
+    expect(Date.now() - start).toBeGreaterThanOrEqual(350);
+    // Far fewer Redis calls than requests: 50 slots (100 ms) per reservation.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    monitor.disconnect();
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.length).toBeLessThanOrEqual(20);
+  });
 });

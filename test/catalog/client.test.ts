@@ -1,4 +1,3 @@
-import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CatalogAuthError,
@@ -14,6 +13,7 @@ import {
   summarize,
 } from '../../src/catalog/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { freePort } from '../helpers/index.js';
 
 const KEY = 'test-secret-key-123';
 let sim: Simulator;
@@ -32,15 +32,6 @@ beforeEach(() => {
   sim.controls.reset();
   client = new CatalogClient({ baseUrl: sim.url, apiKey: KEY, timeoutMs: 2_000 });
 });
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -177,7 +168,7 @@ describe('CatalogClient against the simulator', () => {
     expect(timeout.message).toMatch(/no answer within 100 ms/);
     sim.controls.setLatency(0);
 
-    const nowhere = new CatalogClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: KEY });
+    const nowhere = new CatalogClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: KEY });
     const refused = await failure(nowhere.reviews('my-app'));
     expect(refused).toBeInstanceOf(CatalogUnavailableError);
     expect(refused.message).toMatch(/ECONNREFUSED/);

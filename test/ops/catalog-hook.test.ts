@@ -1,11 +1,9 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogResponseInfo } from '../../src/catalog/client.js';
 import { CatalogClient, CatalogUnavailableError } from '../../src/catalog/index.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { captureLog } from '../helpers/index.js';
+import { captureLog, freePort } from '../helpers/index.js';
 import { sampleValue } from './helpers.js';
 
 let sim: Simulator;
@@ -13,15 +11,6 @@ beforeAll(async () => {
   sim = await startSimulator({ appCount: 0, handles: ['shop'], maxReviewsPerApp: 5 });
 });
 afterAll(() => sim.close());
-
-/** A port nothing listens on: one the OS gave out, then closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("the catalog client's onResponse", () => {
   it('reports each request with its kind, status and time, never the key', async () => {
@@ -47,7 +36,7 @@ describe("the catalog client's onResponse", () => {
   it("reports 'error' when no answer comes, and counts it", async () => {
     const metrics = new Metrics({ defaultMetrics: false });
     const client = new CatalogClient({
-      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
       apiKey: 'k',
       onResponse: metrics.onCatalogResponse,
     });

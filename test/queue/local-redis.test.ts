@@ -1,16 +1,7 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
 import { resolveRedis } from '../../src/queue/local-redis.js';
-import { captureLog, REDIS_URL, tempDir } from '../helpers/index.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
+import { captureLog, freePort, REDIS_URL, tempDir } from '../helpers/index.js';
 
 describe('resolveRedis', () => {
   it('uses REDIS_URL as given', async () => {

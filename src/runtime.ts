@@ -119,6 +119,7 @@ export async function openRuntime(settings: Settings, logger: Logger): Promise<R
       logger,
       onResponse: metrics.onCatalogResponse,
     });
+    closers.push(() => client.close());
     return {
       ...settings,
       logger,

@@ -1,3 +1,4 @@
+import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { errorMessage, formatPath } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -70,6 +71,11 @@ export class CatalogClient {
   readonly #gate: RequestGate | undefined;
   readonly #logger: Logger;
   readonly #onResponse: ((info: CatalogResponseInfo) => void) | undefined;
+  /**
+   * undici's own request() over a keep-alive pool, not fetch(): fetch's WHATWG streams and objects cost
+   * three times the CPU per request (bench/README.md), and a poller is mostly requests.
+   */
+  readonly #agent: Agent;
 
   constructor(options: CatalogClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -78,6 +84,12 @@ export class CatalogClient {
     this.#gate = options.gate;
     this.#logger = options.logger ?? silentLogger;
     this.#onResponse = options.onResponse;
+    this.#agent = new Agent();
+  }
+
+  /** Closes the kept-alive connections; requests in flight finish first. */
+  async close(): Promise<void> {
+    await this.#agent.close();
   }
 
   async reviews(handle: string, options: { page?: number; sortBy?: SortBy } = {}): Promise<ReviewsPage> {
@@ -131,24 +143,34 @@ export class CatalogClient {
     const endpoint = `GET ${PREFIX}${path}${search}`;
     await this.#gate?.acquire();
     const started = performance.now();
-    let response: Response;
+    let response: Dispatcher.ResponseData;
     let body: string;
     try {
-      response = await fetch(`${this.#baseUrl}${PREFIX}${path}${search}`, {
+      response = await request(`${this.#baseUrl}${PREFIX}${path}${search}`, {
+        dispatcher: this.#agent,
         headers: { 'x-api-key': this.#apiKey, accept: 'application/json' },
+        // A deadline for the whole exchange: undici's own timeouts tick too coarsely for short ones.
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
-      body = await response.text();
+      body = await response.body.text();
     } catch (err) {
-      const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
-      const what = timedOut ? `no answer within ${this.#timeoutMs} ms` : describeNetworkError(err);
       this.#report(endpoint, options.kind, 'error', started);
-      throw new CatalogUnavailableError(endpoint, what, { cause: err });
+      throw new CatalogUnavailableError(endpoint, this.#describeFailure(err), { cause: err });
     }
-    const ms = this.#report(endpoint, options.kind, response.status, started);
-    this.#logger.debug({ endpoint, status: response.status, ms }, 'catalog request');
-    if (!response.ok) throw errorFor(endpoint, response, body, options.handle);
+    const status = response.statusCode;
+    const ms = this.#report(endpoint, options.kind, status, started);
+    this.#logger.debug({ endpoint, status, ms }, 'catalog request');
+    if (status < 200 || status > 299)
+      throw errorFor(endpoint, status, response.headers, body, options.handle);
     return parseBody(endpoint, body, schema);
+  }
+
+  #describeFailure(err: unknown): string {
+    if (err instanceof DOMException && err.name === 'TimeoutError')
+      return `no answer within ${this.#timeoutMs} ms`;
+    const code = networkErrorCode(err);
+    if (code !== undefined) return `network error (${code})`;
+    return `network error (${errorMessage(err)})`;
   }
 
   /** Tells `onResponse`; a broken observer must not fail the request it observes. */
@@ -168,11 +190,9 @@ function checkHandle(handle: string): string {
   return handle;
 }
 
-function describeNetworkError(err: unknown): string {
-  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-  const code = (cause as { code?: unknown }).code;
-  if (typeof code === 'string') return `network error (${code})`;
-  return `network error (${cause instanceof Error ? cause.message : String(cause)})`;
+function networkErrorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** The API's own `{error, message}`, shortened, for context in our messages. */
@@ -187,6 +207,10 @@ function detailOf(body: string): string {
   }
 }
 
+function headerValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
 /** Retry-After is either delay-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
@@ -197,14 +221,19 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, date - now);
 }
 
-function errorFor(endpoint: string, response: Response, body: string, handle: string | undefined): Error {
-  const { status } = response;
+function errorFor(
+  endpoint: string,
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  body: string,
+  handle: string | undefined,
+): Error {
   const detail = detailOf(body);
   if (status === 401 || status === 403) return new CatalogAuthError(endpoint, status, detail);
   if (status === 402) return new CatalogCreditsError(endpoint, detail);
   if (status === 404 && handle !== undefined) return new CatalogNotFoundError(endpoint, handle, detail);
   if (status === 429)
-    return new CatalogRateLimitError(endpoint, parseRetryAfter(response.headers.get('retry-after')));
+    return new CatalogRateLimitError(endpoint, parseRetryAfter(headerValue(headers['retry-after'])));
   if (status >= 500 || status === 408)
     return new CatalogUnavailableError(endpoint, `HTTP ${status}${detail}`, { status });
   return new CatalogRequestError(endpoint, status, detail);

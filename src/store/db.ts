@@ -8,6 +8,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import * as schema from './schema.js';
+import { WriteBatch } from './write-batch.js';
 
 export const DEFAULT_DATABASE_PATH = 'data/reviewwatch.db';
 
@@ -20,6 +21,8 @@ export type Db = BaseSQLiteDatabase<'sync', RunResult, typeof schema>;
 export interface Store {
   db: BetterSQLite3Database<typeof schema> & { $client: Database.Database };
   path: string;
+  /** Write transactions of concurrent callers, committed together (see write-batch.ts). */
+  writes: WriteBatch;
   close(): void;
 }
 
@@ -62,6 +65,7 @@ export function openStore(path: string): Store {
   return {
     db,
     path,
+    writes: new WriteBatch(client),
     close: () => {
       if (client.open) client.close();
     },

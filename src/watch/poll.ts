@@ -14,7 +14,7 @@ import {
 } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot } from '../store/snapshots.js';
-import { diffPage, type ReviewEdit } from './diff.js';
+import { diffPage, type ReviewEdit, SeenInPoll } from './diff.js';
 import { type FetchedReview, identify, parseReviewDate } from './identity.js';
 
 export interface PollOptions {
@@ -109,7 +109,7 @@ async function fetchNew(
   pageCap: number,
   onProgress: ((progress: PollProgress) => void) | undefined,
 ): Promise<Fetched> {
-  const seen = new Set<string>();
+  const seen = new SeenInPoll();
   let reviewsSeen = 0;
   const result: Fetched = {
     baseline,
@@ -129,12 +129,7 @@ async function fetchNew(
     if (page === 1) result.summary = summarize(response.summary);
 
     const reviews = response.reviews.map(identify);
-    const known = findKnown(
-      deps.store.db,
-      handle,
-      reviews.map((r) => r.identity),
-      reviews.map((r) => r.fingerprint),
-    );
+    const known = findKnown(deps.store.db, handle, reviews);
     const diff = diffPage(reviews, known, seen);
     reviewsSeen += diff.distinct;
     result.fresh.push(...diff.fresh);
@@ -176,130 +171,125 @@ function changeOf(handle: string, review: FetchedReview): ReviewChange {
   };
 }
 
-function commit(
+async function commit(
   deps: PollDeps,
   handle: string,
   fetched: Fetched,
   app: { unavailableSince: number | null; lastSuccessAt: number | null },
   startedAt: Date,
   finishedAt: Date,
-): PollOutcome {
+): Promise<PollOutcome> {
   const wasUnavailable = app.unavailableSince !== null;
   const { lastSuccessAt } = app;
   const { db } = deps.store;
-  // Prepared statements run on the connection, so everything below is inside the one transaction.
-  const outcome = db.transaction(
-    () => {
-      // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
-      const baseline = fetched.baseline && pollState(db, handle).baselineAt === null;
-      const status = baseline ? 'baseline' : 'ok';
-      const pollRunId = insertPollRun(db, {
-        appHandle: handle,
-        startedAt,
-        finishedAt,
-        status,
-        requests: fetched.requests,
-        pages: fetched.pages,
-        newReviews: 0,
-        editedReviews: 0,
-        capped: fetched.capped,
-      });
-      const newReviews = insertNewReviews(
-        db,
-        fetched.fresh.map((review) => ({
-          ...changeOf(handle, review),
-          location: review.location,
-          reviewer: review.reviewer,
-          timeUsingApp: review.timeUsingApp,
-          appName: review.appName,
-          appUrl: review.appUrl,
-          fromBaseline: baseline || olderThanLastPoll(review, lastSuccessAt),
-          firstSeenAt: finishedAt,
-          updatedAt: finishedAt,
-          pollRunId,
-        })),
-      );
-      const edits = fetched.edited.flatMap((edit) => {
-        const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
-        return editId === undefined ? [] : [{ ...edit, editId }];
-      });
-      const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
-      for (const refresh of fetched.refreshed) {
-        refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
-      }
-      insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
-      if (newReviews.length + editedReviews.length > 0) {
-        setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
-      }
-      const messages = deps.alerts
-        ? raiseAlerts(db, deps.alerts, {
-            handle,
-            pollRunId,
-            baseline,
-            newReviews,
-            edits: edits.map((e) => ({
-              editId: e.editId,
-              rowId: e.known.rowId,
-              oldRating: e.known.rating,
-              fetched: e.fetched,
-            })),
-            summary: fetched.summary,
-            at: finishedAt,
-          })
-        : [];
-      recordPollSuccess(db, handle, status, finishedAt, newReviews[0]?.appName);
-      return {
-        handle,
-        status,
+  // One transaction (shared with concurrent polls' as a savepoint each): prepared statements run on the
+  // connection, so everything below is inside it.
+  const outcome = await deps.store.writes.run(() => {
+    // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
+    const baseline = fetched.baseline && pollState(db, handle).baselineAt === null;
+    const status = baseline ? 'baseline' : 'ok';
+    const pollRunId = insertPollRun(db, {
+      appHandle: handle,
+      startedAt,
+      finishedAt,
+      status,
+      requests: fetched.requests,
+      pages: fetched.pages,
+      newReviews: 0,
+      editedReviews: 0,
+      capped: fetched.capped,
+    });
+    const newReviews = insertNewReviews(
+      db,
+      fetched.fresh.map((review) => ({
+        ...changeOf(handle, review),
+        location: review.location,
+        reviewer: review.reviewer,
+        timeUsingApp: review.timeUsingApp,
+        appName: review.appName,
+        appUrl: review.appUrl,
+        fromBaseline: baseline || olderThanLastPoll(review, lastSuccessAt),
+        firstSeenAt: finishedAt,
+        updatedAt: finishedAt,
         pollRunId,
-        requests: fetched.requests,
-        newReviews,
-        editedReviews,
-        capped: fetched.capped,
-        summary: fetched.summary,
-        messages,
-      } as const;
-    },
-    { behavior: 'immediate' },
-  );
+      })),
+    );
+    const edits = fetched.edited.flatMap((edit) => {
+      const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
+      return editId === undefined ? [] : [{ ...edit, editId }];
+    });
+    const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
+    for (const refresh of fetched.refreshed) {
+      refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
+    }
+    insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
+    if (newReviews.length + editedReviews.length > 0) {
+      setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
+    }
+    const messages = deps.alerts
+      ? raiseAlerts(db, deps.alerts, {
+          handle,
+          pollRunId,
+          baseline,
+          newReviews,
+          edits: edits.map((e) => ({
+            editId: e.editId,
+            rowId: e.known.rowId,
+            oldRating: e.known.rating,
+            fetched: e.fetched,
+          })),
+          summary: fetched.summary,
+          at: finishedAt,
+        })
+      : [];
+    recordPollSuccess(db, handle, status, finishedAt, newReviews[0]?.appName);
+    return {
+      handle,
+      status,
+      pollRunId,
+      requests: fetched.requests,
+      newReviews,
+      editedReviews,
+      capped: fetched.capped,
+      summary: fetched.summary,
+      messages,
+    } as const;
+  });
   logOutcome(deps.logger, outcome, fetched, wasUnavailable);
   return outcome;
 }
 
 /** A 404 marks the app unavailable and says so once; later polls of a missing app stay quiet. */
-function recordUnavailable(
+async function recordUnavailable(
   deps: PollDeps,
   handle: string,
   err: CatalogNotFoundError,
   startedAt: Date,
   finishedAt: Date,
-): PollOutcome {
+): Promise<PollOutcome> {
   const { db } = deps.store;
-  const { pollRunId, newly } = db.transaction(
-    () => {
-      const app = getApp(db, handle);
-      const newly = app?.unavailableSince == null;
-      const id = insertPollRun(db, {
-        appHandle: handle,
-        startedAt,
-        finishedAt,
-        status: 'unavailable',
-        requests: 1,
-        pages: 0,
-        newReviews: 0,
-        editedReviews: 0,
-        error: err.message,
-      });
-      updateApp(db, handle, {
-        lastPollAt: finishedAt,
-        lastPollStatus: 'unavailable',
-        lastError: err.message,
-        ...(newly ? { unavailableSince: finishedAt, unavailableReason: err.message } : {}),
-      });
-      return { pollRunId: id, newly };
-    },
-    { behavior: 'immediate' },
-  );
+  const { pollRunId, newly } = await deps.store.writes.run(() => {
+    const app = getApp(db, handle);
+    const newly = app?.unavailableSince == null;
+    const id = insertPollRun(db, {
+      appHandle: handle,
+      startedAt,
+      finishedAt,
+      status: 'unavailable',
+      requests: 1,
+      pages: 0,
+      newReviews: 0,
+      editedReviews: 0,
+      error: err.message,
+    });
+    updateApp(db, handle, {
+      lastPollAt: finishedAt,
+      lastPollStatus: 'unavailable',
+      lastError: err.message,
+      ...(newly ? { unavailableSince: finishedAt, unavailableReason: err.message } : {}),
+    });
+    return { pollRunId: id, newly };
+  });
   if (newly) deps.logger.warn({ app: handle }, `${err.message} Marked unavailable; polls continue quietly.`);
   else deps.logger.debug({ app: handle }, 'still unavailable');
   return {

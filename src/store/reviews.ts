@@ -1,34 +1,59 @@
 import { and, eq } from 'drizzle-orm';
 import type { KnownLookup, KnownReview } from '../watch/diff.js';
+import type { FetchedReview } from '../watch/identity.js';
 import type { Db, StoreDb } from './db.js';
 import { type NewReviewRow, type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { statements } from './statements.js';
 
-/** Stored reviews of one app matching any of these identities or fingerprints: one indexed query. */
+/**
+ * Stored reviews of one app matching these fetched reviews: by identity, then by fingerprint for those
+ * the identities did not find (only those need a fingerprint computed, see watch/identity.ts).
+ */
 export function findKnown(
   db: StoreDb,
   handle: string,
-  identities: string[],
-  fingerprints: string[],
+  fetched: ReadonlyArray<Pick<FetchedReview, 'identity' | 'fingerprint'>>,
 ): KnownLookup {
   const byIdentity = new Map<string, KnownReview>();
   const byFingerprint = new Map<string, KnownReview>();
-  if (identities.length === 0) return { byIdentity, byFingerprint };
-  const rows = statements(db).known.all(handle, JSON.stringify(identities), JSON.stringify(fingerprints));
-  for (const row of rows) {
+  if (fetched.length === 0) return { byIdentity, byFingerprint };
+  const { knownByIdentity, knownByFingerprint } = statements(db);
+  for (const row of knownByIdentity.all(handle, JSON.stringify(fetched.map((r) => r.identity)))) {
     byIdentity.set(row.identity, row);
-    byFingerprint.set(row.fingerprint, row);
+  }
+  const unmatched = fetched.filter((r) => !byIdentity.has(r.identity));
+  if (unmatched.length > 0) {
+    const fingerprints = JSON.stringify(unmatched.map((r) => r.fingerprint));
+    for (const row of knownByFingerprint.all(handle, fingerprints)) byFingerprint.set(row.fingerprint, row);
   }
   return { byIdentity, byFingerprint };
 }
 
 /** Inserts what is not stored yet and returns only those rows: a concurrent poll cannot double them. */
-export function insertNewReviews(db: StoreDb, rows: NewReviewRow[]): ReviewRow[] {
+export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id'>>): ReviewRow[] {
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
-    const stored = insertReview.get({ ...row, createdAtMs: row.createdAt?.getTime() ?? null });
-    if (stored) inserted.push(stored);
+    const stored = insertReview.get(
+      row.appHandle,
+      row.identity,
+      row.fingerprint,
+      row.reviewId,
+      row.reviewer,
+      row.location,
+      row.rating,
+      row.content,
+      row.createdDate,
+      row.createdAt?.getTime() ?? null,
+      row.timeUsingApp,
+      row.appName,
+      row.appUrl,
+      row.fromBaseline ? 1 : 0,
+      row.firstSeenAt.getTime(),
+      row.updatedAt.getTime(),
+      row.pollRunId,
+    );
+    if (stored) inserted.push({ ...row, id: stored.id });
   }
   return inserted;
 }

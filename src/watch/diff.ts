@@ -37,36 +37,45 @@ export interface PageDiff {
 }
 
 /**
- * Classifies one page of reviews against the store. `seen` carries the identities already handled in this
- * poll: newest-first pages shift while reviews arrive, so one review can show up on two pages.
+ * The reviews already handled in one poll: newest-first pages shift while reviews arrive, so one review can
+ * show up on two pages, perhaps once without its id.
+ */
+export class SeenInPoll {
+  readonly #identities = new Set<string>();
+  readonly #withId: FetchedReview[] = [];
+
+  has(review: FetchedReview): boolean {
+    if (this.#identities.has(review.identity)) return true;
+    // Fingerprints are compared only for a review without an id: most polls never compute one.
+    return review.fallbackIdentity && this.#withId.some((seen) => seen.fingerprint === review.fingerprint);
+  }
+
+  add(review: FetchedReview, storedIdentity?: string): void {
+    this.#identities.add(review.identity);
+    if (storedIdentity !== undefined) this.#identities.add(storedIdentity);
+    if (!review.fallbackIdentity) this.#withId.push(review);
+  }
+}
+
+/**
+ * Classifies one page of reviews against the store; `seen` carries what earlier pages of the poll held.
  */
 export function diffPage(
   fetched: ReadonlyArray<FetchedReview>,
   known: KnownLookup,
-  seen: Set<string>,
+  seen: SeenInPoll,
 ): PageDiff {
   const diff: PageDiff = { fresh: [], edited: [], refreshed: [], reachedKnown: false, distinct: 0 };
   for (const review of fetched) {
-    // A review without an id has `fp:<fingerprint>` as its identity, so this also catches one that
-    // showed up earlier in the poll with its id. Two reviews with different ids are never merged.
-    if (seen.has(review.identity)) continue;
-    seen.add(review.identity);
-    seen.add(`fp:${review.fingerprint}`);
+    // Two reviews with different ids are never merged.
+    if (seen.has(review)) continue;
+    const match = known.byIdentity.get(review.identity) ?? matchByFingerprint(review, known);
+    seen.add(review, match?.identity);
     diff.distinct++;
-
-    // By fingerprint only where one side has no id: the same review came back once with its id and
-    // once without. Two reviews with ids are different reviews, however alike (star-only, same day).
-    const byFingerprint = known.byFingerprint.get(review.fingerprint);
-    const match =
-      known.byIdentity.get(review.identity) ??
-      (byFingerprint && (review.fallbackIdentity || byFingerprint.identity.startsWith('fp:'))
-        ? byFingerprint
-        : undefined);
     if (!match) {
       diff.fresh.push(review);
       continue;
     }
-    seen.add(match.identity);
     if (match.rating !== review.rating || match.content !== review.content) {
       diff.edited.push({ known: match, fetched: review });
     } else if (
@@ -81,4 +90,15 @@ export function diffPage(
     }
   }
   return diff;
+}
+
+/**
+ * By fingerprint only where one side has no id: the same review came back once with its id and once
+ * without. Two reviews with ids are different reviews, however alike (star-only, same day).
+ */
+function matchByFingerprint(review: FetchedReview, known: KnownLookup): KnownReview | undefined {
+  const candidate = known.byFingerprint.get(review.fingerprint);
+  return candidate && (review.fallbackIdentity || candidate.identity.startsWith('fp:'))
+    ? candidate
+    : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogReview } from '../../src/catalog/index.js';
-import { diffPage, type KnownLookup, type KnownReview } from '../../src/watch/diff.js';
+import { diffPage, type KnownLookup, type KnownReview, SeenInPoll } from '../../src/watch/diff.js';
 import { identify } from '../../src/watch/identity.js';
 
 function review(id: string, overrides: Partial<CatalogReview> = {}): CatalogReview {
@@ -42,14 +42,14 @@ describe('diffPage', () => {
     const diff = diffPage(
       [review('3'), review('2'), review('1')].map(identify),
       lookup(review('1')),
-      new Set(),
+      new SeenInPoll(),
     );
     expect(diff.fresh.map((r) => r.reviewId)).toEqual(['3', '2']);
     expect(diff.reachedKnown).toBe(true);
   });
 
   it('counts a review shifted onto the next page once', () => {
-    const seen = new Set<string>();
+    const seen = new SeenInPoll();
     const page1 = diffPage([review('5'), review('4')].map(identify), lookup(), seen);
     // A review arrived in between: '4' is now the first item of page 2.
     const page2 = diffPage([review('4'), review('3')].map(identify), lookup(), seen);
@@ -63,14 +63,18 @@ describe('diffPage', () => {
     expect(withoutId.identity).toMatch(/^fp:[0-9a-f]{32}$/);
 
     const stored = lookup(review('', { reviewer: 'Anon', content: 'Meh' }));
-    const again = diffPage([identify(review('', { reviewer: 'Anon', content: 'Meh' }))], stored, new Set());
+    const again = diffPage(
+      [identify(review('', { reviewer: 'Anon', content: 'Meh' }))],
+      stored,
+      new SeenInPoll(),
+    );
     expect(again.fresh).toEqual([]);
     expect(again.reachedKnown).toBe(true);
 
     const withId = diffPage(
       [identify(review('77', { reviewer: 'Anon', content: 'Meh' }))],
       stored,
-      new Set(),
+      new SeenInPoll(),
     );
     expect(withId.fresh).toEqual([]);
     expect(withId.refreshed).toHaveLength(1);
@@ -78,13 +82,13 @@ describe('diffPage', () => {
   });
 
   it('matches a review whose id went missing to the stored one by fingerprint', () => {
-    const diff = diffPage([identify(review(''))], lookup(review('')), new Set());
+    const diff = diffPage([identify(review(''))], lookup(review('')), new SeenInPoll());
     expect(diff.fresh).toHaveLength(0);
     const byId = lookup(review('9'));
     const lost = diffPage(
       [identify(review('', { reviewer: 'Store 9', content: 'Review 9' }))],
       byId,
-      new Set(),
+      new SeenInPoll(),
     );
     expect(lost.fresh).toHaveLength(0);
     expect(lost.reachedKnown).toBe(true);
@@ -93,9 +97,9 @@ describe('diffPage', () => {
   it('keeps two reviews with ids apart even when reviewer, day and (empty) text are the same', () => {
     const a = review('100', { reviewer: 'Acme Store', content: '' });
     const b = review('101', { reviewer: 'Acme Store', content: '' });
-    const both = diffPage([identify(b), identify(a)], lookup(), new Set());
+    const both = diffPage([identify(b), identify(a)], lookup(), new SeenInPoll());
     expect(both.fresh.map((r) => r.reviewId)).toEqual(['101', '100']);
-    const later = diffPage([identify(b), identify(a)], lookup(a), new Set());
+    const later = diffPage([identify(b), identify(a)], lookup(a), new SeenInPoll());
     expect(later.fresh.map((r) => r.reviewId)).toEqual(['101']);
     expect(later.refreshed).toHaveLength(0);
   });
@@ -109,7 +113,7 @@ describe('diffPage', () => {
         ),
       ],
       known,
-      new Set(),
+      new SeenInPoll(),
     );
     expect(diff.edited).toHaveLength(1);
     expect(diff.edited[0]?.known.rating).toBe(5);
@@ -121,7 +125,7 @@ describe('diffPage', () => {
     const diff = diffPage(
       [identify(review('1', { createdDate: '2026-11-20T00:00:00+00:00' }))],
       lookup(review('1')),
-      new Set(),
+      new SeenInPoll(),
     );
     expect(diff.edited).toHaveLength(0);
     expect(diff.refreshed).toHaveLength(1);

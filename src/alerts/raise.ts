@@ -1,7 +1,7 @@
 import type { RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
 import { type ScoringRules, scoreReview } from '../scoring/index.js';
-import { getApp, ratingLevel, setRatingLevel } from '../store/apps.js';
+import { appTitle, ratingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import {
@@ -170,8 +170,7 @@ function refOf(
 }
 
 function appRef(db: StoreDb, handle: string, configName: string | undefined, fresh: ReviewRow[]): AppRef {
-  const stored = getApp(db, handle);
-  const name = configName ?? fresh[0]?.appName ?? stored?.title ?? handle;
+  const name = configName ?? fresh[0]?.appName ?? appTitle(db, handle) ?? handle;
   const url = fresh[0]?.appUrl || `https://apps.platform.example/${handle}`;
   return { handle, name: name || handle, url };
 }

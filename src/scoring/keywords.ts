@@ -39,11 +39,22 @@ export function compileWords(words: readonly string[]): RegExp | undefined {
 }
 
 /**
+ * Word lists come from the config and live as long as it does: each is compiled once, not per review
+ * (compiling cost more than matching). matchAll() copies the regex, so sharing one is safe.
+ */
+const compiled = new WeakMap<readonly string[], RegExp | undefined>();
+
+function compiledFor(words: readonly string[]): RegExp | undefined {
+  if (!compiled.has(words)) compiled.set(words, compileWords(words));
+  return compiled.get(words);
+}
+
+/**
  * The distinct words of `text` that match, as written in the text (lowercased, whitespace collapsed),
  * in order of first appearance: "crashes", not "crash*", is what a reader recognises.
  */
 export function matchWords(text: string, words: readonly string[]): string[] {
-  const regex = compileWords(words);
+  const regex = compiledFor(words);
   if (regex === undefined) return [];
   const found = new Set<string>();
   for (const match of normalize(text).matchAll(regex)) found.add(match[0].replace(/\s+/g, ' '));

@@ -11,6 +11,11 @@ export function getApp(db: Db, handle: string): AppRow | undefined {
   return db.select().from(apps).where(eq(apps.handle, handle)).get();
 }
 
+/** The listing's name as last fetched, if any. */
+export function appTitle(db: StoreDb, handle: string): string | undefined {
+  return statements(db).appTitle.get(handle)?.title ?? undefined;
+}
+
 /** What a poll needs to know of its app before it starts; creates the app's row on its first poll. */
 export function pollState(
   db: StoreDb,

@@ -1,63 +1,37 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import type { Db } from './db.js';
-import { type ReviewRow, reviewEdits, reviews } from './schema.js';
+import { and, desc, gte, inArray, isNull, or } from 'drizzle-orm';
+import type { Db, StoreDb } from './db.js';
+import { type ReviewRow, reviews } from './schema.js';
+import { type LowReviewRow, statements } from './statements.js';
 
 /** What happened to an app's reviews since a moment: the evidence behind a rating drop. */
 export function reviewActivitySince(
-  db: Db,
+  db: StoreDb,
   handle: string,
   since: Date,
   maxRating: number,
 ): { newReviews: number; newLowRatings: number[]; rerated: number } {
-  const fresh = and(
-    eq(reviews.appHandle, handle),
-    eq(reviews.fromBaseline, false),
-    gt(reviews.firstSeenAt, since),
-  );
-  const newReviews = db.select({ n: count() }).from(reviews).where(fresh).get()?.n ?? 0;
-  const newLowRatings = db
-    .select({ rating: reviews.rating })
-    .from(reviews)
-    .where(and(fresh, lte(reviews.rating, maxRating)))
-    .all()
-    .map((r) => r.rating);
-  const rerated =
-    db
-      .select({ n: count() })
-      .from(reviewEdits)
-      .where(
-        and(
-          eq(reviewEdits.appHandle, handle),
-          gt(reviewEdits.detectedAt, since),
-          lt(reviewEdits.newRating, reviewEdits.oldRating),
-        ),
-      )
-      .get()?.n ?? 0;
-  return { newReviews, newLowRatings, rerated };
+  const { freshSince, reratedSince } = statements(db);
+  const ratings = freshSince.all(handle, since.getTime()).map((r) => r.rating);
+  return {
+    newReviews: ratings.length,
+    newLowRatings: ratings.filter((rating) => rating <= maxRating),
+    rerated: reratedSince.get(handle, since.getTime())?.n ?? 0,
+  };
 }
+
+export type LowReview = Omit<LowReviewRow, 'firstSeenAt'> & { firstSeenAt: Date };
 
 /** Low reviews first seen since a moment, newest first (not history from a baseline). */
 export function lowReviewsSince(
-  db: Db,
+  db: StoreDb,
   handle: string,
   since: Date,
   maxRating: number,
   limit = 50,
-): ReviewRow[] {
-  return db
-    .select()
-    .from(reviews)
-    .where(
-      and(
-        eq(reviews.appHandle, handle),
-        eq(reviews.fromBaseline, false),
-        lte(reviews.rating, maxRating),
-        gte(reviews.firstSeenAt, since),
-      ),
-    )
-    .orderBy(desc(reviews.firstSeenAt), desc(reviews.id))
-    .limit(limit)
-    .all();
+): LowReview[] {
+  return statements(db)
+    .lowReviewsSince.all(handle, maxRating, since.getTime(), limit)
+    .map((row) => ({ ...row, firstSeenAt: new Date(row.firstSeenAt) }));
 }
 
 /** Reviews of these apps written since a moment (by their date, else when first seen). */

@@ -1,31 +1,38 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Alert } from '../alerts/types.js';
-import type { Db } from './db.js';
+import type { Db, StoreDb } from './db.js';
 import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
+import { statements } from './statements.js';
 
 export type NewAlert = Omit<typeof alerts.$inferInsert, 'id' | 'payload'> & { payload: Alert };
 
 /** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
-export function insertAlert(db: Db, alert: NewAlert): number | undefined {
-  return db.insert(alerts).values(alert).onConflictDoNothing().returning({ id: alerts.id }).get()?.id;
+export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
+  return statements(db).insertAlert.get(
+    alert.appHandle,
+    alert.kind,
+    alert.dedupeKey,
+    alert.priority,
+    alert.score ?? null,
+    alert.reviewRowId ?? null,
+    JSON.stringify(alert.payload),
+    alert.createdAt.getTime(),
+    alert.pollRunId ?? null,
+  )?.id;
 }
 
 export function insertDelivery(
-  db: Db,
+  db: StoreDb,
   delivery: { alertId: number; channel: string; appHandle: string; groupKey: string | null; at: Date },
 ): number {
-  const row = db
-    .insert(deliveries)
-    .values({
-      alertId: delivery.alertId,
-      channel: delivery.channel,
-      appHandle: delivery.appHandle,
-      groupKey: delivery.groupKey,
-      status: 'pending',
-      createdAt: delivery.at,
-    })
-    .returning({ id: deliveries.id })
-    .get();
+  const row = statements(db).insertDelivery.get(
+    delivery.alertId,
+    delivery.channel,
+    delivery.appHandle,
+    delivery.groupKey,
+    delivery.at.getTime(),
+  );
+  if (!row) throw new Error('inserting a delivery returned nothing');
   return row.id;
 }
 
@@ -240,14 +247,9 @@ export function outboxCounts(db: Db): OutboxCounts[] {
   return [...byChannel.values()].sort((a, b) => a.channel.localeCompare(b.channel));
 }
 
-export function latestAlertAt(db: Db, appHandle: string, kind: AlertRow['kind']): Date | undefined {
-  return db
-    .select({ at: alerts.createdAt })
-    .from(alerts)
-    .where(and(eq(alerts.appHandle, appHandle), eq(alerts.kind, kind), isNotNull(alerts.createdAt)))
-    .orderBy(desc(alerts.createdAt))
-    .limit(1)
-    .get()?.at;
+export function latestAlertAt(db: StoreDb, appHandle: string, kind: AlertRow['kind']): Date | undefined {
+  const at = statements(db).latestAlertAt.get(appHandle, kind)?.at;
+  return at == null ? undefined : new Date(at);
 }
 
 export function deliveryStates(

@@ -1,16 +1,19 @@
-import { sql } from 'drizzle-orm';
 import type { KnownReview } from '../watch/diff.js';
 import type { Store } from './db.js';
-import { reviews } from './schema.js';
+import type { ReviewRow } from './schema.js';
+
+/** A low review as the incident look-back reads it; `firstSeenAt` in epoch ms. */
+export type LowReviewRow = Pick<
+  ReviewRow,
+  'id' | 'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
+> & { firstSeenAt: number };
 
 /**
  * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
  * statements, so their cost is the poller's: drizzle's query building and row mapping cost more than
- * SQLite itself here (bench/README.md), so the hottest are plain SQL on the same connection, and the
- * insert of new reviews keeps drizzle's typed mapping.
+ * SQLite itself here (bench/README.md), so they are plain SQL on the same connection, typed by hand.
  */
 function build(db: Store['db']) {
-  const p = sql.placeholder;
   const raw = db.$client;
   return {
     pollState: raw.prepare<
@@ -29,36 +32,69 @@ function build(db: Store['db']) {
     setRatingLevel: raw.prepare<[number, number, number, string]>(
       'update apps set rating_level_average = ?, rating_level_count = ?, rating_level_at = ? where handle = ?',
     ),
-    /** Identities and fingerprints as JSON arrays: one statement whatever the page size. */
-    known: raw.prepare<[string, string, string], KnownReview>(
+    /** Identities (or fingerprints) as a JSON array: one statement whatever the page size. */
+    knownByIdentity: raw.prepare<[string, string], KnownReview>(
       `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews
-       where app_handle = ? and (identity in (select value from json_each(?)) or fingerprint in (select value from json_each(?)))`,
+       where app_handle = ? and identity in (select value from json_each(?))`,
     ),
-    insertReview: db
-      .insert(reviews)
-      .values({
-        appHandle: p('appHandle'),
-        identity: p('identity'),
-        fingerprint: p('fingerprint'),
-        reviewId: p('reviewId'),
-        reviewer: p('reviewer'),
-        location: p('location'),
-        rating: p('rating'),
-        content: p('content'),
-        createdDate: p('createdDate'),
-        // Nullable: drizzle's date encoder would throw on null, so epoch ms go in as they are.
-        createdAt: sql`${p('createdAtMs')}`,
-        timeUsingApp: p('timeUsingApp'),
-        appName: p('appName'),
-        appUrl: p('appUrl'),
-        fromBaseline: p('fromBaseline'),
-        firstSeenAt: p('firstSeenAt'),
-        updatedAt: p('updatedAt'),
-        pollRunId: p('pollRunId'),
-      })
-      .onConflictDoNothing({ target: [reviews.appHandle, reviews.identity] })
-      .returning()
-      .prepare(),
+    knownByFingerprint: raw.prepare<[string, string], KnownReview>(
+      `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews
+       where app_handle = ? and fingerprint in (select value from json_each(?))`,
+    ),
+    insertReview: raw.prepare<
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        string,
+        string,
+        number | null,
+        string,
+        string,
+        string,
+        number,
+        number,
+        number,
+        number,
+      ],
+      { id: number }
+    >(
+      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (app_handle, identity) do nothing returning id`,
+    ),
+    /** The alert path: only polls that brought a low review or moved the rating run these. */
+    appTitle: raw.prepare<[string], { title: string | null }>('select title from apps where handle = ?'),
+    lowReviewsSince: raw.prepare<[string, number, number, number], LowReviewRow>(
+      `select id, review_id as reviewId, reviewer, location, rating, content, created_date as createdDate,
+       time_using_app as timeUsingApp, first_seen_at as firstSeenAt from reviews
+       where app_handle = ? and from_baseline = 0 and rating <= ? and first_seen_at >= ?
+       order by first_seen_at desc, id desc limit ?`,
+    ),
+    freshSince: raw.prepare<[string, number], { rating: number }>(
+      'select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
+    ),
+    reratedSince: raw.prepare<[string, number], { n: number }>(
+      `select count(*) as n from review_edits where app_handle = ? and detected_at > ? and new_rating < old_rating`,
+    ),
+    latestAlertAt: raw.prepare<[string, string], { at: number | null }>(
+      'select max(created_at) as at from alerts where app_handle = ? and kind = ?',
+    ),
+    insertAlert: raw.prepare<
+      [string, string, string, string, number | null, number | null, string, number, number | null],
+      { id: number }
+    >(
+      `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at, poll_run_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
+    ),
+    insertDelivery: raw.prepare<[number, string, string, string | null, number], { id: number }>(
+      `insert into deliveries (alert_id, channel, app_handle, group_key, status, created_at)
+       values (?, ?, ?, ?, 'pending', ?) returning id`,
+    ),
     insertPollRun: raw.prepare<
       [string, number, number, string, number, number, number, number, number, string | null],
       { id: number }

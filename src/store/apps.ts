@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db, StoreDb } from './db.js';
 import { type AppRow, apps } from './schema.js';
-import { statements } from './statements.js';
+import { type PollState, statements } from './statements.js';
 
 export function ensureApp(db: Db, handle: string): void {
   db.insert(apps).values({ handle }).onConflictDoNothing().run();
@@ -17,15 +17,19 @@ export function appTitle(db: StoreDb, handle: string): string | undefined {
 }
 
 /** What a poll needs to know of its app before it starts; creates the app's row on its first poll. */
-export function pollState(
-  db: StoreDb,
-  handle: string,
-): { baselineAt: number | null; unavailableSince: number | null; lastSuccessAt: number | null } {
+export function pollState(db: StoreDb, handle: string): PollState {
   const { pollState, insertApp } = statements(db);
   const found = pollState.get(handle);
   if (found) return found;
   insertApp.run(handle);
-  return pollState.get(handle) ?? { baselineAt: null, unavailableSince: null, lastSuccessAt: null };
+  return (
+    pollState.get(handle) ?? {
+      baselineAt: null,
+      unavailableSince: null,
+      lastSuccessAt: null,
+      newestPageHash: null,
+    }
+  );
 }
 
 export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, 'handle'>>): void {
@@ -36,15 +40,14 @@ export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, '
 export function recordPollSuccess(
   db: StoreDb,
   handle: string,
-  status: 'ok' | 'baseline',
-  at: Date,
-  title: string | undefined,
+  poll: { status: 'ok' | 'baseline'; at: Date; title: string | undefined; newestPageHash: string | null },
 ): void {
   statements(db).pollSucceeded.run(
-    at.getTime(),
-    status,
-    status === 'baseline' ? at.getTime() : null,
-    title || null,
+    poll.at.getTime(),
+    poll.status,
+    poll.status === 'baseline' ? poll.at.getTime() : null,
+    poll.title || null,
+    poll.newestPageHash,
     handle,
   );
 }

@@ -27,6 +27,11 @@ export const apps = sqliteTable('apps', {
   ratingLevelAverage: real('rating_level_average'),
   ratingLevelCount: integer('rating_level_count'),
   ratingLevelAt: timestamp('rating_level_at'),
+  /**
+   * A hash of page 1 of the reviews as the last successful poll read (and stored) it. While page 1 is
+   * unchanged nothing on it is new or edited, so the poll skips looking its reviews up.
+   */
+  newestPageHash: text('newest_page_hash'),
   createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
 });
 

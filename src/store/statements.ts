@@ -2,6 +2,14 @@ import type { KnownReview } from '../watch/diff.js';
 import type { Store } from './db.js';
 import type { ReviewRow } from './schema.js';
 
+/** What a poll reads of its app before it starts; times in epoch ms. */
+export interface PollState {
+  baselineAt: number | null;
+  unavailableSince: number | null;
+  lastSuccessAt: number | null;
+  newestPageHash: string | null;
+}
+
 /** A low review as the incident look-back reads it; `firstSeenAt` in epoch ms. */
 export type LowReviewRow = Pick<
   ReviewRow,
@@ -16,11 +24,8 @@ export type LowReviewRow = Pick<
 function build(db: Store['db']) {
   const raw = db.$client;
   return {
-    pollState: raw.prepare<
-      [string],
-      { baselineAt: number | null; unavailableSince: number | null; lastSuccessAt: number | null }
-    >(
-      `select baseline_at as baselineAt, unavailable_since as unavailableSince,
+    pollState: raw.prepare<[string], PollState>(
+      `select baseline_at as baselineAt, unavailable_since as unavailableSince, newest_page_hash as newestPageHash,
        (select started_at from poll_runs r where r.app_handle = apps.handle and r.status in ('ok', 'baseline')
         order by r.started_at desc limit 1) as lastSuccessAt
        from apps where handle = ?`,
@@ -112,9 +117,10 @@ function build(db: Store['db']) {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: raw.prepare<[number, string, number | null, string | null, string]>(
+    pollSucceeded: raw.prepare<[number, string, number | null, string | null, string | null, string]>(
       `update apps set last_poll_at = ?, last_poll_status = ?, last_error = null, unavailable_since = null,
-       unavailable_reason = null, baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title) where handle = ?`,
+       unavailable_reason = null, baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title),
+       newest_page_hash = ? where handle = ?`,
     ),
   };
 }

@@ -16,6 +16,18 @@ export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdD
 }
 
 /**
+ * A hash of everything the diff reads of a page of reviews, in order. When page 1 hashes as it did at the
+ * last successful poll, nothing on it is new or edited: the poll needs no lookup (bench/README.md).
+ */
+export function pageHash(reviews: readonly CatalogReview[]): string {
+  let text = '';
+  for (const r of reviews) {
+    text += `${r.reviewId}\0${r.reviewer}\0${r.rating}\0${r.createdDate}\0${r.content}\u0001`;
+  }
+  return hash('sha256', text).slice(0, 32);
+}
+
+/**
  * review_id is stable across pages and edits, so it is the identity. Some responses carry `""` instead
  * (catalog-api-notes.md): those fall back to the fingerprint, prefixed so it can never equal a numeric id.
  */

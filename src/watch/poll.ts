@@ -15,7 +15,7 @@ import {
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot } from '../store/snapshots.js';
 import { diffPage, type ReviewEdit, SeenInPoll } from './diff.js';
-import { type FetchedReview, identify, parseReviewDate } from './identity.js';
+import { type FetchedReview, identify, pageHash, parseReviewDate } from './identity.js';
 
 export interface PollOptions {
   /** Steady-state page cap. */
@@ -70,6 +70,8 @@ interface Fetched {
   refreshed: ReviewEdit[];
   capped: boolean;
   summary: RatingSummary;
+  /** Of page 1, stored with the poll for the next one to compare. */
+  newestPageHash: string | null;
 }
 
 /**
@@ -91,8 +93,7 @@ export async function pollApp(
     fetched = await fetchNew(
       deps,
       handle,
-      baseline,
-      baseline ? options.baselinePages : options.maxPages,
+      { baseline, pageCap: baseline ? options.baselinePages : options.maxPages, hash: app.newestPageHash },
       onProgress,
     );
   } catch (err) {
@@ -105,10 +106,10 @@ export async function pollApp(
 async function fetchNew(
   deps: PollDeps,
   handle: string,
-  baseline: boolean,
-  pageCap: number,
+  last: { baseline: boolean; pageCap: number; hash: string | null },
   onProgress: ((progress: PollProgress) => void) | undefined,
 ): Promise<Fetched> {
+  const { baseline, pageCap } = last;
   const seen = new SeenInPoll();
   let reviewsSeen = 0;
   const result: Fetched = {
@@ -120,13 +121,19 @@ async function fetchNew(
     refreshed: [],
     capped: false,
     summary: summarize([]),
+    newestPageHash: null,
   };
   for (let page = 1; page <= pageCap; page++) {
     const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
     result.requests++;
     result.pages = page;
-    // Page 1's summary is the freshest; later pages are read a moment after it.
-    if (page === 1) result.summary = summarize(response.summary);
+    if (page === 1) {
+      // Page 1's summary is the freshest; later pages are read a moment after it.
+      result.summary = summarize(response.summary);
+      result.newestPageHash = pageHash(response.reviews);
+      // Page 1 as the last poll read and stored it: nothing new, nothing edited, the rest seen before.
+      if (result.newestPageHash === last.hash) return result;
+    }
 
     const reviews = response.reviews.map(identify);
     const known = findKnown(deps.store.db, handle, reviews);
@@ -242,7 +249,12 @@ async function commit(
           at: finishedAt,
         })
       : [];
-    recordPollSuccess(db, handle, status, finishedAt, newReviews[0]?.appName);
+    recordPollSuccess(db, handle, {
+      status,
+      at: finishedAt,
+      title: newReviews[0]?.appName,
+      newestPageHash: fetched.newestPageHash,
+    });
     return {
       handle,
       status,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogReview } from '../../src/catalog/index.js';
 import { diffPage, type KnownLookup, type KnownReview, SeenInPoll } from '../../src/watch/diff.js';
-import { identify } from '../../src/watch/identity.js';
+import { identify, pageHash } from '../../src/watch/identity.js';
 
 function review(id: string, overrides: Partial<CatalogReview> = {}): CatalogReview {
   return {
@@ -130,5 +130,23 @@ describe('diffPage', () => {
     expect(diff.edited).toHaveLength(0);
     expect(diff.refreshed).toHaveLength(1);
     expect(diff.reachedKnown).toBe(false);
+  });
+});
+
+describe('pageHash', () => {
+  it('is equal for an equal page and differs when anything the diff reads changes', () => {
+    const page = [review('2'), review('1')];
+    expect(pageHash([review('2'), review('1')])).toBe(pageHash(page));
+    for (const changed of [
+      [review('2', { rating: 1 }), review('1')],
+      [review('2'), review('1', { content: 'Review 1, edited' })],
+      [review('2', { createdDate: '2026-11-02T00:00:00+00:00' }), review('1')],
+      [review('2', { reviewer: 'Someone else' }), review('1')],
+      [review(''), review('1')],
+      [review('1'), review('2')],
+      [review('2')],
+    ]) {
+      expect(pageHash(changed)).not.toBe(pageHash(page));
+    }
   });
 });

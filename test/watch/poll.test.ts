@@ -163,6 +163,23 @@ describe('steady-state polls', () => {
     expect(store.db.select({ n: count() }).from(reviewEdits).get()?.n).toBe(1);
   });
 
+  it('skip the lookup while page 1 is unchanged, and still see every change to it', async () => {
+    // Quiet polls compare page 1 with the hash stored by the last one (no lookup of its reviews).
+    expect((await poll()).newReviews).toHaveLength(0);
+    expect((await poll()).newReviews).toHaveLength(0);
+    const [newest, second] = sim.controls.reviews('big-app');
+    if (!newest || !second) throw new Error('no reviews');
+    sim.controls.editReview('big-app', second.review_id, { rating: 2 });
+    const edited = await poll();
+    expect(edited.editedReviews.map((e) => e.fetched.reviewId)).toEqual([second.review_id]);
+    sim.controls.addReviews('big-app', [{ rating: 1 }]);
+    const added = await poll();
+    expect(added.newReviews.map((r) => r.rating)).toEqual([1]);
+    sim.controls.archiveReview('big-app', newest.review_id);
+    expect(await poll()).toMatchObject({ newReviews: [], editedReviews: [] });
+    expect(await poll()).toMatchObject({ newReviews: [], editedReviews: [], requests: 1 });
+  });
+
   it('survive an archived review and record the smaller count', async () => {
     const first = sim.controls.reviews('big-app')[0];
     if (!first) throw new Error('no review');

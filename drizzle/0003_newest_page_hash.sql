@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `newest_page_hash` text;

@@ -45,12 +45,18 @@ export interface PollFindings {
 /** A group message holds at most this many reviews; more go out as several groups (Slack's limits). */
 export const GROUP_SIZE = 20;
 
+export interface RaisedAlerts {
+  /** One entry per alert raised (for metrics). */
+  kinds: Array<Alert['kind']>;
+  /** The outbox messages to enqueue. */
+  messages: OutboxMessage[];
+}
+
 /**
  * Raises the alerts a poll's findings call for and writes them, with a delivery per routed channel, to
- * the outbox. Runs inside the poll's transaction: the alerts exist exactly when the reviews do. Returns
- * the messages to enqueue.
+ * the outbox. Runs inside the poll's transaction: the alerts exist exactly when the reviews do.
  */
-export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings): OutboxMessage[] {
+export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings): RaisedAlerts {
   const { handle, at } = findings;
   const appConfig = policy.apps.get(handle);
   // Looked up only when something is raised: most polls raise nothing.
@@ -107,7 +113,10 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   const drop = ratingDrop(db, policy, findings, app);
   if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
 
-  return writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised);
+  return {
+    kinds: raised.map((a) => a.alert.kind),
+    messages: writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised),
+  };
 }
 
 function writeDeliveries(

@@ -1,9 +1,6 @@
 import type { Queue } from 'bullmq';
-import { and, count, eq } from 'drizzle-orm';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatalogResponseInfo } from '../catalog/client.js';
-import type { StoreDb } from '../store/db.js';
-import { alerts } from '../store/schema.js';
 import type { PollOutcome } from '../watch/poll.js';
 import { withTimeout } from './timeout.js';
 
@@ -121,18 +118,12 @@ export class Metrics {
    * A poll that returned. `db` lets it count the alerts the poll raised by kind (they are in the outbox
    * under the poll's run); a failure to read them is not the poll's failure, so it is swallowed.
    */
-  pollFinished(outcome: PollOutcome, seconds: number, db?: StoreDb): void {
+  pollFinished(outcome: PollOutcome, seconds: number): void {
     this.polls.inc({ status: outcome.status });
     this.pollDuration.observe(seconds);
     if (outcome.status !== 'ok') return;
     if (outcome.newReviews.length > 0) this.reviewsNew.inc(outcome.newReviews.length);
-    if (!db) return;
-    try {
-      for (const row of alertKindsOfPollRun(db, outcome.handle, outcome.pollRunId))
-        this.alertsRaised.inc({ kind: row.kind }, row.n);
-    } catch {
-      // Metrics are best effort; the poll's own writes are committed already.
-    }
+    for (const kind of outcome.alertKinds) this.alertsRaised.inc({ kind });
   }
 
   /** A poll attempt that threw (a 429 excepted: the job goes back to the queue). */
@@ -153,18 +144,4 @@ export class Metrics {
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-/** The alerts a poll run raised, counted by kind; `app_handle` first so the (app, created) index serves it. */
-function alertKindsOfPollRun(
-  db: StoreDb,
-  handle: string,
-  pollRunId: number,
-): Array<{ kind: string; n: number }> {
-  return db
-    .select({ kind: alerts.kind, n: count() })
-    .from(alerts)
-    .where(and(eq(alerts.appHandle, handle), eq(alerts.pollRunId, pollRunId)))
-    .groupBy(alerts.kind)
-    .all();
 }

@@ -85,7 +85,7 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
           if (progress.baseline)
             void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
         });
-        options.metrics?.pollFinished(outcome, seconds(), deps.store.db);
+        options.metrics?.pollFinished(outcome, seconds());
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
         return resultOf(outcome, options.lowRatingMax);
       } catch (err) {

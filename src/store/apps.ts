@@ -40,9 +40,16 @@ export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, '
 export function recordPollSuccess(
   db: StoreDb,
   handle: string,
-  poll: { status: 'ok' | 'baseline'; at: Date; title: string | undefined; newestPageHash: string | null },
+  poll: {
+    status: 'ok' | 'baseline';
+    startedAt: Date;
+    at: Date;
+    title: string | undefined;
+    newestPageHash: string | null;
+  },
 ): void {
   statements(db).pollSucceeded.run(
+    poll.startedAt.getTime(),
     poll.at.getTime(),
     poll.status,
     poll.status === 'baseline' ? poll.at.getTime() : null,

@@ -32,6 +32,8 @@ export const apps = sqliteTable('apps', {
    * unchanged nothing on it is new or edited, so the poll skips looking its reviews up.
    */
   newestPageHash: text('newest_page_hash'),
+  /** When the last successful poll started: reviews dated well before it are history (watch/poll.ts). */
+  lastSuccessAt: timestamp('last_success_at'),
   createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
 });
 

@@ -25,10 +25,8 @@ function build(db: Store['db']) {
   const raw = db.$client;
   return {
     pollState: raw.prepare<[string], PollState>(
-      `select baseline_at as baselineAt, unavailable_since as unavailableSince, newest_page_hash as newestPageHash,
-       (select started_at from poll_runs r where r.app_handle = apps.handle and r.status in ('ok', 'baseline')
-        order by r.started_at desc limit 1) as lastSuccessAt
-       from apps where handle = ?`,
+      `select baseline_at as baselineAt, unavailable_since as unavailableSince, last_success_at as lastSuccessAt,
+       newest_page_hash as newestPageHash from apps where handle = ?`,
     ),
     insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
     ratingLevel: raw.prepare<[string], { average: number | null; count: number | null; at: number | null }>(
@@ -117,10 +115,10 @@ function build(db: Store['db']) {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: raw.prepare<[number, string, number | null, string | null, string | null, string]>(
-      `update apps set last_poll_at = ?, last_poll_status = ?, last_error = null, unavailable_since = null,
-       unavailable_reason = null, baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title),
-       newest_page_hash = ? where handle = ?`,
+    pollSucceeded: raw.prepare<[number, number, string, number | null, string | null, string | null, string]>(
+      `update apps set last_success_at = max(coalesce(last_success_at, 0), ?), last_poll_at = ?, last_poll_status = ?, last_error = null,
+       unavailable_since = null, unavailable_reason = null, baseline_at = coalesce(baseline_at, ?),
+       title = coalesce(?, title), newest_page_hash = ? where handle = ?`,
     ),
   };
 }

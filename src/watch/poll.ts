@@ -1,4 +1,5 @@
 import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
+import type { Alert } from '../alerts/types.js';
 import { type CatalogClient, CatalogNotFoundError, type RatingSummary, summarize } from '../catalog/index.js';
 import type { Logger } from '../log.js';
 import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
@@ -55,6 +56,8 @@ export interface PollOutcome {
   /** The page cap stopped the poll before it reached a stored review: older new reviews may be missed. */
   capped: boolean;
   summary: RatingSummary | undefined;
+  /** The kind of each alert this poll raised. */
+  alertKinds: Array<Alert['kind']>;
   /** Outbox messages raised by this poll, to enqueue for delivery. */
   messages: OutboxMessage[];
   /** Set on the poll that first found the app missing (404); later polls of a missing app leave it unset. */
@@ -233,7 +236,7 @@ async function commit(
     if (newReviews.length + editedReviews.length > 0) {
       setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
     }
-    const messages = deps.alerts
+    const raised = deps.alerts
       ? raiseAlerts(db, deps.alerts, {
           handle,
           pollRunId,
@@ -248,9 +251,10 @@ async function commit(
           summary: fetched.summary,
           at: finishedAt,
         })
-      : [];
+      : { kinds: [], messages: [] };
     recordPollSuccess(db, handle, {
       status,
+      startedAt,
       at: finishedAt,
       title: newReviews[0]?.appName,
       newestPageHash: fetched.newestPageHash,
@@ -264,7 +268,8 @@ async function commit(
       editedReviews,
       capped: fetched.capped,
       summary: fetched.summary,
-      messages,
+      alertKinds: raised.kinds,
+      messages: raised.messages,
     } as const;
   });
   logOutcome(deps.logger, outcome, fetched, wasUnavailable);
@@ -313,6 +318,7 @@ async function recordUnavailable(
     editedReviews: [],
     capped: false,
     summary: undefined,
+    alertKinds: [],
     messages: [],
     unavailable: { message: err.message, newly },
   };

@@ -1,1 +1,0 @@
-ALTER TABLE `apps` ADD `newest_page_hash` text;

@@ -1,0 +1,48 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { afterEach, expect, it } from 'vitest';
+import { getApp } from '../../src/store/apps.js';
+import { openStore } from '../../src/store/db.js';
+import { tempDir } from '../helpers/index.js';
+
+let cleanup: () => void = () => {};
+afterEach(() => cleanup());
+
+/** The migrations folder as it was before `tag` (and everything after it). */
+function migrationsBefore(dir: string, tag: string): string {
+  const folder = join(dir, 'drizzle');
+  cpSync('drizzle', folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (at < 0) throw new Error(`no migration ${tag}`);
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  return folder;
+}
+
+it('0003 fills in when each app was last polled successfully, from its poll runs', () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  const path = join(temp.dir, 'old.db');
+  const old = new Database(path);
+  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0003_poll_shortcuts') });
+  old.exec(`
+    insert into apps (handle) values ('polled'), ('failing'), ('new');
+    insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+    values ('polled', 1000, 1100, 'baseline', 1, 1, 0, 0), ('polled', 2000, 2100, 'ok', 1, 1, 0, 0),
+           ('polled', 3000, 3100, 'failed', 1, 0, 0, 0), ('failing', 5000, 5100, 'failed', 1, 0, 0, 0);
+  `);
+  old.close();
+
+  const store = openStore(path);
+  try {
+    expect(getApp(store.db, 'polled')?.lastSuccessAt).toEqual(new Date(2000));
+    expect(getApp(store.db, 'failing')?.lastSuccessAt).toBeNull();
+    expect(getApp(store.db, 'new')?.lastSuccessAt).toBeNull();
+  } finally {
+    store.close();
+  }
+});

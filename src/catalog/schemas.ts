@@ -19,30 +19,33 @@ const reviewId = z
   .nullish()
   .transform((value) => (value === null || value === undefined ? '' : String(value).trim()));
 
+/** Every page holds ten of these: the '' defaults are applied in one transform, not one per field. */
+const maybeText = z.string().nullish();
+
 export const reviewSchema = z
   .object({
-    app_url: text,
-    app_name: text,
-    reviewer: text,
-    review_created_date: text,
-    reviewer_location: text,
+    app_url: maybeText,
+    app_name: maybeText,
+    reviewer: maybeText,
+    review_created_date: maybeText,
+    reviewer_location: maybeText,
     rating: z.number().min(0).max(5),
-    reviewer_latest_used_date: text,
-    review_content: text,
+    reviewer_latest_used_date: maybeText,
+    review_content: maybeText,
     review_id: reviewId,
   })
   .transform((r) => ({
     reviewId: r.review_id,
-    reviewer: r.reviewer,
-    location: r.reviewer_location,
+    reviewer: r.reviewer ?? '',
+    location: r.reviewer_location ?? '',
     rating: r.rating,
-    content: r.review_content,
+    content: r.review_content ?? '',
     /** As sent: ISO 8601 most of the time, the literal "Invalid Date" sometimes. */
-    createdDate: r.review_created_date,
+    createdDate: r.review_created_date ?? '',
     /** Text such as "2 months using the app", or ''. */
-    timeUsingApp: r.reviewer_latest_used_date,
-    appName: r.app_name,
-    appUrl: r.app_url,
+    timeUsingApp: r.reviewer_latest_used_date ?? '',
+    appName: r.app_name ?? '',
+    appUrl: r.app_url ?? '',
   }));
 
 export type CatalogReview = z.output<typeof reviewSchema>;

@@ -233,6 +233,7 @@ const latestPoll = pollResults[0];
 let watchLoop: unknown = null;
 if (latestPoll) {
   const figures = JSON.parse(readFileSync(`bench/results/${latestPoll}`, 'utf8')) as Array<{
+    round?: number;
     phase: string;
     apps: number;
     seconds: number;
@@ -244,11 +245,11 @@ if (latestPoll) {
     '',
     `Beside the watch loop (bench/poll.ts, bench/results/${latestPoll}):`,
     '',
-    '| apps | phase | seconds | apps/s | ms per app (1 / apps/s) |',
-    '| ---: | --- | ---: | ---: | ---: |',
+    '| apps | round | phase | seconds | apps/s | ms per app (1 / apps/s) |',
+    '| ---: | ---: | --- | ---: | ---: | ---: |',
     ...figures.map(
       (f) =>
-        `| ${f.apps} | ${f.phase} | ${f.seconds} | ${f.appsPerSecond} | ${round(1000 / f.appsPerSecond, 2)} |`,
+        `| ${f.apps} | ${f.round ?? ''} | ${f.phase} | ${f.seconds} | ${f.appsPerSecond} | ${round(1000 / f.appsPerSecond, 2)} |`,
     ),
   );
 }

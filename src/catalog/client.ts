@@ -73,7 +73,9 @@ export class CatalogClient {
   readonly #onResponse: ((info: CatalogResponseInfo) => void) | undefined;
   /**
    * undici's own request() over a keep-alive pool, not fetch(): fetch's WHATWG streams and objects cost
-   * three times the CPU per request (bench/README.md), and a poller is mostly requests.
+   * three times the CPU per request (bench/README.md), and a poller is mostly requests. Unlike fetch()
+   * it follows no redirect (the API documents none; a 3xx is a CatalogRequestError rather than the key
+   * sent on to another host) and asks for no compression.
    */
   readonly #agent: Agent;
 

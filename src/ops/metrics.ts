@@ -114,10 +114,7 @@ export class Metrics {
     if (info.status === 429) this.catalogRateLimited.inc();
   };
 
-  /**
-   * A poll that returned. `db` lets it count the alerts the poll raised by kind (they are in the outbox
-   * under the poll's run); a failure to read them is not the poll's failure, so it is swallowed.
-   */
+  /** A poll that returned, with the alerts it raised. */
   pollFinished(outcome: PollOutcome, seconds: number): void {
     this.polls.inc({ status: outcome.status });
     this.pollDuration.observe(seconds);

@@ -45,7 +45,8 @@ export function recordPollSuccess(
     startedAt: Date;
     at: Date;
     title: string | undefined;
-    newestPageHash: string | null;
+    /** Null clears it; undefined leaves it as it is. */
+    newestPageHash: string | null | undefined;
   },
 ): void {
   statements(db).pollSucceeded.run(
@@ -54,7 +55,8 @@ export function recordPollSuccess(
     poll.status,
     poll.status === 'baseline' ? poll.at.getTime() : null,
     poll.title || null,
-    poll.newestPageHash,
+    poll.newestPageHash === undefined ? 0 : 1,
+    poll.newestPageHash ?? null,
     handle,
   );
 }

@@ -10,12 +10,12 @@ export function reviewActivitySince(
   since: Date,
   maxRating: number,
 ): { newReviews: number; newLowRatings: number[]; rerated: number } {
-  const { freshSince, reratedSince } = statements(db);
-  const ratings = freshSince.all(handle, since.getTime()).map((r) => r.rating);
+  const { freshSince, freshLowSince, reratedSince } = statements(db);
+  const at = since.getTime();
   return {
-    newReviews: ratings.length,
-    newLowRatings: ratings.filter((rating) => rating <= maxRating),
-    rerated: reratedSince.get(handle, since.getTime())?.n ?? 0,
+    newReviews: freshSince.get(handle, at)?.n ?? 0,
+    newLowRatings: freshLowSince.all(handle, at, maxRating).map((r) => r.rating),
+    rerated: reratedSince.get(handle, at)?.n ?? 0,
   };
 }
 

@@ -29,6 +29,26 @@ export function findKnown(
   return { byIdentity, byFingerprint };
 }
 
+/** Whether every one of these fetched reviews is stored under its identity with its rating, content and date. */
+export function pageIsStored(
+  db: StoreDb,
+  handle: string,
+  fetched: ReadonlyArray<Pick<FetchedReview, 'identity' | 'rating' | 'content' | 'createdDate'>>,
+): boolean {
+  if (fetched.length === 0) return true;
+  const rows = statements(db).knownByIdentity.all(handle, JSON.stringify(fetched.map((r) => r.identity)));
+  const stored = new Map(rows.map((row) => [row.identity, row]));
+  return fetched.every((review) => {
+    const row = stored.get(review.identity);
+    return (
+      row !== undefined &&
+      row.rating === review.rating &&
+      row.content === review.content &&
+      row.createdDate === review.createdDate
+    );
+  });
+}
+
 /** Inserts what is not stored yet and returns only those rows: a concurrent poll cannot double them. */
 export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id'>>): ReviewRow[] {
   const { insertReview } = statements(db);

@@ -28,8 +28,8 @@ export const apps = sqliteTable('apps', {
   ratingLevelCount: integer('rating_level_count'),
   ratingLevelAt: timestamp('rating_level_at'),
   /**
-   * A hash of page 1 of the reviews as the last successful poll read (and stored) it. While page 1 is
-   * unchanged nothing on it is new or edited, so the poll skips looking its reviews up.
+   * A hash of page 1 of the reviews, written only when the store held that page exactly. While page 1
+   * hashes the same, nothing on it is new or edited, so the poll skips looking its reviews up.
    */
   newestPageHash: text('newest_page_hash'),
   /** When the last successful poll started: reviews dated well before it are history (watch/poll.ts). */

@@ -78,8 +78,11 @@ function build(db: Store['db']) {
        where app_handle = ? and from_baseline = 0 and rating <= ? and first_seen_at >= ?
        order by first_seen_at desc, id desc limit ?`,
     ),
-    freshSince: raw.prepare<[string, number], { rating: number }>(
-      'select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
+    freshSince: raw.prepare<[string, number], { n: number }>(
+      'select count(*) as n from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
+    ),
+    freshLowSince: raw.prepare<[string, number, number], { rating: number }>(
+      `select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ? and rating <= ?`,
     ),
     reratedSince: raw.prepare<[string, number], { n: number }>(
       `select count(*) as n from review_edits where app_handle = ? and detected_at > ? and new_rating < old_rating`,
@@ -115,10 +118,13 @@ function build(db: Store['db']) {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: raw.prepare<[number, number, string, number | null, string | null, string | null, string]>(
-      `update apps set last_success_at = max(coalesce(last_success_at, 0), ?), last_poll_at = ?, last_poll_status = ?, last_error = null,
-       unavailable_since = null, unavailable_reason = null, baseline_at = coalesce(baseline_at, ?),
-       title = coalesce(?, title), newest_page_hash = ? where handle = ?`,
+    pollSucceeded: raw.prepare<
+      [number, number, string, number | null, string | null, number, string | null, string]
+    >(
+      `update apps set last_success_at = max(coalesce(last_success_at, 0), ?), last_poll_at = ?,
+       last_poll_status = ?, last_error = null, unavailable_since = null, unavailable_reason = null,
+       baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title),
+       newest_page_hash = iif(?, ?, newest_page_hash) where handle = ?`,
     ),
   };
 }

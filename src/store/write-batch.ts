@@ -12,8 +12,9 @@ interface Pending {
  * all its statements together, so sixteen concurrent polls pay for one instead of sixteen.
  *
  * Each piece of work stays atomic on its own: one that throws is rolled back to its savepoint and only its
- * caller sees the error. A failure of the commit itself fails every caller of the batch; nothing of it
- * was written. Until its batch commits, a caller's promise is pending: work must not await in between.
+ * caller sees the error. Some errors (a full disk, I/O, SQLITE_BUSY) make SQLite roll back the whole
+ * transaction instead: then, as when the commit itself fails, every caller of the batch gets that error
+ * and nothing of the batch is written. Work is synchronous: a caller's promise settles after the commit.
  */
 export class WriteBatch {
   readonly #client: Database.Database;
@@ -42,6 +43,9 @@ export class WriteBatch {
               // Inside a transaction, better-sqlite3 runs a nested one as a savepoint.
               outcomes.push({ ok: true, value: this.#client.transaction(work)() });
             } catch (error) {
+              // SQLite rolled back everything: the work before is gone and the work after must not run
+              // outside the batch, so the whole batch fails with this error.
+              if (!this.#client.inTransaction) throw error;
               outcomes.push({ ok: false, error });
             }
           }

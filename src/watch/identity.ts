@@ -1,7 +1,10 @@
 import { hash } from 'node:crypto';
 import type { CatalogReview } from '../catalog/index.js';
 
-/** A review as fetched, with the identity we store it under. */
+/**
+ * A review as fetched, with the identity we store it under. `fingerprint` is a getter (see identify()):
+ * a spread, JSON or structuredClone copy loses it, so copy the fields a consumer needs instead.
+ */
 export interface FetchedReview extends CatalogReview {
   identity: string;
   /** Hash of reviewer, date and content; stable while the review is not edited. Computed when first read. */
@@ -20,11 +23,9 @@ export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdD
  * last successful poll, nothing on it is new or edited: the poll needs no lookup (bench/README.md).
  */
 export function pageHash(reviews: readonly CatalogReview[]): string {
-  let text = '';
-  for (const r of reviews) {
-    text += `${r.reviewId}\0${r.reviewer}\0${r.rating}\0${r.createdDate}\0${r.content}\u0001`;
-  }
-  return hash('sha256', text).slice(0, 32);
+  // JSON, not separators: review text can hold any character.
+  const fields = reviews.map((r) => [r.reviewId, r.reviewer, r.rating, r.createdDate, r.content]);
+  return hash('sha256', JSON.stringify(fields)).slice(0, 32);
 }
 
 /**

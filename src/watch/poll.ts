@@ -9,6 +9,7 @@ import { insertPollRun, setPollRunCounts } from '../store/polls.js';
 import {
   findKnown,
   insertNewReviews,
+  pageIsStored,
   type ReviewChange,
   recordEdit,
   refreshReview,
@@ -73,8 +74,11 @@ interface Fetched {
   refreshed: ReviewEdit[];
   capped: boolean;
   summary: RatingSummary;
-  /** Of page 1, stored with the poll for the next one to compare. */
-  newestPageHash: string | null;
+  /**
+   * Page 1 and its hash, when the poll diffed it; unset when it matched the stored hash and was skipped.
+   * The hash is stored for the next poll only if the store then holds page 1 as read (see commit).
+   */
+  pageOne?: { hash: string; reviews: FetchedReview[] };
 }
 
 /**
@@ -96,7 +100,11 @@ export async function pollApp(
     fetched = await fetchNew(
       deps,
       handle,
-      { baseline, pageCap: baseline ? options.baselinePages : options.maxPages, hash: app.newestPageHash },
+      {
+        baseline,
+        pageCap: baseline ? options.baselinePages : options.maxPages,
+        storedPageHash: app.newestPageHash,
+      },
       onProgress,
     );
   } catch (err) {
@@ -109,10 +117,10 @@ export async function pollApp(
 async function fetchNew(
   deps: PollDeps,
   handle: string,
-  last: { baseline: boolean; pageCap: number; hash: string | null },
+  plan: { baseline: boolean; pageCap: number; storedPageHash: string | null },
   onProgress: ((progress: PollProgress) => void) | undefined,
 ): Promise<Fetched> {
-  const { baseline, pageCap } = last;
+  const { baseline, pageCap } = plan;
   const seen = new SeenInPoll();
   let reviewsSeen = 0;
   const result: Fetched = {
@@ -124,21 +132,22 @@ async function fetchNew(
     refreshed: [],
     capped: false,
     summary: summarize([]),
-    newestPageHash: null,
   };
   for (let page = 1; page <= pageCap; page++) {
     const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
     result.requests++;
     result.pages = page;
+    const reviews = response.reviews.map(identify);
     if (page === 1) {
       // Page 1's summary is the freshest; later pages are read a moment after it.
       result.summary = summarize(response.summary);
-      result.newestPageHash = pageHash(response.reviews);
-      // Page 1 as the last poll read and stored it: nothing new, nothing edited, the rest seen before.
-      if (result.newestPageHash === last.hash) return result;
+      const hash = pageHash(response.reviews);
+      // The store held page 1 exactly so when the hash was stored, and reviews are never deleted:
+      // nothing on it is new or edited, and what is older was seen.
+      if (hash === plan.storedPageHash) return result;
+      result.pageOne = { hash, reviews };
     }
 
-    const reviews = response.reviews.map(identify);
     const known = findKnown(deps.store.db, handle, reviews);
     const diff = diffPage(reviews, known, seen);
     reviewsSeen += diff.distinct;
@@ -257,7 +266,13 @@ async function commit(
       startedAt,
       at: finishedAt,
       title: newReviews[0]?.appName,
-      newestPageHash: fetched.newestPageHash,
+      // A concurrent poll may have written page 1 differently meanwhile: only a hash of what is stored
+      // now may stand for it. A skipped page 1 leaves the stored hash as it is.
+      newestPageHash: fetched.pageOne
+        ? pageIsStored(db, handle, fetched.pageOne.reviews)
+          ? fetched.pageOne.hash
+          : null
+        : undefined,
     });
     return {
       handle,

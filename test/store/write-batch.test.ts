@@ -75,4 +75,24 @@ describe('WriteBatch', () => {
     await store.writes.run(insertApp('c'));
     expect(storedApps(reader)).toEqual(['c']);
   });
+
+  it('fails every caller with the error, and writes nothing, when SQLite rolls back the whole batch', async () => {
+    const client = store.db.$client;
+    // A database that cannot grow: the big write below fails with SQLITE_FULL, which ends the transaction.
+    client.pragma(`max_page_count = ${(client.pragma('page_count', { simple: true }) as number) + 3}`);
+    const outcomes = await Promise.allSettled([
+      store.writes.run(insertApp('a')),
+      store.writes.run(() => {
+        const insert = client.prepare('insert into apps (handle, title) values (?, ?)');
+        for (let i = 0; i < 1000; i++) insert.run(`big-${i}`, 'x'.repeat(2000));
+      }),
+      store.writes.run(insertApp('c')),
+    ]);
+    client.pragma('max_page_count = 1073741823');
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const outcome of outcomes) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_FULL' });
+    }
+    expect(storedApps(reader)).toEqual([]);
+  });
 });

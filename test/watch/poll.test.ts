@@ -180,6 +180,54 @@ describe('steady-state polls', () => {
     expect(await poll()).toMatchObject({ newReviews: [], editedReviews: [], requests: 1 });
   });
 
+  it('keep finding edits after two polls of the app raced with an edit between them', async () => {
+    const x = sim.controls.reviews('big-app')[4];
+    if (!x) throw new Error('no review');
+    const [first, second] = x.rating >= 3 ? [1, 5] : [5, 1];
+    // An edit re-dates a review and puts it first; stored, so page 1 starts with it.
+    sim.controls.editReview('big-app', x.review_id, { rating: first });
+    expect((await poll()).editedReviews).toHaveLength(1);
+
+    // A client whose answers wait until the test lets them through: two polls read page 1 at different
+    // moments and finish in the same turn of the event loop, the later reader first.
+    const held = () => {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const client = new (class extends CatalogClient {
+        override async reviews(handle: string, options: { page?: number } = {}): Promise<ReviewsPage> {
+          const page = await super.reviews(handle, options);
+          await gate;
+          return page;
+        }
+      })({ baseUrl: sim.url, apiKey: 'k' });
+      return { client, release };
+    };
+    const waitForRequests = async (n: number) => {
+      while (requests() < n) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const early = held();
+    const late = held();
+    const before = requests();
+    const pollEarly = pollApp({ client: early.client, store, logger: log.logger }, 'big-app', OPTIONS);
+    await waitForRequests(before + 1);
+    sim.controls.editReview('big-app', x.review_id, { rating: second });
+    const pollLate = pollApp({ client: late.client, store, logger: log.logger }, 'big-app', OPTIONS);
+    await waitForRequests(before + 2);
+    late.release();
+    early.release();
+    const [fromEarly, fromLate] = await Promise.all([pollEarly, pollLate]);
+    expect(fromLate.editedReviews).toHaveLength(1);
+    expect(fromEarly.editedReviews).toHaveLength(0);
+
+    // Re-rated back: page 1 is now exactly what the early poll read, which is not what is stored.
+    sim.controls.editReview('big-app', x.review_id, { rating: first });
+    const next = await poll();
+    expect(next.editedReviews.map((e) => [e.known.rating, e.fetched.rating])).toEqual([[second, first]]);
+    expect(reviewsOf(store.db, 'big-app').find((r) => r.reviewId === x.review_id)?.rating).toBe(first);
+  });
+
   it('survive an archived review and record the smaller count', async () => {
     const first = sim.controls.reviews('big-app')[0];
     if (!first) throw new Error('no review');

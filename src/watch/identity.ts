@@ -19,8 +19,8 @@ export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdD
 }
 
 /**
- * A hash of everything the diff reads of a page of reviews, in order. When page 1 hashes as it did at the
- * last successful poll, nothing on it is new or edited: the poll needs no lookup (bench/README.md).
+ * A hash of everything the diff reads of a page of reviews, in order. When page 1 hashes as it did when
+ * the store last held it exactly, nothing on it is new or edited: the poll needs no lookup (watch/poll.ts).
  */
 export function pageHash(reviews: readonly CatalogReview[]): string {
   // JSON, not separators: review text can hold any character.

@@ -35,7 +35,14 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { startSimulator } from '../src/simulator/index.js';
-import { envRef, round, seededRandom, sleep, startWebhookRecorder, writeResult } from './support.js';
+import {
+  alertBenchConfig,
+  round,
+  seededRandom,
+  sleep,
+  startWebhookRecorder,
+  writeResult,
+} from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -110,24 +117,7 @@ const redis = await connectRedis(REDIS_URL);
 const configPath = join(dir, 'reviewwatch.yaml');
 writeFileSync(
   configPath,
-  `catalog:
-  baseUrl: ${envRef('CATALOG_API_BASE_URL')}
-  apiKey: ${envRef('CATALOG_API_KEY')}
-  maxRequestsPerSecond: 50
-poll:
-  every: 1s
-  backoff: 1s
-apps:
-${handles.map((h) => `  - handle: ${h}\n    notify: [support]`).join('\n')}
-alerts:
-  lowRating: { maxRating: 3 }
-  ratingDrop: { minDrop: 5, displayed: false }
-  incident: { count: 1000 }
-  groupAbove: 1000
-  throttle: { max: 10000 }
-channels:
-  support: { type: slack, webhookUrl: ${envRef('SLACK_WEBHOOK_URL')} }
-`,
+  alertBenchConfig(handles, { maxRequestsPerSecond: 50, poll: { every: '1s', backoff: '1s' } }),
 );
 const env = {
   PATH: process.env.PATH ?? '',

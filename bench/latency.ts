@@ -9,8 +9,8 @@ import { type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js'
 import { createServices } from '../src/queue/services.js';
 import { loadSettings, openRuntime } from '../src/runtime.js';
 import {
+  alertBenchConfig,
   control,
-  envRef,
   round,
   type Stats,
   startSimulatorProcess,
@@ -52,26 +52,7 @@ const dir = mkdtempSync(join(tmpdir(), 'reviewwatch-latency-'));
 const prefix = `rwlatency-${process.pid}-${stamp}`;
 // Written to a file and read through loadSettings, as `reviewwatch start` reads its config and environment.
 const configPath = join(dir, 'reviewwatch.yaml');
-writeFileSync(
-  configPath,
-  `catalog:
-  baseUrl: ${envRef('CATALOG_API_BASE_URL')}
-  apiKey: ${envRef('CATALOG_API_KEY')}
-  maxRequestsPerSecond: 1000
-poll:
-  every: 15m
-apps:
-${handles.map((h) => `  - handle: ${h}\n    notify: [support]`).join('\n')}
-alerts:
-  lowRating: { maxRating: 3 }
-  ratingDrop: { minDrop: 5, displayed: false }
-  incident: { count: 1000 }
-  groupAbove: 1000
-  throttle: { max: 10000 }
-channels:
-  support: { type: slack, webhookUrl: ${envRef('SLACK_WEBHOOK_URL')} }
-`,
-);
+writeFileSync(configPath, alertBenchConfig(handles, { maxRequestsPerSecond: 1000, poll: { every: '15m' } }));
 const settings = loadSettings({
   configPath,
   env: {

@@ -167,6 +167,36 @@ export function envRef(name: string): string {
   return `"${'$'}{${name}}"`;
 }
 
+/**
+ * The config file of the alert benchmarks (crash.ts, latency.ts): every app notifies one Slack channel
+ * and grouping, incidents and the throttle stay out of the way, so each low review is one message. The
+ * API and webhook come from the environment, as `reviewwatch start` reads them.
+ */
+export function alertBenchConfig(
+  handles: string[],
+  options: { maxRequestsPerSecond: number; poll: Record<string, string> },
+): string {
+  return `catalog:
+  baseUrl: ${envRef('CATALOG_API_BASE_URL')}
+  apiKey: ${envRef('CATALOG_API_KEY')}
+  maxRequestsPerSecond: ${options.maxRequestsPerSecond}
+poll:
+${Object.entries(options.poll)
+  .map(([key, value]) => `  ${key}: ${value}`)
+  .join('\n')}
+apps:
+${handles.map((h) => `  - handle: ${h}\n    notify: [support]`).join('\n')}
+alerts:
+  lowRating: { maxRating: 3 }
+  ratingDrop: { minDrop: 5, displayed: false }
+  incident: { count: 1000 }
+  groupAbove: 1000
+  throttle: { max: 10000 }
+channels:
+  support: { type: slack, webhookUrl: ${envRef('SLACK_WEBHOOK_URL')} }
+`;
+}
+
 /** The simulator in a process of its own, so it does not share the event loop being measured. */
 export async function startSimulatorProcess(apps: number): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();

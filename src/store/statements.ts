@@ -16,6 +16,10 @@ export type LowReviewRow = Pick<
   'id' | 'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
 > & { firstSeenAt: number };
 
+/** What the diff needs of a stored review (watch/diff.ts KnownReview), for one app. */
+const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate
+  from reviews where app_handle = ?`;
+
 /**
  * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
  * statements, so their cost is the poller's: drizzle's query building and row mapping cost more than
@@ -37,12 +41,10 @@ function build(db: Store['db']) {
     ),
     /** Identities (or fingerprints) as a JSON array: one statement whatever the page size. */
     knownByIdentity: raw.prepare<[string, string], KnownReview>(
-      `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews
-       where app_handle = ? and identity in (select value from json_each(?))`,
+      `${KNOWN} and identity in (select value from json_each(?))`,
     ),
     knownByFingerprint: raw.prepare<[string, string], KnownReview>(
-      `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate from reviews
-       where app_handle = ? and fingerprint in (select value from json_each(?))`,
+      `${KNOWN} and fingerprint in (select value from json_each(?))`,
     ),
     insertReview: raw.prepare<
       [

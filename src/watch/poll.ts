@@ -137,16 +137,17 @@ async function fetchNew(
     const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
     result.requests++;
     result.pages = page;
-    const reviews = response.reviews.map(identify);
+    let hash: string | undefined;
     if (page === 1) {
       // Page 1's summary is the freshest; later pages are read a moment after it.
       result.summary = summarize(response.summary);
-      const hash = pageHash(response.reviews);
+      hash = pageHash(response.reviews);
       // The store held page 1 exactly so when the hash was stored, and reviews are never deleted:
       // nothing on it is new or edited, and what is older was seen.
       if (hash === plan.storedPageHash) return result;
-      result.pageOne = { hash, reviews };
     }
+    const reviews = response.reviews.map(identify);
+    if (hash !== undefined) result.pageOne = { hash, reviews };
 
     const known = findKnown(deps.store.db, handle, reviews);
     const diff = diffPage(reviews, known, seen);
@@ -172,8 +173,7 @@ async function fetchNew(
  */
 const HISTORY_MARGIN_MS = 2 * 86_400_000;
 
-function olderThanLastPoll(review: FetchedReview, lastSuccessAt: number | null): boolean {
-  const created = parseReviewDate(review.createdDate);
+function olderThanLastPoll(created: Date | null, lastSuccessAt: number | null): boolean {
   return created !== null && lastSuccessAt !== null && created.getTime() < lastSuccessAt - HISTORY_MARGIN_MS;
 }
 
@@ -220,18 +220,21 @@ async function commit(
     });
     const newReviews = insertNewReviews(
       db,
-      fetched.fresh.map((review) => ({
-        ...changeOf(handle, review),
-        location: review.location,
-        reviewer: review.reviewer,
-        timeUsingApp: review.timeUsingApp,
-        appName: review.appName,
-        appUrl: review.appUrl,
-        fromBaseline: baseline || olderThanLastPoll(review, lastSuccessAt),
-        firstSeenAt: finishedAt,
-        updatedAt: finishedAt,
-        pollRunId,
-      })),
+      fetched.fresh.map((review) => {
+        const change = changeOf(handle, review);
+        return {
+          ...change,
+          location: review.location,
+          reviewer: review.reviewer,
+          timeUsingApp: review.timeUsingApp,
+          appName: review.appName,
+          appUrl: review.appUrl,
+          fromBaseline: baseline || olderThanLastPoll(change.createdAt, lastSuccessAt),
+          firstSeenAt: finishedAt,
+          updatedAt: finishedAt,
+          pollRunId,
+        };
+      }),
     );
     const edits = fetched.edited.flatMap((edit) => {
       const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);

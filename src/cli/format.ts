@@ -1,9 +1,7 @@
+import { stars } from '../notify/render/escape.js';
 import type { PollJobResult } from '../queue/poll-worker.js';
 
-export function stars(rating: number): string {
-  const full = Math.max(0, Math.min(5, Math.round(rating)));
-  return '★'.repeat(full) + '☆'.repeat(5 - full);
-}
+export { stars };
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

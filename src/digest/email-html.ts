@@ -1,8 +1,4 @@
-/**
- * The digest as email HTML: the summary first, then a section per app (own apps, then competitors).
- * Every string from the data is escaped on its way into the markup, here or in email-blocks.ts.
- */
-import type { Priority } from '../alerts/types.js';
+import { PRIORITY_COLORS } from '../notify/render/email-html.js';
 import { escapeHtml } from '../notify/render/escape.js';
 import { formatCount } from '../notify/render/wording.js';
 import {
@@ -59,13 +55,6 @@ import {
   summarySentence,
   weekLabel,
 } from './wording.js';
-
-const PRIORITY_COLORS: Record<Priority, string> = {
-  critical: '#b91c1c',
-  high: '#c2410c',
-  medium: '#a16207',
-  low: '#52525b',
-};
 
 /** Distribution bars: the share of the period's reviews at each rating. */
 const DISTRIBUTION_BAR = { width: 300, height: 12 } as const;

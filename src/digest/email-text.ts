@@ -2,6 +2,8 @@
  * The digest's plain-text alternative: the same information as the HTML, laid out for a fixed-width
  * reader (bars as block characters, tables as padded columns).
  */
+
+import { indent } from '../notify/render/email-text.js';
 import { truncate } from '../notify/render/escape.js';
 import { formatCount } from '../notify/render/wording.js';
 import { headlineApps } from './summarize.js';
@@ -61,13 +63,6 @@ function textTable(headers: string[], rows: string[][]): string {
         .join('  ')
         .trimEnd(),
     )
-    .join('\n');
-}
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((line) => `${prefix}${line}`.trimEnd())
     .join('\n');
 }
 

@@ -1,7 +1,7 @@
 /** The plain-text alternative: the same content as the HTML, laid out for a fixed-width reader. */
 import type { EmailDoc } from './email-doc.js';
 
-function indent(text: string, prefix: string): string {
+export function indent(text: string, prefix: string): string {
   return text
     .split('\n')
     .map((line) => `${prefix}${line}`.trimEnd())

@@ -5,9 +5,11 @@
  * height of a line of text, hence the `&nbsp;` with zero font size and an exact line height.
  * Callers pass escaped HTML where a parameter says `Html`; everything else is escaped here.
  */
+import { FONT, multiline, row } from '../notify/render/email-html.js';
 import { escapeHtml } from '../notify/render/escape.js';
 
-export const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+// The notification email's own font stack and helpers: one look for every mail reviewwatch sends.
+export { FONT, multiline, row };
 
 export const COLORS = {
   text: '#18181b',
@@ -120,16 +122,6 @@ export function muted(text: string): string {
 /** Coloured text for a change: red when a rating fell, green when it rose. */
 export function colored(text: string, color: string | undefined): string {
   return color === undefined ? escapeHtml(text) : `<span style="color:${color};">${escapeHtml(text)}</span>`;
-}
-
-/** Escaped, with the text's own line breaks kept. */
-export function multiline(text: string): string {
-  return escapeHtml(text).replace(/\n/g, '<br>');
-}
-
-/** A row of the page's main table. */
-export function row(innerHtml: string, padding = '0 24px 16px'): string {
-  return `<tr><td style="padding:${padding};">${innerHtml}</td></tr>`;
 }
 
 /** The page: a centred 600 px column on a grey background. `rowsHtml` are rows made with `row`. */

@@ -8,7 +8,7 @@ import type { EmailDoc, EmailReviewItem } from './email-doc.js';
 import { escapeHtml } from './escape.js';
 import type { Fact, Link } from './wording.js';
 
-const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+export const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
 export const PRIORITY_COLORS: Record<Priority, string> = {
   critical: '#b91c1c',
@@ -17,12 +17,13 @@ export const PRIORITY_COLORS: Record<Priority, string> = {
   low: '#52525b',
 };
 
-/** Escaped, with the review's own line breaks kept. */
-function multiline(text: string): string {
+/** Escaped, with the text's own line breaks kept. */
+export function multiline(text: string): string {
   return escapeHtml(text).replace(/\n/g, '<br>');
 }
 
-function row(inner: string, padding = '0 24px 16px'): string {
+/** A row of the page's main table. */
+export function row(inner: string, padding = '0 24px 16px'): string {
   return `<tr><td style="padding:${padding};">${inner}</td></tr>`;
 }
 

@@ -1,6 +1,7 @@
 import { Queue, type Worker } from 'bullmq';
 import type { CatalogError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
+import { TimeoutError, withTimeout } from '../ops/timeout.js';
 import type { Runtime } from '../runtime.js';
 import { NOTIFY_QUEUE, type NotifyJobData, POLL_QUEUE, type PollJobData } from './names.js';
 import { createNotifyWorker, enqueueMessages, type NotifyResult } from './notify-worker.js';
@@ -72,9 +73,10 @@ export function createServices(
       for (const worker of workers) void worker.run();
     },
     async close(graceMs = 30_000) {
-      const graceful = Promise.all(workers.map((w) => w.close()));
-      const timer = new Promise<'timeout'>((resolve) => setTimeout(resolve, graceMs, 'timeout').unref());
-      if ((await Promise.race([graceful.then(() => 'closed' as const), timer])) === 'timeout') {
+      try {
+        await withTimeout(Promise.all(workers.map((w) => w.close())), graceMs);
+      } catch (err) {
+        if (!(err instanceof TimeoutError)) throw err;
         logger.warn(`jobs still running after ${graceMs / 1000}s: stopping them; they will run again`);
         await Promise.all(workers.map((w) => w.close(true)));
       }

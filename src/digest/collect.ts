@@ -1,7 +1,8 @@
 /**
  * Gathers one period's digest from the store: the reads in queries.ts, the arithmetic in summarize.ts.
  */
-import type { ScoringRules } from '../scoring/index.js';
+import type { Config } from '../config/index.js';
+import { DEFAULT_SCORING_RULES, mergeScoringRules, type ScoringRules } from '../scoring/index.js';
 import type { Db } from '../store/db.js';
 import { type DigestPeriod, periodWeeks, shiftWeeks, trailingWeeks } from './period.js';
 import {
@@ -49,6 +50,17 @@ export interface CollectInput {
   maxRating: number;
   scoring: ScoringRules;
   now: Date;
+}
+
+/** What the config says a digest covers: its apps, the low-rating cut-off and the scoring rules. */
+export function digestInputOf(config: Config, period: DigestPeriod, now: Date): CollectInput {
+  return {
+    apps: config.apps.map((app) => ({ handle: app.handle, name: app.name, role: app.role })),
+    period,
+    maxRating: config.alerts.lowRating.maxRating,
+    scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
+    now,
+  };
 }
 
 function distributions(

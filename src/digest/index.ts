@@ -1,4 +1,4 @@
-export { type CollectInput, collectDigest, type DigestAppInput } from './collect.js';
+export { type CollectInput, collectDigest, type DigestAppInput, digestInputOf } from './collect.js';
 export {
   assertTimezone,
   type DigestPeriod,

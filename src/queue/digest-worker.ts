@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import {
   collectDigest,
   type DigestPeriod,
+  digestInputOf,
   periodKey,
   previousWeek,
   renderDigestEmail,
@@ -12,7 +13,6 @@ import {
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChannelSender } from '../notify/sender.js';
-import { DEFAULT_SCORING_RULES, mergeScoringRules } from '../scoring/index.js';
 import type { Store } from '../store/db.js';
 import { claimDigest, digestRunsOf, finishDigest } from '../store/digests.js';
 
@@ -66,13 +66,7 @@ export async function sendDigest(
       outcomes.push({ channel, status: claim === 'sent' ? 'already-sent' : 'busy' });
       continue;
     }
-    data ??= collectDigest(store.db, {
-      apps: config.apps.map((app) => ({ handle: app.handle, name: app.name, role: app.role })),
-      period,
-      maxRating: config.alerts.lowRating.maxRating,
-      scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
-      now,
-    });
+    data ??= collectDigest(store.db, digestInputOf(config, period, now));
     const message = sender.type === 'email' ? renderDigestEmail(data) : renderDigestSlack(data);
     const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
     try {

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import {
   collectDigest,
   type DigestPeriod,
+  digestInputOf,
   periodBetween,
   previousWeek,
   renderDigestEmail,
@@ -10,7 +11,6 @@ import {
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
 import { sendDigest } from '../../queue/digest-worker.js';
-import { DEFAULT_SCORING_RULES, mergeScoringRules } from '../../scoring/index.js';
 import { openStore } from '../../store/db.js';
 import { loggerFor, settingsFor } from '../context.js';
 
@@ -64,13 +64,7 @@ export function digestCommand(): Command {
       const store = openStore(settings.databasePath);
       try {
         if (options.preview) {
-          const data = collectDigest(store.db, {
-            apps: config.apps.map((app) => ({ handle: app.handle, name: app.name, role: app.role })),
-            period,
-            maxRating: config.alerts.lowRating.maxRating,
-            scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
-            now,
-          });
+          const data = collectDigest(store.db, digestInputOf(config, period, now));
           const email = renderDigestEmail(data);
           if (options.out) {
             writeFileSync(options.out, email.html);

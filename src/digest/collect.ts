@@ -120,10 +120,20 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
 
       const apps: DigestApp[] = configured.map((app) => {
         const counts = weekly.get(app.handle);
+        // The trend's week ends include the period's end, a week and four weeks before: read each once.
+        const ratings = new Map<number, ReturnType<typeof ratingBefore>>();
+        const ratingAt = (end: Date) => {
+          let rating = ratings.get(end.getTime());
+          if (rating === undefined) {
+            rating = ratingBefore(tx, app.handle, end);
+            ratings.set(end.getTime(), rating);
+          }
+          return rating;
+        };
         const trend: TrendWeek[] = weeks.map((week, i) => ({
           start: week.start,
           end: week.end,
-          rating: ratingBefore(tx, app.handle, week.end)?.average ?? null,
+          rating: ratingAt(week.end)?.average ?? null,
           reviews: counts?.[i] ?? 0,
         }));
         const failedAlerts = failed.get(app.handle) ?? [];
@@ -132,11 +142,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
           title: app.name?.trim() || titles.get(app.handle)?.trim() || app.handle,
           role: app.role,
           reviews: reviewStats(stats.get(app.handle) ?? emptyDistribution(), maxRating),
-          rating: ratingHistory(
-            ratingBefore(tx, app.handle, period.end),
-            ratingBefore(tx, app.handle, lastWeekEnd),
-            ratingBefore(tx, app.handle, fourWeeksAgoEnd),
-          ),
+          rating: ratingHistory(ratingAt(period.end), ratingAt(lastWeekEnd), ratingAt(fourWeeksAgoEnd)),
           trend,
           worst: rankWorst(worstCandidates.get(app.handle) ?? [], input.scoring, MAX_WORST),
           best: pickBest(longestFiveStar(tx, app.handle, periodWindow, MAX_BEST), MAX_BEST),

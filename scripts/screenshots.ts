@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Notification } from '../src/alerts/types.js';
 import { renderDigestEmail } from '../src/digest/index.js';
-import { sampleDigestData } from '../src/digest/sample.js';
 import { renderEmail } from '../src/notify/render/index.js';
+import { sampleDigestData } from '../test/fixtures/digest-sample.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs');
 const work = mkdtempSync(join(tmpdir(), 'reviewwatch-shot-'));

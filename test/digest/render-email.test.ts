@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderDigestEmail, weekContaining } from '../../src/digest/index.js';
-import { sampleDigestData } from '../../src/digest/sample.js';
+import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { tempStore } from '../helpers/index.js';
 import { collect, NASTY_CONTENT, SCRIPT, seedWeek, TZ } from './scenario.js';
 import { visibleText } from './seed.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DigestData, renderDigestSlack, weekContaining } from '../../src/digest/index.js';
-import { sampleDigestData } from '../../src/digest/sample.js';
 import { SLACK_LIMITS, type SlackBlock, slackBlocksSize } from '../../src/notify/render/slack.js';
+import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { tempStore } from '../helpers/index.js';
 import { collect, seedWeek, TZ } from './scenario.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type DigestData, digestSubject } from '../../src/digest/index.js';
 import { countingTime, writtenDay } from '../../src/digest/review-time.js';
-import { sampleDigestData } from '../../src/digest/sample.js';
 import { digestTotals, direction, pickBest, rankWorst, reviewStats } from '../../src/digest/summarize.js';
 import type { DigestReview } from '../../src/digest/types.js';
 import { DEFAULT_SCORING_RULES } from '../../src/scoring/index.js';
+import { sampleDigestData } from '../fixtures/digest-sample.js';
 
 function review(id: string, rating: number, content: string, at = '2026-11-18T12:00:00Z'): DigestReview {
   return {

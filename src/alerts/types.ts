@@ -4,17 +4,9 @@
  * (reviewer, content, location, app name) is untrusted: renderers escape it.
  */
 
-export type Priority = 'critical' | 'high' | 'medium' | 'low';
+import type { Priority, Severity } from '../scoring/priority.js';
 
-export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
-
-export interface Severity {
-  /** 0 (harmless) to 100 (act now). */
-  score: number;
-  priority: Priority;
-  /** Why, in words a support agent understands: "1 star", "mentions billing: refund, charged". */
-  reasons: string[];
-}
+export { PRIORITIES, type Priority, type Severity } from '../scoring/priority.js';
 
 export interface AppRef {
   handle: string;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { errorMessage, formatPath } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
+import { parseRetryAfter } from '../util/http.js';
 import {
   CatalogAuthError,
   CatalogCreditsError,
@@ -211,16 +212,6 @@ function detailOf(body: string): string {
 
 function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-/** Retry-After is either delay-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
 
 function errorFor(

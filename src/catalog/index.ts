@@ -1,7 +1,6 @@
 export {
   CatalogClient,
   type CatalogClientOptions,
-  parseRetryAfter,
   type RequestGate,
   type SortBy,
 } from './client.js';

@@ -1,7 +1,7 @@
 import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webhook';
 import type { Notification } from '../alerts/types.js';
-import { parseRetryAfter } from '../catalog/client.js';
 import { errorMessage } from '../errors.js';
+import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
 import type { EmailMessage } from './render/email.js';
 import { renderSlack, type SlackMessage } from './render/slack.js';

@@ -1,8 +1,8 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatalogResponseInfo } from '../catalog/client.js';
+import { withTimeout } from '../util/timeout.js';
 import type { PollOutcome } from '../watch/poll.js';
-import { withTimeout } from './timeout.js';
 
 /** A poll attempt's outcome: the poll's own status, or `failed` when the attempt threw. */
 export type PollMetricStatus = PollOutcome['status'] | 'failed';

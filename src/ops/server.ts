@@ -10,8 +10,8 @@ import type { Redis } from 'ioredis';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
+import { TimeoutError, withTimeout } from '../util/timeout.js';
 import type { Metrics } from './metrics.js';
-import { TimeoutError, withTimeout } from './timeout.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,8 +1,8 @@
 import { Queue, type Worker } from 'bullmq';
 import type { CatalogError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
-import { TimeoutError, withTimeout } from '../ops/timeout.js';
 import type { Runtime } from '../runtime.js';
+import { TimeoutError, withTimeout } from '../util/timeout.js';
 import { NOTIFY_QUEUE, type NotifyJobData, POLL_QUEUE, type PollJobData } from './names.js';
 import { createNotifyWorker, enqueueMessages, type NotifyResult } from './notify-worker.js';
 import { createPollWorker, type PollJobResult, type RetryPolicy } from './poll-worker.js';

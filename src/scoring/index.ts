@@ -1,4 +1,5 @@
 export { compileWords, matchWords } from './keywords.js';
+export { isLowRated, PRIORITIES, type Priority, type Severity } from './priority.js';
 export {
   DEFAULT_SCORING_RULES,
   type KeywordGroup,

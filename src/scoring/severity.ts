@@ -1,5 +1,5 @@
-import type { Priority, Severity } from '../alerts/types.js';
 import { matchWords } from './keywords.js';
+import type { Priority, Severity } from './priority.js';
 import type { ScoringRules } from './rules.js';
 import { describeTenure, parseTimeUsingApp } from './tenure.js';
 

@@ -9,10 +9,10 @@ import {
   CatalogResponseError,
   CatalogUnavailableError,
   InvalidHandleError,
-  parseRetryAfter,
   summarize,
 } from '../../src/catalog/index.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { parseRetryAfter } from '../../src/util/http.js';
 import { freePort } from '../helpers/index.js';
 
 const KEY = 'test-secret-key-123';

@@ -1,4 +1,4 @@
-import type { RatingSummary } from '../catalog/index.js';
+import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
 import { type ScoringRules, scoreReview } from '../scoring/index.js';
 import { appTitle, ratingLevel, setRatingLevel } from '../store/apps.js';
@@ -12,7 +12,6 @@ import {
   type OutboxMessage,
 } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
-import type { FetchedReview } from '../watch/identity.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { evaluateRating } from './rating-drop.js';
 import { routeAlert } from './route.js';

@@ -1,13 +1,20 @@
 import { and, eq } from 'drizzle-orm';
-import type { KnownLookup, KnownReview } from '../watch/diff.js';
-import type { FetchedReview } from '../watch/identity.js';
+import type { FetchedReview } from '../catalog/index.js';
 import type { Db, StoreDb } from './db.js';
 import { type NewReviewRow, type ReviewRow, reviewEdits, reviews } from './schema.js';
-import { statements } from './statements.js';
+import { type KnownReview, statements } from './statements.js';
+
+export type { KnownReview } from './statements.js';
+
+/** The stored reviews a page's reviews matched, by identity and by fingerprint. */
+export interface KnownLookup {
+  byIdentity: ReadonlyMap<string, KnownReview>;
+  byFingerprint: ReadonlyMap<string, KnownReview>;
+}
 
 /**
  * Stored reviews of one app matching these fetched reviews: by identity, then by fingerprint for those
- * the identities did not find (only those need a fingerprint computed, see watch/identity.ts).
+ * the identities did not find (only those need a fingerprint computed, see catalog/review.ts).
  */
 export function findKnown(
   db: StoreDb,

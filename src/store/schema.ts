@@ -65,7 +65,7 @@ export const reviews = sqliteTable(
     appHandle: text('app_handle')
       .notNull()
       .references(() => apps.handle),
-    /** review_id when the API gave one, else `fp:` + the fingerprint (see watch/identity.ts). */
+    /** review_id when the API gave one, else `fp:` + the fingerprint (see catalog/review.ts). */
     identity: text('identity').notNull(),
     /** Hash of reviewer, date and content: matches a review whose id came back empty on another poll. */
     fingerprint: text('fingerprint').notNull(),

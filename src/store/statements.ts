@@ -1,4 +1,3 @@
-import type { KnownReview } from '../watch/diff.js';
 import type { Store } from './db.js';
 import type { ReviewRow } from './schema.js';
 
@@ -16,7 +15,17 @@ export type LowReviewRow = Pick<
   'id' | 'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
 > & { firstSeenAt: number };
 
-/** What the diff needs of a stored review (watch/diff.ts KnownReview), for one app. */
+/** What the store knows of a review, enough to tell new, edited and unchanged apart (watch/diff.ts). */
+export interface KnownReview {
+  rowId: number;
+  identity: string;
+  fingerprint: string;
+  rating: number;
+  content: string;
+  createdDate: string;
+}
+
+/** The columns of KnownReview, for one app. */
 const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate
   from reviews where app_handle = ?`;
 

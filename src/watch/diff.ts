@@ -1,19 +1,5 @@
-import type { FetchedReview } from './identity.js';
-
-/** What the store knows of a review, enough to tell new, edited and unchanged apart. */
-export interface KnownReview {
-  rowId: number;
-  identity: string;
-  fingerprint: string;
-  rating: number;
-  content: string;
-  createdDate: string;
-}
-
-export interface KnownLookup {
-  byIdentity: ReadonlyMap<string, KnownReview>;
-  byFingerprint: ReadonlyMap<string, KnownReview>;
-}
+import type { FetchedReview } from '../catalog/index.js';
+import type { KnownLookup, KnownReview } from '../store/reviews.js';
 
 export interface ReviewEdit {
   known: KnownReview;

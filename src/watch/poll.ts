@@ -1,6 +1,14 @@
 import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
 import type { Alert } from '../alerts/types.js';
-import { type CatalogClient, CatalogNotFoundError, type RatingSummary, summarize } from '../catalog/index.js';
+import {
+  type CatalogClient,
+  CatalogNotFoundError,
+  type FetchedReview,
+  identify,
+  parseReviewDate,
+  type RatingSummary,
+  summarize,
+} from '../catalog/index.js';
 import type { Logger } from '../log.js';
 import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
@@ -17,7 +25,7 @@ import {
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot } from '../store/snapshots.js';
 import { diffPage, type ReviewEdit, SeenInPoll } from './diff.js';
-import { type FetchedReview, identify, pageHash, parseReviewDate } from './identity.js';
+import { pageHash } from './page-hash.js';
 
 export interface PollOptions {
   /** Steady-state page cap. */

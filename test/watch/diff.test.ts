@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogReview } from '../../src/catalog/index.js';
-import { diffPage, type KnownLookup, type KnownReview, SeenInPoll } from '../../src/watch/diff.js';
-import { identify, pageHash } from '../../src/watch/identity.js';
+import { type CatalogReview, identify } from '../../src/catalog/index.js';
+import type { KnownLookup, KnownReview } from '../../src/store/reviews.js';
+import { diffPage, SeenInPoll } from '../../src/watch/diff.js';
+import { pageHash } from '../../src/watch/page-hash.js';
 
 function review(id: string, overrides: Partial<CatalogReview> = {}): CatalogReview {
   return {

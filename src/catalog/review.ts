@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { CatalogReview } from '../catalog/index.js';
+import type { CatalogReview } from './schemas.js';
 
 /**
  * A review as fetched, with the identity we store it under. `fingerprint` is a getter (see identify()):
@@ -16,16 +16,6 @@ export interface FetchedReview extends CatalogReview {
 export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdDate' | 'content'>): string {
   // One-shot hash: createHash() costs twice as much.
   return hash('sha256', `${review.reviewer}\0${review.createdDate}\0${review.content}`).slice(0, 32);
-}
-
-/**
- * A hash of everything the diff reads of a page of reviews, in order. When page 1 hashes as it did when
- * the store last held it exactly, nothing on it is new or edited: the poll needs no lookup (watch/poll.ts).
- */
-export function pageHash(reviews: readonly CatalogReview[]): string {
-  // JSON, not separators: review text can hold any character.
-  const fields = reviews.map((r) => [r.reviewId, r.reviewer, r.rating, r.createdDate, r.content]);
-  return hash('sha256', JSON.stringify(fields)).slice(0, 32);
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { Priority } from './types.js';
-import { PRIORITIES } from './types.js';
+import { PRIORITIES, type Priority } from '../scoring/priority.js';
 
 /** True when an alert of `priority` reaches a channel that takes `minPriority` and above. */
 export function reaches(priority: Priority, minPriority: Priority): boolean {

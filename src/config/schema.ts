@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
 import { errorMessage } from '../errors.js';
-import { DEFAULT_SCORING_RULES, scoringOverridesProblems } from '../scoring/index.js';
+import { DEFAULT_SCORING_RULES, PRIORITIES, scoringOverridesProblems } from '../scoring/index.js';
 import { parseDuration } from './duration.js';
 
 /** A duration written as `15m`, `30s`, `1h`, or a number of milliseconds. Parsed to milliseconds. */
@@ -49,7 +49,7 @@ const app = z.strictObject({
   notify: z.array(z.string().min(1)).default([]),
 });
 
-const priority = z.enum(['critical', 'high', 'medium', 'low']);
+const priority = z.enum(PRIORITIES);
 
 const alerts = z.strictObject({
   lowRating: z.strictObject({ maxRating: z.number().int().min(1).max(5).default(3) }).prefault({}),

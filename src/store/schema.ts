@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { PRIORITIES } from '../scoring/priority.js';
 
 /**
  * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
@@ -158,7 +159,7 @@ export const alerts = sqliteTable(
     kind: text('kind', { enum: ['review', 'rating-drop', 'incident'] }).notNull(),
     /** What the alert is about, so a retried or concurrent poll cannot raise it twice. */
     dedupeKey: text('dedupe_key').notNull(),
-    priority: text('priority', { enum: ['critical', 'high', 'medium', 'low'] }).notNull(),
+    priority: text('priority', { enum: PRIORITIES }).notNull(),
     score: integer('score'),
     /** The review this alert is about (review alerts). */
     reviewRowId: integer('review_row_id').references(() => reviews.id),

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { alertPolicyOf } from '../../alerts/policy.js';
 import { replayReviews } from '../../alerts/replay.js';
+import { PRIORITIES } from '../../scoring/priority.js';
 import { openStore } from '../../store/db.js';
 import { reviewsSince } from '../../store/history.js';
 import { settingsFor } from '../context.js';
@@ -36,8 +37,9 @@ export function rulesCommand(): Command {
       ];
       for (const name of Object.keys(settings.config.channels)) {
         const alerts = result.byChannel.get(name) ?? [];
-        const byPriority = ['critical', 'high', 'medium', 'low']
-          .map((p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const)
+        const byPriority = PRIORITIES.map(
+          (p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const,
+        )
           .filter(([, n]) => n > 0)
           .map(([p, n]) => `${n} ${p}`);
         out.push(

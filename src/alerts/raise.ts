@@ -1,6 +1,6 @@
 import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
-import { type ScoringRules, scoreReview } from '../scoring/index.js';
+import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
 import { appTitle, ratingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
@@ -87,7 +87,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
 
   if (!findings.baseline) {
     for (const review of findings.newReviews) {
-      if (review.rating > policy.maxRating || review.fromBaseline) continue;
+      if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
       const alert = reviewAlert(app(), refOf(review), policy.scoring);
       raise(alert, alert.severity.priority, `review-${review.id}`, {
         score: alert.severity.score,
@@ -96,7 +96,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     }
     for (const edit of findings.edits) {
       const { fetched } = edit;
-      if (fetched.rating >= edit.oldRating || fetched.rating > policy.maxRating) continue;
+      if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
       const alert = reviewAlert(app(), { ...refOf(fetched), previousRating: edit.oldRating }, policy.scoring);
       raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
         score: alert.severity.score,

@@ -1,4 +1,4 @@
-import { scoreReview } from '../scoring/index.js';
+import { isLowRated, scoreReview } from '../scoring/index.js';
 import type { ReviewRow } from '../store/schema.js';
 import type { AlertPolicy } from './raise.js';
 import { routeAlert } from './route.js';
@@ -28,7 +28,7 @@ export function replayReviews(reviews: ReviewRow[], policy: AlertPolicy): Replay
   const unrouted: ReplayedAlert[] = [];
   let count = 0;
   for (const review of reviews) {
-    if (review.rating > policy.maxRating) continue;
+    if (!isLowRated(review.rating, policy.maxRating)) continue;
     count++;
     const severity = scoreReview(
       { rating: review.rating, content: review.content, timeUsingApp: review.timeUsingApp },

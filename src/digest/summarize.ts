@@ -2,7 +2,7 @@
  * The digest's arithmetic, as pure functions of what the store returned: statistics, rating changes,
  * which reviews are the worst and the best, the comparison and the headline totals.
  */
-import { type ScoringRules, scoreReview } from '../scoring/index.js';
+import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
 import type {
   ComparisonRow,
   DigestApp,
@@ -48,7 +48,7 @@ export function reviewStats(distribution: Distribution, maxRating: number): Revi
     const n = distribution[stars];
     count += n;
     sum += n * stars;
-    if (stars <= maxRating) low += n;
+    if (isLowRated(stars, maxRating)) low += n;
   }
   return { count, average: count === 0 ? null : sum / count, distribution: { ...distribution }, low };
 }

@@ -11,6 +11,7 @@ import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../ops/metrics.js';
+import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import type { OutboxMessage } from '../store/outbox.js';
@@ -152,7 +153,7 @@ function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {
   const lowRated =
     outcome.status === 'ok'
       ? outcome.newReviews
-          .filter((review) => review.rating <= lowRatingMax && !review.fromBaseline)
+          .filter((review) => isLowRated(review.rating, lowRatingMax) && !review.fromBaseline)
           .map((review) => ({
             reviewId: review.reviewId,
             rating: review.rating,

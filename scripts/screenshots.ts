@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Notification } from '../src/alerts/types.js';
-import { renderDigestEmail } from '../src/digest/index.js';
-import { renderEmail } from '../src/notify/render/index.js';
+import { renderDigestEmail, renderEmail } from '../src/render/index.js';
 import { sampleDigestData } from '../test/fixtures/digest-sample.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs');

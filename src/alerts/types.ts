@@ -1,6 +1,6 @@
 /**
  * What an alert says, independent of how it is delivered. Alerts are stored as JSON of these shapes in
- * the outbox and rendered per channel (notify/render/*). Every string that came from the marketplace
+ * the outbox and rendered per channel (src/render/). Every string that came from the marketplace
  * (reviewer, content, location, app name) is untrusted: renderers escape it.
  */
 

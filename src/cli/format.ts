@@ -1,5 +1,5 @@
-import { stars } from '../notify/render/escape.js';
 import type { PollJobResult } from '../queue/poll-worker.js';
+import { stars } from '../render/escape.js';
 
 export { stars };
 

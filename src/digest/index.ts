@@ -1,3 +1,13 @@
+// The renderers live in src/render/; re-exported while callers move their imports there.
+export {
+  type DigestEmail,
+  type DigestEmailOptions,
+  type DigestSlackMessage,
+  type DigestSlackOptions,
+  digestSubject,
+  renderDigestEmail,
+  renderDigestSlack,
+} from '../render/index.js';
 export { type CollectInput, collectDigest, type DigestAppInput, digestInputOf } from './collect.js';
 export {
   assertTimezone,
@@ -10,13 +20,6 @@ export {
   shortLabel,
   weekContaining,
 } from './period.js';
-export {
-  type DigestEmail,
-  type DigestEmailOptions,
-  digestSubject,
-  renderDigestEmail,
-} from './render-email.js';
-export { type DigestSlackMessage, type DigestSlackOptions, renderDigestSlack } from './render-slack.js';
 export type {
   AppRole,
   ComparisonRow,

@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Alert } from '../alerts/types.js';
-import { plural } from '../notify/render/wording.js';
+import { plural } from '../render/wording.js';
 import type { Db } from '../store/db.js';
 import {
   alerts,

@@ -1,8 +1,5 @@
 import type { Notification, Priority } from '../alerts/types.js';
-import type { EmailMessage } from './render/email.js';
-import { renderEmail } from './render/email.js';
-import { cleanText } from './render/escape.js';
-import type { SlackMessage } from './render/slack.js';
+import { cleanText, type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
 import type { ChannelSender } from './sender.js';
 
 const COLOR: Record<Priority, string> = {

@@ -1,9 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
+import { type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
 import { DeliveryError } from './errors.js';
-import { type EmailMessage, renderEmail } from './render/email.js';
-import type { SlackMessage } from './render/slack.js';
 import type { ChannelSender } from './sender.js';
 
 /**

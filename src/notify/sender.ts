@@ -1,6 +1,5 @@
 import type { Notification } from '../alerts/types.js';
-import type { EmailMessage } from './render/email.js';
-import type { SlackMessage } from './render/slack.js';
+import type { EmailMessage, SlackMessage } from '../render/index.js';
 
 /** One configured channel: sends a notification or throws a DeliveryError. */
 export interface ChannelSender {

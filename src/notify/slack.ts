@@ -1,10 +1,9 @@
 import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webhook';
 import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
+import { type EmailMessage, renderSlack, type SlackMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
-import type { EmailMessage } from './render/email.js';
-import { renderSlack, type SlackMessage } from './render/slack.js';
 import type { ChannelSender } from './sender.js';
 
 /** Statuses that mean the webhook itself is gone or refused: retrying the same message cannot help. */

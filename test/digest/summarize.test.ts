@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { type DigestData, digestSubject } from '../../src/digest/index.js';
 import { countingTime, writtenDay } from '../../src/digest/review-time.js';
 import { digestTotals, direction, pickBest, rankWorst, reviewStats } from '../../src/digest/summarize.js';
 import type { DigestReview } from '../../src/digest/types.js';
@@ -93,27 +92,5 @@ describe('when a review counts', () => {
     expect(countingTime(instant, 'America/New_York')).toEqual(new Date('2026-11-22T22:30:00Z'));
     // Unparseable: when it was first seen.
     expect(countingTime(dated('Invalid Date', null), 'UTC')).toEqual(new Date('2026-11-30T10:00:00Z'));
-  });
-});
-
-describe('digestSubject', () => {
-  it('names as many apps as fit, counts the rest, and keeps the period', () => {
-    const sample = sampleDigestData();
-    const own = sample.apps[0];
-    if (own === undefined) throw new Error('sample changed');
-    const apps = Array.from({ length: 12 }, (_, i) => ({
-      ...own,
-      handle: `app-with-a-rather-long-handle-${i}`,
-    }));
-    const data: DigestData = { ...sample, apps };
-    const subject = digestSubject(data);
-    expect(subject.length).toBeLessThanOrEqual(200);
-    expect(subject).toMatch(/\+\d+ more — 16–22 Nov$/);
-    expect(digestSubject(sampleDigestData(), 'Acme\r\nBcc: x@example.com')).toMatch(
-      /^Acme Bcc: x@example.com weekly: /,
-    );
-    expect(digestSubject(sampleDigestData())).toBe(
-      'reviewwatch weekly: 51 new reviews, 9 low, bundle-builder 4.6 (▼0.1), stock-sync 4.4 (▲0.01) — 16–22 Nov',
-    );
   });
 });

@@ -3,7 +3,7 @@
  * rendered from this, so they always carry the same information. Every string is plain (unescaped).
  */
 import type { Notification, Priority, ReviewAlert, ReviewRef } from '../../alerts/types.js';
-import { stars, truncate } from './escape.js';
+import { stars, truncate } from '../escape.js';
 import {
   appLinks,
   bySeverity,
@@ -25,7 +25,7 @@ import {
   tenureSentence,
   tenureText,
   topPriority,
-} from './wording.js';
+} from '../wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
 export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;

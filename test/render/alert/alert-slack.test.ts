@@ -6,8 +6,8 @@ import {
   type SlackBlock,
   type SlackMessage,
   slackBlocksSize,
-} from '../../../src/notify/render/index.js';
-import { app, drop, group, incident, review, reviewAlert, single } from './fixtures.js';
+} from '../../../src/render/index.js';
+import { app, drop, group, incident, review, reviewAlert, single } from '../../fixtures/alert-sample.js';
 
 /** Every piece of text Slack will parse, with where it is. */
 function texts(message: SlackMessage): string[] {

@@ -4,9 +4,9 @@
  * Every string from the document is escaped here, and nowhere else.
  */
 import type { Priority } from '../../alerts/types.js';
-import type { EmailDoc, EmailReviewItem } from './email-doc.js';
-import { escapeHtml } from './escape.js';
-import type { Fact, Link } from './wording.js';
+import { escapeHtml } from '../escape.js';
+import type { Fact, Link } from '../wording.js';
+import type { EmailDoc, EmailReviewItem } from './alert-email-doc.js';
 
 export const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 

@@ -2,13 +2,14 @@
  * The digest email: a subject with the headline numbers, the HTML, and a plain-text alternative that
  * carries the same information.
  */
-import { oneLine, truncate } from '../notify/render/escape.js';
-import { plural } from '../notify/render/wording.js';
-import { digestHtml } from './email-html.js';
-import { digestText } from './email-text.js';
-import { shortLabel } from './period.js';
-import { direction, headlineApps } from './summarize.js';
-import type { DigestApp, DigestData } from './types.js';
+
+import { shortLabel } from '../../digest/period.js';
+import { direction, headlineApps } from '../../digest/summarize.js';
+import type { DigestApp, DigestData } from '../../digest/types.js';
+import { oneLine, truncate } from '../escape.js';
+import { plural } from '../wording.js';
+import { digestHtml } from './digest-email-html.js';
+import { digestText } from './digest-email-text.js';
 
 export interface DigestEmail {
   subject: string;

@@ -3,12 +3,19 @@
  * reader (bars as block characters, tables as padded columns).
  */
 
-import { indent } from '../notify/render/email-text.js';
-import { truncate } from '../notify/render/escape.js';
-import { formatCount } from '../notify/render/wording.js';
-import { headlineApps } from './summarize.js';
-import type { DigestApp, DigestData, DigestReview, FailedAlert, TrendWeek, WorstReview } from './types.js';
-import { STAR_RATINGS } from './types.js';
+import { headlineApps } from '../../digest/summarize.js';
+import type {
+  DigestApp,
+  DigestData,
+  DigestReview,
+  FailedAlert,
+  TrendWeek,
+  WorstReview,
+} from '../../digest/types.js';
+import { STAR_RATINGS } from '../../digest/types.js';
+import { indent } from '../alert/alert-email-text.js';
+import { truncate } from '../escape.js';
+import { formatCount } from '../wording.js';
 import {
   appTitle,
   capitalize,
@@ -35,7 +42,7 @@ import {
   roleLabel,
   summarySentence,
   weekLabel,
-} from './wording.js';
+} from './digest-wording.js';
 
 const BAR_WIDTH = 20;
 /** Names in a text table are cut so the columns after them stay in view. */

@@ -1,5 +1,5 @@
 /** The plain-text alternative: the same content as the HTML, laid out for a fixed-width reader. */
-import type { EmailDoc } from './email-doc.js';
+import type { EmailDoc } from './alert-email-doc.js';
 
 export function indent(text: string, prefix: string): string {
   return text

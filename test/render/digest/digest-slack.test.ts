@@ -1,9 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestData, renderDigestSlack, weekContaining } from '../../src/digest/index.js';
-import { SLACK_LIMITS, type SlackBlock, slackBlocksSize } from '../../src/notify/render/slack.js';
-import { sampleDigestData } from '../fixtures/digest-sample.js';
-import { tempStore } from '../helpers/index.js';
-import { collect, seedWeek, TZ } from './scenario.js';
+import { type DigestData, weekContaining } from '../../../src/digest/index.js';
+import {
+  renderDigestSlack,
+  SLACK_LIMITS,
+  type SlackBlock,
+  slackBlocksSize,
+} from '../../../src/render/index.js';
+import { collect, seedWeek, TZ } from '../../digest/scenario.js';
+import { sampleDigestData } from '../../fixtures/digest-sample.js';
+import { tempStore } from '../../helpers/index.js';
 
 let store: ReturnType<typeof tempStore>;
 

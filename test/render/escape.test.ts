@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from '../../../src/notify/render/index.js';
+import { escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from '../../src/render/index.js';
 
 /** An `&` not starting one of the entities escaping produces: a cut entity. */
 const BROKEN_ENTITY = /&(?!amp;|lt;|gt;|quot;|#39;)/;

@@ -11,7 +11,7 @@ import type {
   ReviewAlert,
   ReviewRef,
 } from '../../alerts/types.js';
-import { escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
+import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
 import {
   appLinks,
   bySeverity,
@@ -31,7 +31,7 @@ import {
   reviewHeadline,
   severityLabel,
   tenureText,
-} from './wording.js';
+} from '../wording.js';
 
 export interface PlainTextObject {
   type: 'plain_text';

@@ -5,8 +5,8 @@
  * height of a line of text, hence the `&nbsp;` with zero font size and an exact line height.
  * Callers pass escaped HTML where a parameter says `Html`; everything else is escaped here.
  */
-import { FONT, multiline, row } from '../notify/render/email-html.js';
-import { escapeHtml } from '../notify/render/escape.js';
+import { FONT, multiline, row } from './alert/alert-email-html.js';
+import { escapeHtml } from './escape.js';
 
 // The notification email's own font stack and helpers: one look for every mail reviewwatch sends.
 export { FONT, multiline, row };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderEmail } from '../../../src/notify/render/index.js';
-import { app, drop, group, incident, reviewAlert, single } from './fixtures.js';
+import { renderEmail } from '../../../src/render/index.js';
+import { app, drop, group, incident, reviewAlert, single } from '../../fixtures/alert-sample.js';
 
 const hostile = {
   reviewer: '<script>alert("reviewer")</script>',

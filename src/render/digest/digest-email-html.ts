@@ -1,6 +1,15 @@
-import { PRIORITY_COLORS } from '../notify/render/email-html.js';
-import { escapeHtml } from '../notify/render/escape.js';
-import { formatCount } from '../notify/render/wording.js';
+import { direction, headlineApps } from '../../digest/summarize.js';
+import type {
+  ComparisonRow,
+  DigestApp,
+  DigestData,
+  DigestReview,
+  FailedAlert,
+  TrendWeek,
+  WorstReview,
+} from '../../digest/types.js';
+import { STAR_RATINGS } from '../../digest/types.js';
+import { PRIORITY_COLORS } from '../alert/alert-email-html.js';
 import {
   COLORS,
   cell,
@@ -16,18 +25,9 @@ import {
   row,
   STAR_COLORS,
   verticalBarCell,
-} from './email-blocks.js';
-import { direction, headlineApps } from './summarize.js';
-import type {
-  ComparisonRow,
-  DigestApp,
-  DigestData,
-  DigestReview,
-  FailedAlert,
-  TrendWeek,
-  WorstReview,
-} from './types.js';
-import { STAR_RATINGS } from './types.js';
+} from '../email-blocks.js';
+import { escapeHtml } from '../escape.js';
+import { formatCount } from '../wording.js';
 import {
   appTitle,
   capitalize,
@@ -54,7 +54,7 @@ import {
   roleLabel,
   summarySentence,
   weekLabel,
-} from './wording.js';
+} from './digest-wording.js';
 
 /** Distribution bars: the share of the period's reviews at each rating. */
 const DISTRIBUTION_BAR = { width: 300, height: 12 } as const;

@@ -1,9 +1,9 @@
 import type { Notification } from '../../alerts/types.js';
-import { emailDocOf } from './email-doc.js';
-import { emailHtml } from './email-html.js';
-import { emailText } from './email-text.js';
-import { oneLine, stars, truncate } from './escape.js';
-import { appTag, excerpt, incidentShort, plural, ratingChange, reviewContent } from './wording.js';
+import { oneLine, stars, truncate } from '../escape.js';
+import { appTag, excerpt, incidentShort, plural, ratingChange, reviewContent } from '../wording.js';
+import { emailDocOf } from './alert-email-doc.js';
+import { emailHtml } from './alert-email-html.js';
+import { emailText } from './alert-email-text.js';
 
 export interface EmailMessage {
   subject: string;

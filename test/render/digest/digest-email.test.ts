@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderDigestEmail, weekContaining } from '../../src/digest/index.js';
-import { sampleDigestData } from '../fixtures/digest-sample.js';
-import { tempStore } from '../helpers/index.js';
-import { collect, NASTY_CONTENT, SCRIPT, seedWeek, TZ } from './scenario.js';
-import { visibleText } from './seed.js';
+import { type DigestData, weekContaining } from '../../../src/digest/index.js';
+import { digestSubject, renderDigestEmail } from '../../../src/render/index.js';
+import { collect, NASTY_CONTENT, SCRIPT, seedWeek, TZ } from '../../digest/scenario.js';
+import { visibleText } from '../../digest/seed.js';
+import { sampleDigestData } from '../../fixtures/digest-sample.js';
+import { tempStore } from '../../helpers/index.js';
 
 let store: ReturnType<typeof tempStore>;
 
@@ -174,5 +175,27 @@ describe('a quiet week', () => {
     }
     expect(quiet.html.length).toBeLessThan(full.html.length / 3);
     expectSafeHtml(quiet.html);
+  });
+});
+
+describe('digestSubject', () => {
+  it('names as many apps as fit, counts the rest, and keeps the period', () => {
+    const sample = sampleDigestData();
+    const own = sample.apps[0];
+    if (own === undefined) throw new Error('sample changed');
+    const apps = Array.from({ length: 12 }, (_, i) => ({
+      ...own,
+      handle: `app-with-a-rather-long-handle-${i}`,
+    }));
+    const data: DigestData = { ...sample, apps };
+    const subject = digestSubject(data);
+    expect(subject.length).toBeLessThanOrEqual(200);
+    expect(subject).toMatch(/\+\d+ more — 16–22 Nov$/);
+    expect(digestSubject(sampleDigestData(), 'Acme\r\nBcc: x@example.com')).toMatch(
+      /^Acme Bcc: x@example.com weekly: /,
+    );
+    expect(digestSubject(sampleDigestData())).toBe(
+      'reviewwatch weekly: 51 new reviews, 9 low, bundle-builder 4.6 (▼0.1), stock-sync 4.4 (▲0.01) — 16–22 Nov',
+    );
   });
 });

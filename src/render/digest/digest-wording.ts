@@ -3,8 +3,18 @@
  * tell the same story. Untrusted strings are cleaned and capped here; escaping is each renderer's job.
  */
 import { DateTime } from 'luxon';
-import type { ReviewRef, Severity } from '../alerts/types.js';
-import { oneLine, stars, truncate } from '../notify/render/escape.js';
+import type { ReviewRef, Severity } from '../../alerts/types.js';
+import { type DigestPeriod, periodWeeks } from '../../digest/period.js';
+import { direction } from '../../digest/summarize.js';
+import type {
+  AppRole,
+  DigestApp,
+  DigestData,
+  DigestReview,
+  FailedAlert,
+  RatingPoint,
+} from '../../digest/types.js';
+import { oneLine, stars, truncate } from '../escape.js';
 import {
   formatCount,
   formatDate,
@@ -14,10 +24,7 @@ import {
   reviewerLine,
   severityLabel,
   tenureSentence,
-} from '../notify/render/wording.js';
-import { type DigestPeriod, periodWeeks } from './period.js';
-import { direction } from './summarize.js';
-import type { AppRole, DigestApp, DigestData, DigestReview, FailedAlert, RatingPoint } from './types.js';
+} from '../wording.js';
 
 const MAX_TITLE = 80;
 const MAX_REASON = 200;

@@ -11,8 +11,8 @@ import type {
   ReviewAlert,
   ReviewRef,
   Severity,
-} from '../../alerts/types.js';
-import { PRIORITIES } from '../../alerts/types.js';
+} from '../alerts/types.js';
+import { PRIORITIES } from '../alerts/types.js';
 import { cleanText, oneLine, truncate } from './escape.js';
 
 const MAX_APP_NAME = 100;

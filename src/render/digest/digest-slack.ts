@@ -4,7 +4,9 @@
  * the data is escaped for mrkdwn, and the message is fitted within Block Kit's limits by leaving out the
  * last apps, saying how many.
  */
-import { escapeMrkdwn, oneLine, stars, truncate } from '../notify/render/escape.js';
+
+import { headlineApps } from '../../digest/summarize.js';
+import type { DigestApp, DigestData } from '../../digest/types.js';
 import {
   type ContextBlock,
   header,
@@ -12,18 +14,10 @@ import {
   SLACK_LIMITS,
   type SlackBlock,
   slackBlocksSize,
-} from '../notify/render/slack.js';
-import {
-  excerpt,
-  formatCount,
-  plural,
-  reviewContent,
-  reviewerName,
-  severityLabel,
-} from '../notify/render/wording.js';
-import { headlineApps } from './summarize.js';
-import type { DigestApp, DigestData } from './types.js';
-import { appTitle, failedSentence, formatChange, formatRating, summarySentence } from './wording.js';
+} from '../alert/alert-slack.js';
+import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
+import { excerpt, formatCount, plural, reviewContent, reviewerName, severityLabel } from '../wording.js';
+import { appTitle, failedSentence, formatChange, formatRating, summarySentence } from './digest-wording.js';
 
 export interface DigestSlackMessage {
   /** Notification and fallback text. */

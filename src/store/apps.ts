@@ -49,16 +49,16 @@ export function recordPollSuccess(
     newestPageHash: string | null | undefined;
   },
 ): void {
-  statements(db).pollSucceeded.run(
-    poll.startedAt.getTime(),
-    poll.at.getTime(),
-    poll.status,
-    poll.status === 'baseline' ? poll.at.getTime() : null,
-    poll.title || null,
-    poll.newestPageHash === undefined ? 0 : 1,
-    poll.newestPageHash ?? null,
+  statements(db).pollSucceeded.run({
     handle,
-  );
+    startedAt: poll.startedAt.getTime(),
+    at: poll.at.getTime(),
+    status: poll.status,
+    baselineAt: poll.status === 'baseline' ? poll.at.getTime() : null,
+    title: poll.title || null,
+    setPageHash: poll.newestPageHash === undefined ? 0 : 1,
+    newestPageHash: poll.newestPageHash ?? null,
+  });
 }
 
 /** The rating level the next drop is measured from (see alerts/rating-drop.ts). */

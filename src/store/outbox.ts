@@ -8,17 +8,17 @@ export type NewAlert = Omit<typeof alerts.$inferInsert, 'id' | 'payload'> & { pa
 
 /** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
 export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
-  return statements(db).insertAlert.get(
-    alert.appHandle,
-    alert.kind,
-    alert.dedupeKey,
-    alert.priority,
-    alert.score ?? null,
-    alert.reviewRowId ?? null,
-    JSON.stringify(alert.payload),
-    alert.createdAt.getTime(),
-    alert.pollRunId ?? null,
-  )?.id;
+  return statements(db).insertAlert.get({
+    appHandle: alert.appHandle,
+    kind: alert.kind,
+    dedupeKey: alert.dedupeKey,
+    priority: alert.priority,
+    score: alert.score ?? null,
+    reviewRowId: alert.reviewRowId ?? null,
+    payload: JSON.stringify(alert.payload),
+    createdAt: alert.createdAt.getTime(),
+    pollRunId: alert.pollRunId ?? null,
+  })?.id;
 }
 
 export function insertDelivery(

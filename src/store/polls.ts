@@ -6,18 +6,18 @@ export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error'> &
   Partial<Pick<PollRunRow, 'capped' | 'error'>>;
 
 export function insertPollRun(db: StoreDb, run: NewPollRun): number {
-  const row = statements(db).insertPollRun.get(
-    run.appHandle,
-    run.startedAt.getTime(),
-    run.finishedAt.getTime(),
-    run.status,
-    run.requests,
-    run.pages,
-    run.newReviews,
-    run.editedReviews,
-    run.capped ? 1 : 0,
-    run.error ?? null,
-  );
+  const row = statements(db).insertPollRun.get({
+    appHandle: run.appHandle,
+    startedAt: run.startedAt.getTime(),
+    finishedAt: run.finishedAt.getTime(),
+    status: run.status,
+    requests: run.requests,
+    pages: run.pages,
+    newReviews: run.newReviews,
+    editedReviews: run.editedReviews,
+    capped: run.capped ? 1 : 0,
+    error: run.error ?? null,
+  });
   if (!row) throw new Error('inserting a poll run returned nothing');
   return row.id;
 }

@@ -61,25 +61,25 @@ export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id'>>
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
-    const stored = insertReview.get(
-      row.appHandle,
-      row.identity,
-      row.fingerprint,
-      row.reviewId,
-      row.reviewer,
-      row.location,
-      row.rating,
-      row.content,
-      row.createdDate,
-      row.createdAt?.getTime() ?? null,
-      row.timeUsingApp,
-      row.appName,
-      row.appUrl,
-      row.fromBaseline ? 1 : 0,
-      row.firstSeenAt.getTime(),
-      row.updatedAt.getTime(),
-      row.pollRunId,
-    );
+    const stored = insertReview.get({
+      appHandle: row.appHandle,
+      identity: row.identity,
+      fingerprint: row.fingerprint,
+      reviewId: row.reviewId,
+      reviewer: row.reviewer,
+      location: row.location,
+      rating: row.rating,
+      content: row.content,
+      createdDate: row.createdDate,
+      createdAt: row.createdAt?.getTime() ?? null,
+      timeUsingApp: row.timeUsingApp,
+      appName: row.appName,
+      appUrl: row.appUrl,
+      fromBaseline: row.fromBaseline ? 1 : 0,
+      firstSeenAt: row.firstSeenAt.getTime(),
+      updatedAt: row.updatedAt.getTime(),
+      pollRunId: row.pollRunId,
+    });
     if (stored) inserted.push({ ...row, id: stored.id });
   }
   return inserted;

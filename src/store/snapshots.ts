@@ -12,18 +12,18 @@ export function insertSnapshot(
   pollRunId: number,
 ): void {
   const d = summary.distribution;
-  statements(db).insertSnapshot.run(
-    handle,
-    at.getTime(),
-    summary.average,
-    summary.count,
-    d[1],
-    d[2],
-    d[3],
-    d[4],
-    d[5],
+  statements(db).insertSnapshot.run({
+    appHandle: handle,
+    takenAt: at.getTime(),
+    average: summary.average,
+    count: summary.count,
+    stars1: d[1],
+    stars2: d[2],
+    stars3: d[3],
+    stars4: d[4],
+    stars5: d[5],
     pollRunId,
-  );
+  });
 }
 
 export function latestSnapshot(db: Db, handle: string): RatingSnapshotRow | undefined {

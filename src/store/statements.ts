@@ -25,6 +25,83 @@ export interface KnownReview {
   createdDate: string;
 }
 
+/**
+ * The parameters of the long writes, named as in the SQL (`@name`): times in epoch ms, booleans as 0/1,
+ * absent values as null (SQLite binds neither Date, boolean nor undefined).
+ */
+export interface ReviewParams {
+  appHandle: string;
+  identity: string;
+  fingerprint: string;
+  reviewId: string;
+  reviewer: string;
+  location: string;
+  rating: number;
+  content: string;
+  createdDate: string;
+  createdAt: number | null;
+  timeUsingApp: string;
+  appName: string;
+  appUrl: string;
+  fromBaseline: 0 | 1;
+  firstSeenAt: number;
+  updatedAt: number;
+  pollRunId: number;
+}
+
+export interface AlertParams {
+  appHandle: string;
+  kind: string;
+  dedupeKey: string;
+  priority: string;
+  score: number | null;
+  reviewRowId: number | null;
+  /** The alert as JSON. */
+  payload: string;
+  createdAt: number;
+  pollRunId: number | null;
+}
+
+export interface PollRunParams {
+  appHandle: string;
+  startedAt: number;
+  finishedAt: number;
+  status: string;
+  requests: number;
+  pages: number;
+  newReviews: number;
+  editedReviews: number;
+  capped: 0 | 1;
+  error: string | null;
+}
+
+export interface SnapshotParams {
+  appHandle: string;
+  takenAt: number;
+  average: number | null;
+  count: number | null;
+  stars1: number | null;
+  stars2: number | null;
+  stars3: number | null;
+  stars4: number | null;
+  stars5: number | null;
+  pollRunId: number;
+}
+
+export interface PollSucceededParams {
+  handle: string;
+  startedAt: number;
+  at: number;
+  status: string;
+  /** Kept only if the app has no baseline yet. */
+  baselineAt: number | null;
+  /** Kept only if not null. */
+  title: string | null;
+  /** 0 leaves the stored page hash as it is; 1 sets it to `newestPageHash` (null clears it). */
+  setPageHash: 0 | 1;
+  newestPageHash: string | null;
+}
+
 /** The columns of KnownReview, for one app. */
 const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate
   from reviews where app_handle = ?`;
@@ -55,31 +132,12 @@ function build(db: Store['db']) {
     knownByFingerprint: raw.prepare<[string, string], KnownReview>(
       `${KNOWN} and fingerprint in (select value from json_each(?))`,
     ),
-    insertReview: raw.prepare<
-      [
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        number,
-        string,
-        string,
-        number | null,
-        string,
-        string,
-        string,
-        number,
-        number,
-        number,
-        number,
-      ],
-      { id: number }
-    >(
+    insertReview: raw.prepare<ReviewParams, { id: number }>(
       `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
        created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (app_handle, identity) do nothing returning id`,
+       values (@appHandle, @identity, @fingerprint, @reviewId, @reviewer, @location, @rating, @content,
+       @createdDate, @createdAt, @timeUsingApp, @appName, @appUrl, @fromBaseline, @firstSeenAt, @updatedAt, @pollRunId)
+       on conflict (app_handle, identity) do nothing returning id`,
     ),
     /** The alert path: only polls that brought a low review or moved the rating run these. */
     appTitle: raw.prepare<[string], { title: string | null }>('select title from apps where handle = ?'),
@@ -101,41 +159,33 @@ function build(db: Store['db']) {
     latestAlertAt: raw.prepare<[string, string], { at: number | null }>(
       'select max(created_at) as at from alerts where app_handle = ? and kind = ?',
     ),
-    insertAlert: raw.prepare<
-      [string, string, string, string, number | null, number | null, string, number, number | null],
-      { id: number }
-    >(
+    insertAlert: raw.prepare<AlertParams, { id: number }>(
       `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at, poll_run_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
+       values (@appHandle, @kind, @dedupeKey, @priority, @score, @reviewRowId, @payload, @createdAt, @pollRunId)
+       on conflict do nothing returning id`,
     ),
     insertDelivery: raw.prepare<[number, string, string, string | null, number], { id: number }>(
       `insert into deliveries (alert_id, channel, app_handle, group_key, status, created_at)
        values (?, ?, ?, ?, 'pending', ?) returning id`,
     ),
-    insertPollRun: raw.prepare<
-      [string, number, number, string, number, number, number, number, number, string | null],
-      { id: number }
-    >(
+    insertPollRun: raw.prepare<PollRunParams, { id: number }>(
       `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews, capped, error)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+       values (@appHandle, @startedAt, @finishedAt, @status, @requests, @pages, @newReviews, @editedReviews, @capped, @error)
+       returning id`,
     ),
     setPollRunCounts: raw.prepare<[number, number, number]>(
       'update poll_runs set new_reviews = ?, edited_reviews = ? where id = ?',
     ),
-    insertSnapshot: raw.prepare<
-      [string, number, number | null, number | null, ...Array<number | null>, number]
-    >(
+    insertSnapshot: raw.prepare<SnapshotParams>(
       `insert into rating_snapshots (app_handle, taken_at, average, count, stars_1, stars_2, stars_3, stars_4, stars_5, poll_run_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       values (@appHandle, @takenAt, @average, @count, @stars1, @stars2, @stars3, @stars4, @stars5, @pollRunId)`,
     ),
     /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: raw.prepare<
-      [number, number, string, number | null, string | null, number, string | null, string]
-    >(
-      `update apps set last_success_at = max(coalesce(last_success_at, 0), ?), last_poll_at = ?,
-       last_poll_status = ?, last_error = null, unavailable_since = null, unavailable_reason = null,
-       baseline_at = coalesce(baseline_at, ?), title = coalesce(?, title),
-       newest_page_hash = iif(?, ?, newest_page_hash) where handle = ?`,
+    pollSucceeded: raw.prepare<PollSucceededParams>(
+      `update apps set last_success_at = max(coalesce(last_success_at, 0), @startedAt), last_poll_at = @at,
+       last_poll_status = @status, last_error = null, unavailable_since = null, unavailable_reason = null,
+       baseline_at = coalesce(baseline_at, @baselineAt), title = coalesce(@title, title),
+       newest_page_hash = iif(@setPageHash, @newestPageHash, newest_page_hash) where handle = @handle`,
     ),
   };
 }

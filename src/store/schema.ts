@@ -95,6 +95,9 @@ export const reviews = sqliteTable(
     index('reviews_app_fingerprint').on(t.appHandle, t.fingerprint),
     index('reviews_app_first_seen').on(t.appHandle, t.firstSeenAt),
     index('reviews_app_created').on(t.appHandle, t.createdAt),
+    // The poll-run indexes here and below serve the prune (store/retention.ts): SQLite checks every child
+    // table when a poll run is deleted, and without an index that is a full scan per deleted row.
+    index('reviews_poll_run').on(t.pollRunId),
   ],
 );
 
@@ -118,7 +121,10 @@ export const reviewEdits = sqliteTable(
       .notNull()
       .references(() => pollRuns.id),
   },
-  (t) => [index('review_edits_app_detected').on(t.appHandle, t.detectedAt)],
+  (t) => [
+    index('review_edits_app_detected').on(t.appHandle, t.detectedAt),
+    index('review_edits_poll_run').on(t.pollRunId),
+  ],
 );
 
 /** The listing's rating as the review summary showed it at one poll. */
@@ -142,7 +148,10 @@ export const ratingSnapshots = sqliteTable(
       .notNull()
       .references(() => pollRuns.id),
   },
-  (t) => [index('rating_snapshots_app_taken').on(t.appHandle, t.takenAt)],
+  (t) => [
+    index('rating_snapshots_app_taken').on(t.appHandle, t.takenAt),
+    index('rating_snapshots_poll_run').on(t.pollRunId),
+  ],
 );
 
 /**
@@ -171,6 +180,12 @@ export const alerts = sqliteTable(
   (t) => [
     uniqueIndex('alerts_dedupe').on(t.dedupeKey),
     index('alerts_app_created').on(t.appHandle, t.createdAt),
+    index('alerts_poll_run').on(t.pollRunId),
+    /**
+     * The alerts whose payload the prune has not emptied yet (store/retention.ts): partial, so the daily
+     * prune reads only those, not every alert ever raised.
+     */
+    index('alerts_unpruned_created').on(t.createdAt).where(sql`payload <> '{}'`),
   ],
 );
 

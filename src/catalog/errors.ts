@@ -2,10 +2,13 @@ import { ExitCode, ReviewwatchError } from '../errors.js';
 
 /**
  * Errors of the Catalog API client. `retryable` says whether trying the same request later can succeed;
- * the queue uses it to choose between a retry with backoff and failing the job for good.
+ * the queue uses it to choose between a retry with backoff and failing the job for good. `fatal` says
+ * whether no request can succeed until someone acts (a rejected key, no credits): polling any other app
+ * is pointless too, so the worker pauses polling.
  */
 export abstract class CatalogError extends ReviewwatchError {
   abstract readonly retryable: boolean;
+  abstract readonly fatal: boolean;
   /** Method and path of the request, never the key or the base URL. */
   readonly endpoint: string;
   readonly status: number | undefined;
@@ -24,6 +27,7 @@ export abstract class CatalogError extends ReviewwatchError {
 /** 401/403: the key is missing, wrong or revoked. Retrying cannot help. */
 export class CatalogAuthError extends CatalogError {
   readonly retryable = false;
+  readonly fatal = true;
   constructor(endpoint: string, status: number, detail: string) {
     super(
       endpoint,
@@ -36,6 +40,7 @@ export class CatalogAuthError extends CatalogError {
 /** 402: the account has no credits left. */
 export class CatalogCreditsError extends CatalogError {
   readonly retryable = false;
+  readonly fatal = true;
   constructor(endpoint: string, detail: string) {
     super(
       endpoint,
@@ -48,6 +53,7 @@ export class CatalogCreditsError extends CatalogError {
 /** 404 on a handle: unknown, renamed or delisted. */
 export class CatalogNotFoundError extends CatalogError {
   readonly retryable = false;
+  readonly fatal = false;
   readonly handle: string;
   constructor(endpoint: string, handle: string, detail: string) {
     super(
@@ -62,6 +68,7 @@ export class CatalogNotFoundError extends CatalogError {
 /** 429: slow down. `retryAfterMs` is the server's Retry-After when it sent one. */
 export class CatalogRateLimitError extends CatalogError {
   readonly retryable = true;
+  readonly fatal = false;
   readonly retryAfterMs: number | undefined;
   constructor(endpoint: string, retryAfterMs: number | undefined) {
     const wait =
@@ -74,6 +81,7 @@ export class CatalogRateLimitError extends CatalogError {
 /** 5xx, timeouts and network failures: transient, worth retrying with backoff. */
 export class CatalogUnavailableError extends CatalogError {
   readonly retryable = true;
+  readonly fatal = false;
   constructor(endpoint: string, what: string, options: { status?: number; cause?: unknown } = {}) {
     super(endpoint, `Catalog API unavailable on ${endpoint}: ${what}; will retry.`, options);
   }
@@ -82,6 +90,7 @@ export class CatalogUnavailableError extends CatalogError {
 /** Any other 4xx: the request itself is wrong. */
 export class CatalogRequestError extends CatalogError {
   readonly retryable = false;
+  readonly fatal = false;
   constructor(endpoint: string, status: number, detail: string) {
     super(endpoint, `Catalog API refused ${endpoint} (HTTP ${status}${detail}).`, { status });
   }
@@ -90,6 +99,7 @@ export class CatalogRequestError extends CatalogError {
 /** A 2xx whose body does not have the shape the spec describes. Nothing from it is stored. */
 export class CatalogResponseError extends CatalogError {
   readonly retryable = true;
+  readonly fatal = false;
   /** Where in the body the first bad field is, e.g. `data.reviews[3].rating`. */
   readonly path: string;
   constructor(endpoint: string, path: string, problem: string) {

@@ -111,12 +111,7 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (permanent || lastAttempt) recordFailure(deps.store, handle, message);
         if (permanent) {
-          if (
-            err instanceof CatalogError &&
-            (err.status === 401 || err.status === 402 || err.status === 403)
-          ) {
-            options.onFatal?.(err);
-          }
+          if (err instanceof CatalogError && err.fatal) options.onFatal?.(err);
           throw new UnrecoverableError(message);
         }
         logger.warn(

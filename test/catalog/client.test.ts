@@ -120,6 +120,7 @@ describe('CatalogClient against the simulator', () => {
     const err = await failure(wrong.reviews('my-app'));
     expect(err).toBeInstanceOf(CatalogAuthError);
     expect((err as CatalogAuthError).retryable).toBe(false);
+    expect((err as CatalogAuthError).fatal).toBe(true);
     expect(err.message).toMatch(/CATALOG_API_KEY/);
     expect(err.message).not.toContain('wrong-key-456');
     expect(err.message).not.toContain(KEY);
@@ -130,6 +131,7 @@ describe('CatalogClient against the simulator', () => {
     await client.reviews('my-app');
     const err = await failure(client.reviews('my-app'));
     expect(err).toBeInstanceOf(CatalogCreditsError);
+    expect((err as CatalogCreditsError).fatal).toBe(true);
     expect(err.message).toMatch(/credits/);
   });
 
@@ -138,6 +140,7 @@ describe('CatalogClient against the simulator', () => {
     expect(err).toBeInstanceOf(CatalogNotFoundError);
     expect(err.message).toContain('"no-such-app"');
     expect((err as CatalogNotFoundError).retryable).toBe(false);
+    expect((err as CatalogNotFoundError).fatal).toBe(false);
   });
 
   it('maps 429 to CatalogRateLimitError carrying Retry-After', async () => {
@@ -146,6 +149,7 @@ describe('CatalogClient against the simulator', () => {
     expect(err).toBeInstanceOf(CatalogRateLimitError);
     expect((err as CatalogRateLimitError).retryAfterMs).toBe(7_000);
     expect((err as CatalogRateLimitError).retryable).toBe(true);
+    expect((err as CatalogRateLimitError).fatal).toBe(false);
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {
@@ -160,6 +164,7 @@ describe('CatalogClient against the simulator', () => {
     const server = await failure(client.reviews('my-app'));
     expect(server).toBeInstanceOf(CatalogUnavailableError);
     expect((server as CatalogUnavailableError).status).toBe(503);
+    expect((server as CatalogUnavailableError).fatal).toBe(false);
 
     sim.controls.setLatency(500);
     const slow = new CatalogClient({ baseUrl: sim.url, apiKey: KEY, timeoutMs: 100 });
@@ -179,6 +184,7 @@ describe('CatalogClient against the simulator', () => {
     const err = await failure(client.reviews('my-app'));
     expect(err).toBeInstanceOf(CatalogRequestError);
     expect((err as CatalogRequestError).retryable).toBe(false);
+    expect((err as CatalogRequestError).fatal).toBe(false);
   });
 
   it('names the endpoint and the path of a malformed field', async () => {

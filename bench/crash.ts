@@ -1,8 +1,8 @@
 /**
  * Crash safety of alert delivery: SIGKILL the real `reviewwatch start` at random moments of a run that
  * keeps getting new low reviews, restart it, repeat; then check every alert reached the webhook, none
- * twice (outside the one inherent window DESIGN.md names: a crash after the webhook accepted a message
- * and before the send was recorded).
+ * twice (outside the one inherent window docs/architecture.md names: a crash after the webhook accepted a
+ * message and before the send was recorded).
  *
  *   npx tsx bench/crash.ts [--rounds 20] [--seed N] [--apps 4] [--drain-timeout 240] [--slack-delay 0]
  *

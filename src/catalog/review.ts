@@ -20,7 +20,7 @@ export function fingerprintOf(review: Pick<CatalogReview, 'reviewer' | 'createdD
 
 /**
  * review_id is stable across pages and edits, so it is the identity. Some responses carry `""` instead
- * (catalog-api-notes.md): those fall back to the fingerprint, prefixed so it can never equal a numeric id.
+ * (docs/catalog-api.md): those fall back to the fingerprint, prefixed so it can never equal a numeric id.
  */
 export function identify(review: CatalogReview): FetchedReview {
   return new IdentifiedReview(review);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Runtime schemas of the Catalog API's bodies, and the types derived from them. They are tolerant where
- * catalog-api-notes.md says real data varies (absent optional fields, extra fields, two shapes of app and
+ * docs/catalog-api.md says real data varies (absent optional fields, extra fields, two shapes of app and
  * developer detail, null counts, "5 stars" labels) and strict where a wrong value would corrupt what we
  * store (ratings, pagination).
  */

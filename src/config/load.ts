@@ -70,7 +70,7 @@ export function parseConfig(raw: unknown, env: Env = process.env, source = 'conf
   return result.data;
 }
 
-/** The catalog connection may come from the environment alone, as DESIGN.md's contract says. */
+/** The catalog connection may come from the environment alone (docs/deployment.md lists the variables). */
 function applyEnvironmentDefaults(config: unknown, env: Env): unknown {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return config;
   const root = config as Record<string, unknown>;

@@ -16,7 +16,7 @@ export interface SchedulerSync {
 
 /**
  * Makes the poll queue's job schedulers match the config in one step: upsert what is new or changed,
- * remove what is stale. A Redis lock keeps two workers booting at once from racing (STACK-NOTES.md).
+ * remove what is stale. A Redis lock keeps two workers booting at once from racing (docs/stack-notes.md).
  */
 export async function syncPollSchedulers(
   queue: Queue<PollJobData>,

@@ -1,3 +1,4 @@
+import { starsLabel } from '../util/plural.js';
 import { matchWords } from './keywords.js';
 import type { Priority, Severity } from './priority.js';
 import type { ScoringRules } from './rules.js';
@@ -32,10 +33,6 @@ const MAX_WORDS_LISTED = 5;
 interface Factor {
   points: number;
   reason: string;
-}
-
-function starsLabel(rating: number): string {
-  return `${rating} star${rating === 1 ? '' : 's'}`;
 }
 
 function ratingFactor(rating: number): Factor {

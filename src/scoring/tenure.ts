@@ -4,6 +4,8 @@
  * "over 1 year" is more than "1 year", "almost 2 years" less than "2 years".
  */
 
+import { plural } from '../util/plural.js';
+
 const DAYS_PER_UNIT: Record<string, number> = {
   second: 1 / 86_400,
   minute: 1 / 1_440,
@@ -46,10 +48,6 @@ export function parseTimeUsingApp(text: string): number | undefined {
   const perUnit = DAYS_PER_UNIT[unit ?? ''];
   if (perUnit === undefined || !Number.isFinite(amount)) return undefined;
   return Math.max(0, amount + shift) * perUnit;
-}
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** A tenure in words for a reason or a message: "less than a day", "3 weeks", "over 1 year". */

@@ -1,9 +1,6 @@
 // The renderers live in src/render/; re-exported while callers move their imports there.
 export {
-  type DigestEmail,
-  type DigestEmailOptions,
-  type DigestSlackMessage,
-  type DigestSlackOptions,
+  type DigestRenderOptions,
   digestSubject,
   renderDigestEmail,
   renderDigestSlack,

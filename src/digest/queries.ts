@@ -6,7 +6,6 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Alert } from '../alerts/types.js';
-import { plural } from '../render/wording.js';
 import type { Db } from '../store/db.js';
 import {
   alerts,
@@ -17,6 +16,7 @@ import {
   reviewEdits,
   reviews,
 } from '../store/schema.js';
+import { plural } from '../util/plural.js';
 import { firstDayFrom } from './period.js';
 import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
 import type { DigestReview, FailedAlert, RatingPoint } from './types.js';

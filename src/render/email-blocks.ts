@@ -5,11 +5,19 @@
  * height of a line of text, hence the `&nbsp;` with zero font size and an exact line height.
  * Callers pass escaped HTML where a parameter says `Html`; everything else is escaped here.
  */
-import { FONT, multiline, row } from './alert/alert-email-html.js';
+import type { Priority } from '../scoring/priority.js';
 import { escapeHtml } from './escape.js';
+import type { ReviewItem } from './wording.js';
 
-// The notification email's own font stack and helpers: one look for every mail reviewwatch sends.
-export { FONT, multiline, row };
+/** A rendered mail, whichever message it carries. */
+export interface EmailMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** One font stack and palette for every mail reviewwatch sends. */
+export const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
 export const COLORS = {
   text: '#18181b',
@@ -24,6 +32,13 @@ export const COLORS = {
   best: '#16a34a',
 } as const;
 
+export const PRIORITY_COLORS: Record<Priority, string> = {
+  critical: '#b91c1c',
+  high: '#c2410c',
+  medium: '#a16207',
+  low: '#52525b',
+};
+
 /** Bar colours per star rating: red for 1 star through green for 5. */
 export const STAR_COLORS: Record<number, string> = {
   1: '#dc2626',
@@ -34,6 +49,16 @@ export const STAR_COLORS: Record<number, string> = {
 };
 
 const TABLE = 'role="presentation" cellpadding="0" cellspacing="0" border="0"';
+
+/** Escaped, with the text's own line breaks kept. */
+export function multiline(text: string): string {
+  return escapeHtml(text).replace(/\n/g, '<br>');
+}
+
+/** A row of the page's main table. */
+export function row(inner: string, padding = '0 24px 16px'): string {
+  return `<tr><td style="padding:${padding};">${inner}</td></tr>`;
+}
 
 /** A solid block of colour `width` × `height` pixels, as a single-cell table. */
 export function block(width: number, height: number, color: string): string {
@@ -124,13 +149,40 @@ export function colored(text: string, color: string | undefined): string {
   return color === undefined ? escapeHtml(text) : `<span style="color:${color};">${escapeHtml(text)}</span>`;
 }
 
-/** The page: a centred 600 px column on a grey background. `rowsHtml` are rows made with `row`. */
-export function page(titleText: string, rowsHtml: string[]): string {
+/**
+ * A listed review's heading, details, text and reasons, for the caller to frame (a card's border and
+ * spacing depend on the list it is in).
+ */
+export function reviewCardBody(item: ReviewItem): string {
+  const reasons =
+    item.reasons.length === 0
+      ? ''
+      : `<div style="font-size:13px;color:#52525b;margin:6px 0 0;">Why: ${escapeHtml(item.reasons.join(' · '))}</div>`;
+  const content =
+    item.content === '' ? `<em style="color:${COLORS.muted};">(no text)</em>` : multiline(item.content);
+  return (
+    `<div style="font-size:15px;font-weight:bold;">${escapeHtml(item.heading)}</div>` +
+    `<div style="font-size:13px;color:${COLORS.muted};margin:2px 0 6px;">${escapeHtml(item.details.join(' · '))}</div>` +
+    `<div style="font-size:14px;line-height:20px;">${content}</div>` +
+    reasons
+  );
+}
+
+/** A whole HTML mail: the head, then `bodyHtml` (the page's tables) as the body. */
+export function emailDocument(titleText: string, bodyHtml: string[]): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(titleText)}</title></head>`,
     `<body style="margin:0;padding:0;background-color:${COLORS.page};">`,
+    ...bodyHtml,
+    '</body></html>',
+  ].join('\n');
+}
+
+/** The page: a centred 600 px column on a grey background. `rowsHtml` are rows made with `row`. */
+export function page(titleText: string, rowsHtml: string[]): string {
+  return emailDocument(titleText, [
     `<table ${TABLE} width="100%" bgcolor="${COLORS.page}" style="width:100%;background-color:${COLORS.page};">`,
     '<tr><td align="center" style="padding:24px 12px;">',
     `<table ${TABLE} width="600" bgcolor="#ffffff" style="width:100%;max-width:600px;background-color:#ffffff;border:1px solid ${COLORS.rule};font-family:${FONT};color:${COLORS.text};">`,
@@ -138,6 +190,5 @@ export function page(titleText: string, rowsHtml: string[]): string {
     ...rowsHtml,
     '</table>',
     '</td></tr></table>',
-    '</body></html>',
-  ].join('\n');
+  ]);
 }

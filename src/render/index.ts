@@ -1,5 +1,15 @@
-export { type EmailMessage, emailSubject, renderEmail } from './alert/alert-email.js';
+/**
+ * The rendering kit: every message reviewwatch sends, as Slack Block Kit, email (HTML and text) and the
+ * console's text. Alerts render from `Notification`s, the weekly digest from `DigestData`.
+ */
+export { emailSubject, renderEmail } from './alert/alert-email.js';
 export { MAX_EMAIL_REVIEW_CHARACTERS } from './alert/alert-email-doc.js';
+export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
+export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
+export { renderDigestSlack } from './digest/digest-slack.js';
+export type { DigestRenderOptions } from './digest/digest-wording.js';
+export type { EmailMessage } from './email-blocks.js';
+export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
 export {
   type ActionsBlock,
   type ButtonElement,
@@ -8,23 +18,9 @@ export {
   type HeaderBlock,
   type MrkdwnObject,
   type PlainTextObject,
-  renderSlack,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
-  type SlackRenderOptions,
   slackBlocksSize,
-} from './alert/alert-slack.js';
-export {
-  type DigestEmail,
-  type DigestEmailOptions,
-  digestSubject,
-  renderDigestEmail,
-} from './digest/digest-email.js';
-export {
-  type DigestSlackMessage,
-  type DigestSlackOptions,
-  renderDigestSlack,
-} from './digest/digest-slack.js';
-export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
+} from './slack-blocks.js';

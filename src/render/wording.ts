@@ -1,19 +1,11 @@
 /**
- * What the messages say, in plain unescaped text, shared by every channel so Slack and email tell the
- * same story. Untrusted input is cleaned (control characters, line breaks in names) and capped here;
+ * The words every message uses, alert or digest, in plain unescaped text, shared by every channel so
+ * Slack and email tell the same story. Untrusted input is cleaned (control characters, line breaks in names) and capped here;
  * escaping is the channel's job.
  */
-import type {
-  AppRef,
-  IncidentAlert,
-  Priority,
-  RatingDropAlert,
-  ReviewAlert,
-  ReviewRef,
-  Severity,
-} from '../alerts/types.js';
-import { PRIORITIES } from '../alerts/types.js';
-import { cleanText, oneLine, truncate } from './escape.js';
+import type { AppRef, ReviewRef } from '../alerts/types.js';
+import type { Priority, Severity } from '../scoring/priority.js';
+import { cleanText, oneLine, stars, truncate } from './escape.js';
 
 const MAX_APP_NAME = 100;
 const MAX_REVIEWER = 100;
@@ -33,20 +25,6 @@ const MONTHS = [
   'November',
   'December',
 ];
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
-
-/** 1204 → "1,204", independent of the machine's locale. */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-export function starsLabel(rating: number): string {
-  return plural(rating, 'star');
-}
-
 export function appName(app: AppRef): string {
   return truncate(oneLine(app.name) || oneLine(app.handle) || 'unnamed app', MAX_APP_NAME);
 }
@@ -70,9 +48,9 @@ export function reviewerLine(review: ReviewRef): string {
   return location === '' ? reviewerName(review) : `${reviewerName(review)} (${location})`;
 }
 
-/** The review text with unsafe characters removed; '' when the review has none. */
-export function reviewContent(review: ReviewRef): string {
-  return cleanText(review.content).trim();
+/** The review text with unsafe characters removed and cut at `max`; '' when the review has none. */
+export function reviewContent(review: ReviewRef, max = Number.POSITIVE_INFINITY): string {
+  return truncate(cleanText(review.content).trim(), max);
 }
 
 /** The start of a text on one line, cut on a word when one ends late enough: for lists and subjects. */
@@ -140,108 +118,39 @@ export function reasonsOf(severity: Severity): string[] {
   return severity.reasons.map((r) => truncate(oneLine(r), 300)).filter((r) => r !== '');
 }
 
-export function reviewHeadline(alert: ReviewAlert): string {
-  const { review } = alert;
-  if (review.previousRating !== undefined && review.previousRating > review.rating) {
-    return `Review of ${appName(alert.app)} re-rated from ${review.previousRating} to ${starsLabel(review.rating)}`;
-  }
-  return `New ${review.rating}-star review of ${appName(alert.app)}`;
-}
-
-/** Most severe first, ties in the order given: the order a support agent should read them in. */
-export function bySeverity(alerts: readonly ReviewAlert[]): ReviewAlert[] {
-  return [...alerts].sort((a, b) => b.severity.score - a.severity.score);
-}
-
-/** The highest priority among alerts (low when there are none). */
-export function topPriority(priorities: readonly Priority[]): Priority {
-  return PRIORITIES.find((p) => priorities.includes(p)) ?? 'low';
-}
-
-/** "2 critical · 3 high · 1 low" */
-export function priorityCounts(alerts: readonly ReviewAlert[]): string {
-  return PRIORITIES.map((p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([p, n]) => `${n} ${p}`)
-    .join(' · ');
-}
-
-export function groupHeadline(app: AppRef, count: number): string {
-  return `${plural(count, 'new low review')} of ${appName(app)}`;
-}
-
-function hours(windowHours: number): string {
-  return `${Math.round(windowHours * 10) / 10} h`;
-}
-
-export function incidentHeadline(alert: IncidentAlert): string {
-  return `Possible incident: ${plural(alert.reviews.length, 'low review')} of ${appName(alert.app)} within ${hours(alert.windowHours)}`;
-}
-
-/** The short form subjects use: "4 low reviews in 24 h". */
-export function incidentShort(alert: IncidentAlert): string {
-  return `${plural(alert.reviews.length, 'low review')} in ${hours(alert.windowHours)}`;
+/** A review in a list (an email's group or incident, a digest's worst and best), in plain text. */
+export interface ReviewItem {
+  /** "★☆☆☆☆ Jane's Shop (Canada)" */
+  heading: string;
+  /** "HIGH · 72/100", "March 31, 2025", "2 months using the app" */
+  details: string[];
+  reasons: string[];
+  /** '' when the review has no text. */
+  content: string;
 }
 
 /**
- * The ratings as the listing displays them (one decimal); with two decimals when one would hide the
- * change ("4.62 → 4.58" rather than "4.6 → 4.6").
+ * `date` is the review's day as the list words it; `severity`, when given, leads the details and
+ * gives the reasons.
  */
-export function ratingChange(alert: RatingDropAlert): { from: string; to: string } {
-  const from = alert.from.average.toFixed(1);
-  const to = alert.to.average.toFixed(1);
-  if (from !== to) return { from, to };
-  return { from: alert.from.average.toFixed(2), to: alert.to.average.toFixed(2) };
+export function reviewItem(
+  review: ReviewRef,
+  date: string,
+  maxContent: number,
+  severity?: Severity,
+): ReviewItem {
+  const details = [date, tenureSentence(review.timeUsingApp)];
+  return {
+    heading: `${stars(review.rating)} ${reviewerLine(review)}`,
+    details: severity === undefined ? details : [severityLabel(severity), ...details],
+    reasons: severity === undefined ? [] : reasonsOf(severity),
+    content: reviewContent(review, maxContent),
+  };
 }
-
-export function dropHeadline(alert: RatingDropAlert): string {
-  const { from, to } = ratingChange(alert);
-  return `Rating of ${appName(alert.app)} fell from ${from} to ${to}`;
-}
-
-function signed(n: number, digits: number): string {
-  const text = Math.abs(n).toFixed(digits);
-  if (Number(text) === 0) return `±${text}`;
-  return n < 0 ? `−${text}` : `+${text}`;
-}
-
 export interface Fact {
   label: string;
   value: string;
 }
-
-export function dropFacts(alert: RatingDropAlert): Fact[] {
-  const { from, to } = alert;
-  return [
-    {
-      label: 'Average',
-      value: `${from.average.toFixed(2)} → ${to.average.toFixed(2)} (${signed(to.average - from.average, 2)})`,
-    },
-    { label: 'Displayed rating', value: `${from.average.toFixed(1)} → ${to.average.toFixed(1)}` },
-    {
-      label: 'Reviews',
-      value: `${formatCount(from.count)} → ${formatCount(to.count)} (${signed(to.count - from.count, 0)})`,
-    },
-    { label: 'Since', value: formatTimestamp(from.at) },
-    { label: 'Priority', value: priorityLabel(alert.priority) },
-  ];
-}
-
-/** "3 new low reviews account for about 60% of the drop; 2 reviews vanished (archived or removed); …" */
-export function dropExplanation(alert: RatingDropAlert): string {
-  const { newLowReviews, lowReviewsShare, vanished, rerated } = alert.explanation;
-  const parts: string[] = [];
-  if (newLowReviews > 0) {
-    const share = Math.round(Math.min(1, Math.max(0, lowReviewsShare)) * 100);
-    const verb = newLowReviews === 1 ? 'accounts' : 'account';
-    parts.push(`${plural(newLowReviews, 'new low review')} ${verb} for about ${share}% of the drop`);
-  }
-  if (vanished > 0) parts.push(`${plural(vanished, 'review')} vanished (archived or removed)`);
-  if (rerated > 0) parts.push(`${plural(rerated, 'review')} ${rerated === 1 ? 'was' : 'were'} re-rated down`);
-  if (parts.length === 0) return 'No new low, vanished or re-rated review explains the drop.';
-  return parts.join('; ');
-}
-
 export interface Link {
   label: string;
   url: string;

@@ -2,43 +2,40 @@
  * An email's content, independent of its markup: the HTML and the plain-text alternative are both
  * rendered from this, so they always carry the same information. Every string is plain (unescaped).
  */
-import type { Notification, Priority, ReviewAlert, ReviewRef } from '../../alerts/types.js';
-import { stars, truncate } from '../escape.js';
+import type { Notification, ReviewAlert, ReviewRef } from '../../alerts/types.js';
+import type { Priority } from '../../scoring/priority.js';
+import { stars } from '../escape.js';
 import {
   appLinks,
+  type Fact,
+  formatDate,
+  type Link,
+  priorityLabel,
+  type ReviewItem,
+  reasonsOf,
+  reviewContent,
+  reviewerLine,
+  reviewItem,
+  severityLabel,
+  tenureText,
+} from '../wording.js';
+import {
   bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
-  type Fact,
-  formatDate,
   groupHeadline,
   incidentHeadline,
-  type Link,
   priorityCounts,
-  priorityLabel,
-  reasonsOf,
-  reviewContent,
-  reviewerLine,
   reviewHeadline,
-  severityLabel,
-  tenureSentence,
-  tenureText,
   topPriority,
-} from '../wording.js';
+} from './alert-wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
 export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;
 
-export interface EmailReviewItem {
-  /** "★☆☆☆☆ Jane's Shop (Canada)" */
-  heading: string;
-  /** "HIGH · 72/100", "March 31, 2025", "2 months using the app" */
-  details: string[];
+export interface EmailReviewItem extends ReviewItem {
   priority?: Priority;
-  reasons: string[];
-  /** '' when the review has no text. */
-  content: string;
 }
 
 export interface EmailDoc {
@@ -54,19 +51,14 @@ export interface EmailDoc {
   links: Link[];
 }
 
-function content(review: ReviewRef): string {
-  return truncate(reviewContent(review), MAX_EMAIL_REVIEW_CHARACTERS);
-}
-
-function reviewItem(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
-  const details = [formatDate(review.createdDate), tenureSentence(review.timeUsingApp)];
-  return {
-    heading: `${stars(review.rating)} ${reviewerLine(review)}`,
-    details: alert === undefined ? details : [severityLabel(alert.severity), ...details],
-    reasons: alert === undefined ? [] : reasonsOf(alert.severity),
-    content: content(review),
-    ...(alert === undefined ? {} : { priority: alert.severity.priority }),
-  };
+function listed(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
+  const item = reviewItem(
+    review,
+    formatDate(review.createdDate),
+    MAX_EMAIL_REVIEW_CHARACTERS,
+    alert?.severity,
+  );
+  return alert === undefined ? item : { ...item, priority: alert.severity.priority };
 }
 
 function reviewDoc(alert: ReviewAlert): EmailDoc {
@@ -80,7 +72,7 @@ function reviewDoc(alert: ReviewAlert): EmailDoc {
       { label: 'Using the app', value: tenureText(review.timeUsingApp) },
       { label: 'Severity', value: severityLabel(severity) },
     ],
-    quote: content(review),
+    quote: reviewContent(review, MAX_EMAIL_REVIEW_CHARACTERS),
     reasons: reasonsOf(severity),
     reviews: [],
     links: appLinks(alert.app),
@@ -97,7 +89,7 @@ export function emailDocOf(notification: Notification): EmailDoc {
       summary: `${counts}${counts === '' ? '' : ' · '}most severe first`,
       facts: [],
       reasons: [],
-      reviews: alerts.map((a) => reviewItem(a.review, a)),
+      reviews: alerts.map((a) => listed(a.review, a)),
       links: appLinks(notification.app),
     };
   }
@@ -121,7 +113,7 @@ export function emailDocOf(notification: Notification): EmailDoc {
         priority: alert.priority,
         facts: [{ label: 'Priority', value: priorityLabel(alert.priority) }],
         reasons: [],
-        reviews: alert.reviews.map((r) => reviewItem(r)),
+        reviews: alert.reviews.map((r) => listed(r)),
         links: appLinks(alert.app),
       };
   }

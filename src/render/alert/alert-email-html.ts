@@ -3,35 +3,24 @@
  * blocks in many views), no scripts, no external images (blocked by default, and a tracking vector).
  * Every string from the document is escaped here, and nowhere else.
  */
-import type { Priority } from '../../alerts/types.js';
+import {
+  COLORS,
+  emailDocument,
+  FONT,
+  multiline,
+  PRIORITY_COLORS,
+  reviewCardBody,
+  row,
+} from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
 import type { Fact, Link } from '../wording.js';
 import type { EmailDoc, EmailReviewItem } from './alert-email-doc.js';
-
-export const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
-
-export const PRIORITY_COLORS: Record<Priority, string> = {
-  critical: '#b91c1c',
-  high: '#c2410c',
-  medium: '#a16207',
-  low: '#52525b',
-};
-
-/** Escaped, with the text's own line breaks kept. */
-export function multiline(text: string): string {
-  return escapeHtml(text).replace(/\n/g, '<br>');
-}
-
-/** A row of the page's main table. */
-export function row(inner: string, padding = '0 24px 16px'): string {
-  return `<tr><td style="padding:${padding};">${inner}</td></tr>`;
-}
 
 function factsTable(facts: Fact[]): string {
   const rows = facts
     .map(
       (f) =>
-        `<tr><td style="padding:4px 12px 4px 0;color:#71717a;white-space:nowrap;vertical-align:top;">${escapeHtml(f.label)}</td>` +
+        `<tr><td style="padding:4px 12px 4px 0;color:${COLORS.muted};white-space:nowrap;vertical-align:top;">${escapeHtml(f.label)}</td>` +
         `<td style="padding:4px 0;vertical-align:top;">${escapeHtml(f.value)}</td></tr>`,
     )
     .join('');
@@ -39,7 +28,7 @@ function factsTable(facts: Fact[]): string {
 }
 
 function quote(text: string): string {
-  const body = text === '' ? '<em style="color:#71717a;">(no text)</em>' : multiline(text);
+  const body = text === '' ? `<em style="color:${COLORS.muted};">(no text)</em>` : multiline(text);
   return `<div style="border-left:4px solid #d4d4d8;padding:8px 12px;background-color:#fafafa;font-size:15px;line-height:22px;">${body}</div>`;
 }
 
@@ -50,18 +39,9 @@ function reasonsList(reasons: string[]): string {
 
 function reviewCard(item: EmailReviewItem): string {
   const color = item.priority === undefined ? '#d4d4d8' : PRIORITY_COLORS[item.priority];
-  const reasons =
-    item.reasons.length === 0
-      ? ''
-      : `<div style="font-size:13px;color:#52525b;margin:6px 0 0;">Why: ${escapeHtml(item.reasons.join(' · '))}</div>`;
   return (
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-left:4px solid ${color};">` +
-    `<tr><td style="padding:4px 0 4px 12px;">` +
-    `<div style="font-size:15px;font-weight:bold;">${escapeHtml(item.heading)}</div>` +
-    `<div style="font-size:13px;color:#71717a;margin:2px 0 6px;">${escapeHtml(item.details.join(' · '))}</div>` +
-    `<div style="font-size:14px;line-height:20px;">${item.content === '' ? '<em style="color:#71717a;">(no text)</em>' : multiline(item.content)}</div>` +
-    reasons +
-    `</td></tr></table>`
+    `<tr><td style="padding:4px 0 4px 12px;">${reviewCardBody(item)}</td></tr></table>`
   );
 }
 
@@ -92,21 +72,18 @@ export function emailHtml(doc: EmailDoc): string {
   if (doc.links.length > 0) rows.push(row(linksRow(doc.links), '4px 24px 12px'));
   rows.push(
     row(
-      '<p style="margin:0;font-size:12px;color:#a1a1aa;">Sent by reviewwatch. Review text is quoted as posted on the marketplace.</p>',
+      `<p style="margin:0;font-size:12px;color:${COLORS.faint};">Sent by reviewwatch. Review text is quoted as posted on the marketplace.</p>`,
       '8px 24px 20px',
     ),
   );
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(doc.title)}</title></head>`,
-    '<body style="margin:0;padding:0;background-color:#f4f4f5;">',
-    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f4f5;">',
+  // Not page(): its bgcolor attributes (which Outlook needs to paint the accent bar) would change every
+  // alert's markup, and adopting them is a decision of its own.
+  return emailDocument(doc.title, [
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.page};">`,
     '<tr><td align="center" style="padding:24px 12px;">',
-    `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;background-color:#ffffff;border:1px solid #e4e4e7;font-family:${FONT};color:#18181b;">`,
+    `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;background-color:#ffffff;border:1px solid ${COLORS.rule};font-family:${FONT};color:${COLORS.text};">`,
     ...rows,
     '</table>',
     '</td></tr></table>',
-    '</body></html>',
-  ].join('\n');
+  ]);
 }

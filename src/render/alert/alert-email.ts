@@ -1,15 +1,12 @@
 import type { Notification } from '../../alerts/types.js';
+import { plural } from '../../util/plural.js';
+import type { EmailMessage } from '../email-blocks.js';
 import { oneLine, stars, truncate } from '../escape.js';
-import { appTag, excerpt, incidentShort, plural, ratingChange, reviewContent } from '../wording.js';
+import { appTag, excerpt, reviewContent } from '../wording.js';
 import { emailDocOf } from './alert-email-doc.js';
 import { emailHtml } from './alert-email-html.js';
 import { emailText } from './alert-email-text.js';
-
-export interface EmailMessage {
-  subject: string;
-  html: string;
-  text: string;
-}
+import { incidentShort, ratingChange } from './alert-wording.js';
 
 /** Room for the app tag and the review's start; inboxes show less than this anyway. */
 const MAX_SUBJECT = 200;

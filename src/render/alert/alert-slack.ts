@@ -11,99 +11,49 @@ import type {
   ReviewAlert,
   ReviewRef,
 } from '../../alerts/types.js';
+import { plural } from '../../util/plural.js';
 import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
 import {
+  type ActionsBlock,
+  type ContextBlock,
+  context,
+  fallback,
+  field,
+  header,
+  mrkdwn,
+  type SectionBlock,
+  SLACK_LIMITS,
+  type SlackBlock,
+  type SlackMessage,
+  slackBlocksSize,
+} from '../slack-blocks.js';
+import {
   appLinks,
-  bySeverity,
-  dropExplanation,
-  dropFacts,
-  dropHeadline,
   excerpt,
   formatDate,
-  groupHeadline,
-  incidentHeadline,
-  priorityCounts,
   priorityLabel,
   reasonsOf,
   reviewContent,
   reviewerLine,
   reviewerName,
-  reviewHeadline,
   severityLabel,
   tenureText,
 } from '../wording.js';
-
-export interface PlainTextObject {
-  type: 'plain_text';
-  text: string;
-  emoji?: boolean;
-}
-
-export interface MrkdwnObject {
-  type: 'mrkdwn';
-  text: string;
-}
-
-export interface HeaderBlock {
-  type: 'header';
-  text: PlainTextObject;
-}
-
-export interface SectionBlock {
-  type: 'section';
-  text?: MrkdwnObject;
-  fields?: MrkdwnObject[];
-}
-
-export interface ContextBlock {
-  type: 'context';
-  elements: MrkdwnObject[];
-}
-
-export interface DividerBlock {
-  type: 'divider';
-}
-
-export interface ButtonElement {
-  type: 'button';
-  text: PlainTextObject;
-  url: string;
-  action_id: string;
-}
-
-export interface ActionsBlock {
-  type: 'actions';
-  elements: ButtonElement[];
-}
-
-export type SlackBlock = HeaderBlock | SectionBlock | ContextBlock | DividerBlock | ActionsBlock;
-
-export interface SlackMessage {
-  /** Notification and fallback text: shown in push notifications and where blocks cannot be. */
-  text: string;
-  blocks: SlackBlock[];
-}
+import {
+  bySeverity,
+  dropExplanation,
+  dropFacts,
+  dropHeadline,
+  groupHeadline,
+  incidentHeadline,
+  priorityCounts,
+  reviewHeadline,
+} from './alert-wording.js';
 
 export interface SlackRenderOptions {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
   dashboardName?: string;
 }
-
-/**
- * Block Kit's documented limits, and a total under the undocumented one near 13k characters. The total
- * is measured on the blocks' JSON, which is never shorter than their text, so it errs on the safe side.
- */
-export const SLACK_LIMITS = {
-  blocks: 50,
-  header: 150,
-  sectionText: 3_000,
-  field: 2_000,
-  fields: 10,
-  buttonText: 75,
-  url: 3_000,
-  message: 12_000,
-  fallbackText: 3_000,
-} as const;
 
 /** Reviews in a list (group, incident) show this much of their text, and of their reasons. */
 const LIST_EXCERPT = 200;
@@ -112,35 +62,6 @@ const LIST_REASONS = 200;
 const MAX_REASONS = 600;
 /** Well under Slack's 3,000: a listing URL longer than this is not one to put behind a button. */
 const MAX_LINK_URL = 1_000;
-
-/** The size the total limit is checked against. */
-export function slackBlocksSize(blocks: readonly SlackBlock[]): number {
-  return JSON.stringify(blocks).length;
-}
-
-function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnObject {
-  return { type: 'mrkdwn', text: truncate(text, max) };
-}
-
-/** `text` is plain (unescaped); Slack decodes the three entities in plain_text too. */
-export function header(text: string): HeaderBlock {
-  return {
-    type: 'header',
-    text: {
-      type: 'plain_text',
-      text: truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.header),
-      emoji: true,
-    },
-  };
-}
-
-function field(label: string, value: string): MrkdwnObject {
-  return mrkdwn(`*${label}*\n${escapeMrkdwn(value)}`, SLACK_LIMITS.field);
-}
-
-function context(...texts: string[]): ContextBlock {
-  return { type: 'context', elements: texts.map((t) => mrkdwn(t)) };
-}
 
 /** Escaped text as a mrkdwn quote; cut after escaping and quoting so the limit holds on what is sent. */
 function quote(text: string, max: number): string {
@@ -174,10 +95,6 @@ function footer(options: SlackRenderOptions, note?: string): ContextBlock[] {
   const dashboard = oneLine(options.dashboardName ?? '');
   if (dashboard !== '') parts.push(`reviewwatch · ${escapeMrkdwn(truncate(dashboard, 100))}`);
   return parts.length === 0 ? [] : [context(...parts)];
-}
-
-function fallback(text: string): string {
-  return truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.fallbackText);
 }
 
 function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMessage {
@@ -256,7 +173,7 @@ function fitList(
 }
 
 function moreNote(omitted: number, noun: string): string | undefined {
-  return omitted === 0 ? undefined : `… and ${omitted} more ${noun}${omitted === 1 ? '' : 's'}`;
+  return omitted === 0 ? undefined : `… and ${plural(omitted, `more ${noun}`)}`;
 }
 
 function listedReview(review: ReviewRef, detail: string): SectionBlock {

@@ -9,7 +9,7 @@ import type {
   WorstReview,
 } from '../../digest/types.js';
 import { STAR_RATINGS } from '../../digest/types.js';
-import { PRIORITY_COLORS } from '../alert/alert-email-html.js';
+import { formatCount } from '../../util/plural.js';
 import {
   COLORS,
   cell,
@@ -18,22 +18,22 @@ import {
   heading,
   horizontalBar,
   layoutTable,
-  multiline,
   muted,
+  PRIORITY_COLORS,
   page,
   paragraph,
+  reviewCardBody,
   row,
   STAR_COLORS,
   verticalBarCell,
 } from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
-import { formatCount } from '../wording.js';
 import {
   appTitle,
   capitalize,
   changeSentence,
   dayLabel,
-  digestContent,
+  digestReviewItem,
   failedAbout,
   failedKind,
   failedReason,
@@ -41,15 +41,10 @@ import {
   formatChange,
   formatRating,
   lowLabel,
-  MAX_DIGEST_BEST_REVIEW,
-  MAX_DIGEST_REVIEW,
   percent,
   periodNoun,
   perWeek,
   ratingWithCount,
-  reviewDetails,
-  reviewHeading,
-  reviewReasons,
   reviewsSentence,
   roleLabel,
   summarySentence,
@@ -202,19 +197,9 @@ function reviewCard(
   border: string,
   severity?: WorstReview['severity'],
 ): string {
-  const max = severity === undefined ? MAX_DIGEST_BEST_REVIEW : MAX_DIGEST_REVIEW;
-  const content = digestContent(review, max);
-  const reasons = severity === undefined ? [] : reviewReasons(severity);
   return (
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-left:4px solid ${border};margin:0 0 12px;">` +
-    '<tr><td style="padding:2px 0 2px 12px;">' +
-    `<div style="font-size:15px;font-weight:bold;">${escapeHtml(reviewHeading(review))}</div>` +
-    `<div style="font-size:13px;color:${COLORS.muted};margin:2px 0 6px;">${escapeHtml(reviewDetails(review, timezone, severity).join(' · '))}</div>` +
-    `<div style="font-size:14px;line-height:20px;">${content === '' ? `<em style="color:${COLORS.muted};">(no text)</em>` : multiline(content)}</div>` +
-    (reasons.length === 0
-      ? ''
-      : `<div style="font-size:13px;color:#52525b;margin:6px 0 0;">Why: ${escapeHtml(reasons.join(' · '))}</div>`) +
-    '</td></tr></table>'
+    `<tr><td style="padding:2px 0 2px 12px;">${reviewCardBody(digestReviewItem(review, timezone, severity))}</td></tr></table>`
   );
 }
 

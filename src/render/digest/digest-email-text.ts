@@ -13,15 +13,15 @@ import type {
   WorstReview,
 } from '../../digest/types.js';
 import { STAR_RATINGS } from '../../digest/types.js';
-import { indent } from '../alert/alert-email-text.js';
+import { formatCount } from '../../util/plural.js';
 import { truncate } from '../escape.js';
-import { formatCount } from '../wording.js';
+import { indent, reviewItemText } from '../text-blocks.js';
 import {
   appTitle,
   capitalize,
   changeSentence,
   dayLabel,
-  digestContent,
+  digestReviewItem,
   failedAbout,
   failedKind,
   failedReason,
@@ -29,15 +29,10 @@ import {
   formatChange,
   formatRating,
   lowLabel,
-  MAX_DIGEST_BEST_REVIEW,
-  MAX_DIGEST_REVIEW,
   percent,
   periodNoun,
   perWeek,
   ratingWithCount,
-  reviewDetails,
-  reviewHeading,
-  reviewReasons,
   reviewsSentence,
   roleLabel,
   summarySentence,
@@ -132,14 +127,7 @@ function trend(weeks: TrendWeek[], timezone: string): string {
 }
 
 function review(item: DigestReview, n: number, timezone: string, severity?: WorstReview['severity']): string {
-  const content = digestContent(item, severity === undefined ? MAX_DIGEST_BEST_REVIEW : MAX_DIGEST_REVIEW);
-  const lines = [`${n}. ${reviewHeading(item)}`, `   ${reviewDetails(item, timezone, severity).join(' · ')}`];
-  lines.push(content === '' ? '   (no text)' : indent(content, '   > '));
-  if (severity !== undefined) {
-    const reasons = reviewReasons(severity);
-    if (reasons.length > 0) lines.push(`   Why: ${reasons.join(' · ')}`);
-  }
-  return lines.join('\n');
+  return reviewItemText(digestReviewItem(item, timezone, severity), n);
 }
 
 function failed(alerts: FailedAlert[], total: number, timezone: string): string {

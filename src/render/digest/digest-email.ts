@@ -6,21 +6,12 @@
 import { shortLabel } from '../../digest/period.js';
 import { direction, headlineApps } from '../../digest/summarize.js';
 import type { DigestApp, DigestData } from '../../digest/types.js';
+import { plural } from '../../util/plural.js';
+import type { EmailMessage } from '../email-blocks.js';
 import { oneLine, truncate } from '../escape.js';
-import { plural } from '../wording.js';
 import { digestHtml } from './digest-email-html.js';
 import { digestText } from './digest-email-text.js';
-
-export interface DigestEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
-
-export interface DigestEmailOptions {
-  /** Names the sender in the subject and the title; default "reviewwatch". */
-  product?: string;
-}
+import { type DigestRenderOptions, productName } from './digest-wording.js';
 
 /** Inboxes show less than this; it leaves room for several apps' ratings. */
 const MAX_SUBJECT = 200;
@@ -69,8 +60,8 @@ export function digestSubject(data: DigestData, product = 'reviewwatch'): string
   return truncate(oneLine(`${head}${apps === '' ? '' : `, ${apps}`}${tail}`), MAX_SUBJECT);
 }
 
-export function renderDigestEmail(data: DigestData, options: DigestEmailOptions = {}): DigestEmail {
-  const product = truncate(oneLine(options.product ?? ''), 60) || 'reviewwatch';
+export function renderDigestEmail(data: DigestData, options: DigestRenderOptions = {}): EmailMessage {
+  const product = productName(options);
   return {
     subject: digestSubject(data, product),
     html: digestHtml(data, product),

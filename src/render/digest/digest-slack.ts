@@ -7,40 +7,33 @@
 
 import { headlineApps } from '../../digest/summarize.js';
 import type { DigestApp, DigestData } from '../../digest/types.js';
+import { formatCount, plural } from '../../util/plural.js';
+import { escapeMrkdwn, stars, truncate } from '../escape.js';
 import {
-  type ContextBlock,
+  context,
+  fallback,
+  fitsSlack,
   header,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
-  slackBlocksSize,
-} from '../alert/alert-slack.js';
-import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
-import { excerpt, formatCount, plural, reviewContent, reviewerName, severityLabel } from '../wording.js';
-import { appTitle, failedSentence, formatChange, formatRating, summarySentence } from './digest-wording.js';
-
-export interface DigestSlackMessage {
-  /** Notification and fallback text. */
-  text: string;
-  blocks: SlackBlock[];
-}
-
-export interface DigestSlackOptions {
-  /** Names the sender in the header; default "reviewwatch". */
-  product?: string;
-}
+  type SlackMessage,
+  section,
+} from '../slack-blocks.js';
+import { excerpt, reviewContent, reviewerName, severityLabel } from '../wording.js';
+import {
+  appTitle,
+  type DigestRenderOptions,
+  failedSentence,
+  formatChange,
+  formatRating,
+  productName,
+  summarySentence,
+} from './digest-wording.js';
 
 /** One app's entry stays short whatever its review says. */
 const MAX_ENTRY = 700;
 const QUOTE_EXCERPT = 150;
-
-function section(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, SLACK_LIMITS.sectionText) } };
-}
-
-function context(text: string): ContextBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, SLACK_LIMITS.sectionText) }] };
-}
 
 /** "*My App* · ★ 4.62 ▼0.1 · 12 new reviews (avg 3.92) · 3 low" (escaped mrkdwn). */
 function appLine(app: DigestApp, quiet: boolean): string {
@@ -96,12 +89,8 @@ function pack(entries: string[], separator: string): SectionBlock[] {
   return sections;
 }
 
-function fits(blocks: SlackBlock[]): boolean {
-  return blocks.length <= SLACK_LIMITS.blocks && slackBlocksSize(blocks) <= SLACK_LIMITS.message;
-}
-
-export function renderDigestSlack(data: DigestData, options: DigestSlackOptions = {}): DigestSlackMessage {
-  const product = truncate(oneLine(options.product ?? ''), 60) || 'reviewwatch';
+export function renderDigestSlack(data: DigestData, options: DigestRenderOptions = {}): SlackMessage {
+  const product = productName(options);
   const { period, quiet } = data;
   const title = `${product} weekly digest${quiet ? ': a quiet week' : ''} · ${period.label}`;
   const summary = summarySentence(data);
@@ -133,10 +122,10 @@ export function renderDigestSlack(data: DigestData, options: DigestSlackOptions 
     ];
   };
   let blocks = build(entries.length);
-  for (let shown = entries.length - 1; shown >= 0 && !fits(blocks); shown -= 1) blocks = build(shown);
+  for (let shown = entries.length - 1; shown >= 0 && !fitsSlack(blocks); shown -= 1) blocks = build(shown);
 
   return {
-    text: truncate(escapeMrkdwn(oneLine(`${title}: ${summary}`)), SLACK_LIMITS.fallbackText),
+    text: fallback(`${title}: ${summary}`),
     blocks,
   };
 }

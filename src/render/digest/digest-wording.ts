@@ -3,7 +3,6 @@
  * tell the same story. Untrusted strings are cleaned and capped here; escaping is each renderer's job.
  */
 import { DateTime } from 'luxon';
-import type { ReviewRef, Severity } from '../../alerts/types.js';
 import { type DigestPeriod, periodWeeks } from '../../digest/period.js';
 import { direction } from '../../digest/summarize.js';
 import type {
@@ -14,20 +13,23 @@ import type {
   FailedAlert,
   RatingPoint,
 } from '../../digest/types.js';
-import { oneLine, stars, truncate } from '../escape.js';
-import {
-  formatCount,
-  formatDate,
-  plural,
-  reasonsOf,
-  reviewContent,
-  reviewerLine,
-  severityLabel,
-  tenureSentence,
-} from '../wording.js';
+import type { Severity } from '../../scoring/priority.js';
+import { formatCount, plural } from '../../util/plural.js';
+import { oneLine, truncate } from '../escape.js';
+import { formatDate, type ReviewItem, reviewItem } from '../wording.js';
 
 const MAX_TITLE = 80;
 const MAX_REASON = 200;
+
+export interface DigestRenderOptions {
+  /** Names the sender in the subject, the title and Slack's header; default "reviewwatch". */
+  product?: string;
+}
+
+/** The product name a digest is signed with: one line, capped, never empty. */
+export function productName(options: DigestRenderOptions): string {
+  return truncate(oneLine(options.product ?? ''), 60) || 'reviewwatch';
+}
 
 export function appTitle(app: { title: string; handle: string }): string {
   return truncate(oneLine(app.title) || app.handle, MAX_TITLE);
@@ -139,36 +141,22 @@ export function failedSentence(total: number): string {
 }
 
 /** Review text in a digest: whole reviews up to here; a digest lists many, and links to none. */
-export const MAX_DIGEST_REVIEW = 1_500;
-export const MAX_DIGEST_BEST_REVIEW = 600;
-
-/** The review's text, cleaned and capped; '' when it has none. */
-export function digestContent(review: ReviewRef, max: number): string {
-  return truncate(reviewContent(review), max);
-}
+const MAX_DIGEST_REVIEW = 1_500;
+const MAX_DIGEST_BEST_REVIEW = 600;
 
 /**
  * The review's day as the marketplace dated it; a review whose date could not be read says when it was
  * first seen instead, which is also what placed it in this week.
  */
-export function reviewDate(review: DigestReview, timezone: string): string {
+function reviewDate(review: DigestReview, timezone: string): string {
   if (/^\d{4}-\d{2}-\d{2}/.test(oneLine(review.createdDate))) return formatDate(review.createdDate);
   return `date unknown, first seen ${dayLabel(review.at, timezone)}`;
 }
 
-/** "HIGH · 72/100", "November 18, 2026", "over 1 year using the app" */
-export function reviewDetails(review: DigestReview, timezone: string, severity?: Severity): string[] {
-  const details = [reviewDate(review, timezone), tenureSentence(review.timeUsingApp)];
-  return severity === undefined ? details : [severityLabel(severity), ...details];
-}
-
-/** "★☆☆☆☆ Jane's Shop (Canada)" */
-export function reviewHeading(review: DigestReview): string {
-  return `${stars(review.rating)} ${reviewerLine(review)}`;
-}
-
-export function reviewReasons(severity: Severity): string[] {
-  return reasonsOf(severity);
+/** A worst review (with its severity) or a best one, as the digest lists it. */
+export function digestReviewItem(review: DigestReview, timezone: string, severity?: Severity): ReviewItem {
+  const max = severity === undefined ? MAX_DIGEST_BEST_REVIEW : MAX_DIGEST_REVIEW;
+  return reviewItem(review, reviewDate(review, timezone), max, severity);
 }
 
 /** "This week" for a weekly digest, "This period" for a --since/--until one. */

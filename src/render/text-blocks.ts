@@ -1,0 +1,18 @@
+/** Plain-text layout shared by the emails' text alternatives, for a fixed-width reader. */
+import type { ReviewItem } from './wording.js';
+
+/** Every line of `text` behind `prefix`, with no trailing spaces. */
+export function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`.trimEnd())
+    .join('\n');
+}
+
+/** The `n`th review of a list: heading, details, quoted text and reasons, indented under the number. */
+export function reviewItemText(item: ReviewItem, n: number): string {
+  const lines = [`${n}. ${item.heading}`, indent(item.details.join(' · '), '   ')];
+  lines.push(item.content === '' ? '   (no text)' : indent(item.content, '   > '));
+  if (item.reasons.length > 0) lines.push(`   Why: ${item.reasons.join(' · ')}`);
+  return lines.join('\n');
+}

@@ -1,5 +1,12 @@
-import type { Notification, Priority } from '../alerts/types.js';
-import { cleanText, type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
+import type { Notification } from '../alerts/types.js';
+import {
+  cleanText,
+  type EmailMessage,
+  notificationPriority,
+  renderEmail,
+  type SlackMessage,
+} from '../render/index.js';
+import type { Priority } from '../scoring/priority.js';
 import type { ChannelSender } from './sender.js';
 
 const COLOR: Record<Priority, string> = {
@@ -10,12 +17,6 @@ const COLOR: Record<Priority, string> = {
 };
 const RESET = '\x1b[0m';
 const DIM = '\x1b[2m';
-
-function priorityOf(notification: Notification): Priority {
-  if (notification.kind === 'group') return notification.alerts[0]?.severity.priority ?? 'medium';
-  const { alert } = notification;
-  return alert.kind === 'review' ? alert.severity.priority : alert.priority;
-}
 
 /**
  * A channel that prints alerts in the terminal: what the demo shows, and a way to watch alerts in a
@@ -33,7 +34,7 @@ export class ConsoleSender implements ChannelSender {
   }
 
   async send(notification: Notification): Promise<void> {
-    this.#print(renderEmail(notification), priorityOf(notification));
+    this.#print(renderEmail(notification), notificationPriority(notification));
   }
 
   async post(message: SlackMessage | EmailMessage): Promise<void> {

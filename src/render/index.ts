@@ -5,6 +5,7 @@
 export { emailSubject, renderEmail } from './alert/alert-email.js';
 export { MAX_EMAIL_REVIEW_CHARACTERS } from './alert/alert-email-doc.js';
 export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
+export { notificationPriority } from './alert/alert-wording.js';
 export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
 export { renderDigestSlack } from './digest/digest-slack.js';
 export type { DigestRenderOptions } from './digest/digest-wording.js';

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConsoleSender } from '../../src/notify/console.js';
+import { reviewAlert } from '../fixtures/alert-sample.js';
 
-function sink() {
+function sink(isTTY = false) {
   let text = '';
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -10,7 +11,7 @@ function sink() {
       done();
     },
   });
-  return { stream, text: () => text };
+  return { stream: Object.assign(stream, { isTTY }), text: () => text };
 }
 
 describe('the console channel', () => {
@@ -41,5 +42,18 @@ describe('the console channel', () => {
     // No escape sequence from the review reaches the terminal (a pipe gets no colours either).
     expect(text).not.toContain('\u001b');
     expect(text).not.toContain('\u0007');
+  });
+
+  it('colours a group in a terminal by its most urgent review, as the email does', async () => {
+    const out = sink(true);
+    const low = reviewAlert({ reviewId: '1' }, { score: 20, priority: 'low', reasons: ['4 stars'] });
+    const critical = reviewAlert({ reviewId: '2' }, { score: 90, priority: 'critical', reasons: ['1 star'] });
+    await new ConsoleSender('terminal', out.stream).send({
+      kind: 'group',
+      app: low.app,
+      alerts: [low, critical],
+    });
+    // Bold red (critical), although the first review of the group is low.
+    expect(out.text()).toContain('[1;31m★ my-app: 2 new low reviews[0m');
   });
 });

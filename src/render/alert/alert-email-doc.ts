@@ -26,9 +26,9 @@ import {
   dropHeadline,
   groupHeadline,
   incidentHeadline,
+  notificationPriority,
   priorityCounts,
   reviewHeadline,
-  topPriority,
 } from './alert-wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
@@ -85,7 +85,7 @@ export function emailDocOf(notification: Notification): EmailDoc {
     const counts = priorityCounts(alerts);
     return {
       title: `★ ${groupHeadline(notification.app, alerts.length)}`,
-      priority: topPriority(alerts.map((a) => a.severity.priority)),
+      priority: notificationPriority(notification),
       summary: `${counts}${counts === '' ? '' : ' · '}most severe first`,
       facts: [],
       reasons: [],

@@ -2,7 +2,13 @@
  * What an alert says, in plain unescaped text: its headline, a group's order and counts, a rating
  * drop's facts and explanation. Slack, email and the console all word an alert from here.
  */
-import type { AppRef, IncidentAlert, RatingDropAlert, ReviewAlert } from '../../alerts/types.js';
+import type {
+  AppRef,
+  IncidentAlert,
+  Notification,
+  RatingDropAlert,
+  ReviewAlert,
+} from '../../alerts/types.js';
 import { PRIORITIES, type Priority } from '../../scoring/priority.js';
 import { formatCount, plural, starsLabel } from '../../util/plural.js';
 import { appName, type Fact, formatTimestamp, priorityLabel } from '../wording.js';
@@ -23,6 +29,13 @@ export function bySeverity(alerts: readonly ReviewAlert[]): ReviewAlert[] {
 /** The highest priority among alerts (low when there are none). */
 export function topPriority(priorities: readonly Priority[]): Priority {
   return PRIORITIES.find((p) => priorities.includes(p)) ?? 'low';
+}
+
+/** How urgent a notification is: a group is as urgent as its most urgent review. */
+export function notificationPriority(notification: Notification): Priority {
+  if (notification.kind === 'group') return topPriority(notification.alerts.map((a) => a.severity.priority));
+  const { alert } = notification;
+  return alert.kind === 'review' ? alert.severity.priority : alert.priority;
 }
 
 /** "2 critical · 3 high · 1 low" */

@@ -5,7 +5,6 @@
  * digest is about what customers said that week, not about what alerted.
  */
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { Alert } from '../alerts/types.js';
 import type { Db } from '../store/db.js';
 import {
   alerts,
@@ -16,7 +15,6 @@ import {
   reviewEdits,
   reviews,
 } from '../store/schema.js';
-import { plural } from '../util/plural.js';
 import { firstDayFrom } from './period.js';
 import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
 import type { DigestReview, FailedAlert, RatingPoint } from './types.js';
@@ -192,42 +190,6 @@ export function ratingBefore(db: Db, handle: string, before: Date): RatingPoint 
   return { average: row.average, count: row.count, at: row.at };
 }
 
-/** The parts of a stored alert payload (alerts/types.ts) a description reads, none taken for granted. */
-interface PayloadShape {
-  review?: { rating?: unknown; reviewer?: unknown };
-  from?: { average?: unknown };
-  to?: { average?: unknown };
-  reviews?: unknown;
-}
-
-/**
- * What an alert was about, from the payload frozen when it was raised; plain, untrusted text. The payload
- * is JSON from an earlier version of the program, possibly: a field it lacks gives a vaguer description,
- * never a digest that fails to render.
- */
-export function describeAlert(kind: Alert['kind'], payload: unknown): string {
-  const alert: PayloadShape = typeof payload === 'object' && payload !== null ? payload : {};
-  switch (kind) {
-    case 'review': {
-      const rating = alert.review?.rating;
-      const who = typeof alert.review?.reviewer === 'string' ? alert.review.reviewer.trim() : '';
-      const what = typeof rating === 'number' ? `${rating}-star review` : 'a review';
-      return `${what} by ${who || 'Anonymous'}`;
-    }
-    case 'rating-drop': {
-      const from = alert.from?.average;
-      const to = alert.to?.average;
-      return typeof from === 'number' && typeof to === 'number'
-        ? `${from.toFixed(2)} → ${to.toFixed(2)}`
-        : 'rating drop';
-    }
-    case 'incident':
-      return Array.isArray(alert.reviews)
-        ? plural(alert.reviews.length, 'low review')
-        : 'several low reviews';
-  }
-}
-
 /**
  * Deliveries that failed for good and still are, of alerts raised before the period's end: those raised
  * in the period, and older ones nobody has retried yet. Most recent first.
@@ -263,7 +225,7 @@ export function failedDeliveries(db: Db, handles: string[], w: Window): Map<stri
       priority: row.priority,
       channel: row.channel,
       reason: row.lastError ?? 'no reason recorded',
-      about: describeAlert(row.kind, row.payload),
+      payload: row.payload,
       alertAt: row.alertAt,
       inPeriod: row.alertAt.getTime() >= w.start.getTime(),
     });

@@ -71,8 +71,11 @@ export interface FailedAlert {
   channel: string;
   /** The delivery's last error ("404 no_service"); untrusted. */
   reason: string;
-  /** What the alert was about, in words: "1-star review by Jane's Shop". Untrusted. */
-  about: string;
+  /**
+   * The alert as it was raised (an `Alert` of alerts/types.ts), frozen in the outbox, possibly by an
+   * earlier version of the program: nothing in it is taken for granted. Untrusted.
+   */
+  payload: unknown;
   alertAt: Date;
   /** Raised in this period; otherwise raised earlier and still failed. */
   inPeriod: boolean;

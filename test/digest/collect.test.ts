@@ -127,7 +127,9 @@ describe('collectDigest', () => {
         kind: 'review',
         channel: 'support',
         reason: 'Slack answered 404 no_service',
-        about: `1-star review by ${SCRIPT}`,
+        payload: expect.objectContaining({
+          review: expect.objectContaining({ rating: 1, reviewer: SCRIPT }),
+        }),
         inPeriod: true,
       }),
       expect.objectContaining({ channel: 'team-mail', reason: '550 mailbox unavailable', inPeriod: false }),

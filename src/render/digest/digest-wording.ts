@@ -116,8 +116,45 @@ export function failedReason(alert: FailedAlert): string {
   return truncate(oneLine(alert.reason), MAX_REASON) || 'no reason recorded';
 }
 
+/** The parts of a stored alert payload (alerts/types.ts) a description reads, none taken for granted. */
+interface PayloadShape {
+  review?: { rating?: unknown; reviewer?: unknown };
+  from?: { average?: unknown };
+  to?: { average?: unknown };
+  reviews?: unknown;
+}
+
+/**
+ * What an alert was about, from the payload frozen when it was raised; plain, untrusted text. The payload
+ * is JSON from an earlier version of the program, possibly: a field it lacks gives a vaguer description,
+ * never a digest that fails to render.
+ */
+function describeAlert(kind: FailedAlert['kind'], payload: unknown): string {
+  const alert: PayloadShape = typeof payload === 'object' && payload !== null ? payload : {};
+  switch (kind) {
+    case 'review': {
+      const rating = alert.review?.rating;
+      const who = typeof alert.review?.reviewer === 'string' ? alert.review.reviewer.trim() : '';
+      const what = typeof rating === 'number' ? `${rating}-star review` : 'a review';
+      return `${what} by ${who || 'Anonymous'}`;
+    }
+    case 'rating-drop': {
+      const from = alert.from?.average;
+      const to = alert.to?.average;
+      return typeof from === 'number' && typeof to === 'number'
+        ? `${from.toFixed(2)} → ${to.toFixed(2)}`
+        : 'rating drop';
+    }
+    case 'incident':
+      return Array.isArray(alert.reviews)
+        ? plural(alert.reviews.length, 'low review')
+        : 'several low reviews';
+  }
+}
+
+/** What a failed alert was about: "1-star review by Jane's Shop", "4.66 → 4.60", "4 low reviews". */
 export function failedAbout(alert: FailedAlert): string {
-  return truncate(oneLine(alert.about), MAX_REASON);
+  return truncate(oneLine(describeAlert(alert.kind, alert.payload)), MAX_REASON);
 }
 
 /** The summary line at the top: what a manager should know first. */

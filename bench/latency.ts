@@ -6,8 +6,8 @@ import { silentLogger } from '../src/log.js';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { POLL_JOB } from '../src/queue/names.js';
 import { type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
-import { createServices } from '../src/queue/services.js';
-import { loadSettings, openRuntime } from '../src/runtime.js';
+import { loadSettings } from '../src/settings.js';
+import { startWorker } from '../src/worker.js';
 import {
   alertBenchConfig,
   control,
@@ -64,8 +64,8 @@ const settings = loadSettings({
     REVIEWWATCH_QUEUE_PREFIX: prefix,
   },
 });
-const rt = await openRuntime(settings, silentLogger);
-const services = createServices(rt);
+// The worker `start` runs, less its schedules: this benchmark enqueues its own polls.
+const services = await startWorker(settings, { logger: silentLogger });
 
 const samples = new Map<string, Sample>();
 const deliveryToJob = new Map<number, string>();
@@ -92,7 +92,6 @@ services.notifyWorker.on('active', (job) => {
   const id = job.data.deliveryIds[0];
   if (id !== undefined && !notifyActiveByDelivery.has(id)) notifyActiveByDelivery.set(id, performance.now());
 });
-services.run();
 
 /** Enqueues polls of these apps under the given job ids and resolves when they have finished. */
 async function poll(jobs: Array<{ jobId: string; handle: string }>): Promise<PollJobResult[]> {
@@ -156,7 +155,7 @@ try {
   }
   progress('');
 } finally {
-  await services.close(5_000);
+  await services.stop();
   const redis = await connectRedis(REDIS_URL);
   let cursor = '0';
   do {
@@ -165,7 +164,6 @@ try {
     if (keys.length > 0) await redis.del(...keys);
   } while (cursor !== '0');
   await redis.quit();
-  await rt.close();
   await webhook.close();
   child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

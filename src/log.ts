@@ -32,14 +32,9 @@ export interface LogOptions {
 
 export function createLogger(options: LogOptions = {}): Logger {
   const destination = options.destination ?? process.stderr;
-  const format =
-    options.format ??
-    (process.env.LOG_FORMAT === 'json' || process.env.LOG_FORMAT === 'pretty'
-      ? process.env.LOG_FORMAT
-      : (destination as { isTTY?: boolean }).isTTY
-        ? 'pretty'
-        : 'json');
-  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  // LOG_FORMAT and LOG_LEVEL arrive through `options` (settings.ts reads the environment).
+  const format = options.format ?? ((destination as { isTTY?: boolean }).isTTY ? 'pretty' : 'json');
+  const level = options.level ?? 'info';
   const base = {
     level,
     base: undefined,

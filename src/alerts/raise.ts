@@ -4,15 +4,10 @@ import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js'
 import { appTitle, ratingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
-import {
-  insertAlert,
-  insertDelivery,
-  latestAlertAt,
-  messagesOf,
-  type OutboxMessage,
-} from '../store/outbox.js';
+import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
 import { detectIncident, type IncidentRule } from './incident.js';
+import { messagesOf, type OutboxMessage } from './messages.js';
 import { evaluateRating } from './rating-drop.js';
 import { routeAlert } from './route.js';
 import type { Alert, AppRef, Priority, ReviewAlert, ReviewRef } from './types.js';

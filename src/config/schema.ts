@@ -24,6 +24,11 @@ const handle = z
 const catalog = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   apiKey: z.string().min(1).optional(),
+  /**
+   * Poll the built-in simulator instead of an API: for trying reviewwatch out. Never implied: a missing
+   * key or base URL is an error, not a reason to make data up.
+   */
+  simulator: z.boolean().default(false),
   /** Enforced across every worker process sharing the Redis. */
   maxRequestsPerSecond: z.number().positive().default(5),
   timeout: duration.default(10_000),
@@ -137,7 +142,7 @@ const http = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    catalog: catalog.default({ maxRequestsPerSecond: 5, timeout: 10_000 }),
+    catalog: catalog.prefault({}),
     poll: poll.prefault({}),
     apps: z.array(app).min(1, 'watch at least one app'),
     alerts: alerts.prefault({}),

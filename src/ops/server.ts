@@ -9,11 +9,10 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Redis } from 'ioredis';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
 import type { Metrics } from './metrics.js';
-
-type Env = Record<string, string | undefined>;
 
 export const ADMIN_PATH = '/admin/queues';
 
@@ -38,8 +37,8 @@ export interface OpsServerOptions {
   /** 0 picks a free port; `url` says which. */
   port: number;
   deps: OpsServerDeps;
-  /** Where the admin credentials come from (REVIEWWATCH_ADMIN_*); process.env by default. */
-  env?: Env;
+  /** Who may open Bull Board (REVIEWWATCH_ADMIN_*, read by settings.ts); closed when empty. */
+  admin: AdminCredentials;
   logger: Logger;
   /** How long /readyz waits for Redis; 1 s by default. */
   readyTimeoutMs?: number;
@@ -51,25 +50,6 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-/** `http.host` / `http.port` of the config, overridden by REVIEWWATCH_HTTP_HOST / REVIEWWATCH_HTTP_PORT. */
-export function opsServerAddress(
-  http: { host: string; port: number },
-  env: Env,
-): { host: string; port: number } {
-  const rawPort = env.REVIEWWATCH_HTTP_PORT?.trim();
-  let port = http.port;
-  if (rawPort) {
-    port = /^\d{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
-    if (!(port >= 0 && port <= 65_535)) {
-      throw new ReviewwatchError(
-        `REVIEWWATCH_HTTP_PORT must be a port number from 0 to 65535, got "${rawPort.slice(0, 40)}"`,
-        { exitCode: ExitCode.Usage },
-      );
-    }
-  }
-  return { host: env.REVIEWWATCH_HTTP_HOST?.trim() || http.host, port };
-}
-
 /**
  * The operations endpoints of `start`: /healthz (the process answers), /readyz (Redis and SQLite answer),
  * /metrics (Prometheus text) and Bull Board at /admin/queues, closed unless credentials are set in the
@@ -77,9 +57,9 @@ export function opsServerAddress(
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const { deps, logger } = options;
-  const env = options.env ?? process.env;
   deps.metrics.watchQueues(deps.queues);
-  const access = adminAccess(env, logger);
+  if (options.admin.problem) logger.warn(options.admin.problem);
+  const access = options.admin.token || options.admin.basic ? options.admin : undefined;
   const app = createOpsApp(options, access);
   const server = createServer(app);
   await listen(server, options.host, options.port);
@@ -106,7 +86,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   };
 }
 
-function createOpsApp(options: OpsServerOptions, access: AdminAccess | undefined): express.Express {
+function createOpsApp(options: OpsServerOptions, access: AdminCredentials | undefined): express.Express {
   const { deps, logger } = options;
   const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const app = express();
@@ -195,31 +175,11 @@ function checkSqlite(store: Store): Check {
   }
 }
 
-interface AdminAccess {
-  token?: string;
-  basic?: { user: string; password: string };
-}
-
-/** The credentials that open Bull Board, or undefined when none are set (closed). */
-function adminAccess(env: Env, logger: Logger): AdminAccess | undefined {
-  const token = env.REVIEWWATCH_ADMIN_TOKEN || undefined;
-  const user = env.REVIEWWATCH_ADMIN_USER || undefined;
-  const password = env.REVIEWWATCH_ADMIN_PASSWORD || undefined;
-  if ((user === undefined) !== (password === undefined)) {
-    logger.warn(
-      `${user ? 'REVIEWWATCH_ADMIN_USER is set without REVIEWWATCH_ADMIN_PASSWORD' : 'REVIEWWATCH_ADMIN_PASSWORD is set without REVIEWWATCH_ADMIN_USER'}: basic auth stays off`,
-    );
-  }
-  const basic = user && password ? { user, password } : undefined;
-  if (!token && !basic) return undefined;
-  return { ...(token ? { token } : {}), ...(basic ? { basic } : {}) };
-}
-
 /**
  * Bearer token, or HTTP basic auth: the configured user and password, or (when only a token is set) any
  * user with the token as password, so a browser's login prompt opens the board too.
  */
-function requireAdmin(access: AdminAccess): RequestHandler {
+function requireAdmin(access: AdminCredentials): RequestHandler {
   const challenges = [`Basic realm="${REALM}", charset="UTF-8"`];
   if (access.token) challenges.unshift(`Bearer realm="${REALM}"`);
   return (req, res, next) => {
@@ -234,7 +194,7 @@ function requireAdmin(access: AdminAccess): RequestHandler {
   };
 }
 
-function authorized(header: string | undefined, access: AdminAccess): boolean {
+function authorized(header: string | undefined, access: AdminCredentials): boolean {
   if (!header) return false;
   const space = header.indexOf(' ');
   if (space < 0) return false;

@@ -46,3 +46,15 @@ export async function connectRedis(url: string): Promise<Redis> {
   redis.options.retryStrategy = (attempt: number) => Math.min(attempt * 200, 5_000);
   return redis;
 }
+
+/** Deletes every key under `prefix:` (a private queue prefix: the demo's, a test's). */
+export async function removePrefixedKeys(redis: Redis, prefix: string): Promise<number> {
+  let removed = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) removed += await redis.del(...keys);
+  } while (cursor !== '0');
+  return removed;
+}

@@ -1,3 +1,10 @@
+import type { OutboxMessage } from '../alerts/messages.js';
+
+/**
+ * Every queue, job, scheduler and job id reviewwatch puts in Redis, in one place: what the job ids are
+ * made of is what makes a message or a poll enqueued twice a no-op.
+ */
+
 export const POLL_QUEUE = 'poll';
 export const POLL_JOB = 'poll';
 
@@ -17,6 +24,7 @@ export function handleOfSchedulerId(id: string): string | undefined {
 export const NOTIFY_QUEUE = 'notify';
 export const NOTIFY_JOB = 'deliver';
 export const SWEEP_JOB = 'sweep';
+export const SWEEP_SCHEDULER_ID = 'notify-sweep';
 
 export interface NotifyJobData {
   /** The deliveries this message carries; a flush of held deliveries finds them when it runs. */
@@ -24,3 +32,25 @@ export interface NotifyJobData {
   /** Set on a flush of the deliveries a throttle held back for one app on one channel. */
   flush?: { channel: string; app: string };
 }
+
+/** The job id of a message, derived from the deliveries it carries: it is never enqueued twice. */
+export function notifyJobId(message: OutboxMessage): string {
+  switch (message.kind) {
+    case 'single':
+      return `delivery-${message.deliveryIds[0]}`;
+    case 'group':
+      return `group-${message.groupKey}`;
+    case 'flush':
+      return flushJobId(message.channel, message.app);
+  }
+}
+
+/** The one message that flushes what a throttle held back for an app on a channel. */
+export function flushJobId(channel: string, app: string): string {
+  // `~` appears in neither a channel name nor a handle: no two pairs share an id.
+  return `held~${channel}~${app}`;
+}
+
+export const DIGEST_QUEUE = 'digest';
+export const DIGEST_JOB = 'weekly';
+export const DIGEST_SCHEDULER_ID = 'weekly-digest';

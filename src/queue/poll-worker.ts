@@ -7,6 +7,7 @@ import {
   UnrecoverableError,
   Worker,
 } from 'bullmq';
+import type { OutboxMessage } from '../alerts/messages.js';
 import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -14,7 +15,6 @@ import type { Metrics } from '../ops/metrics.js';
 import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
-import type { OutboxMessage } from '../store/outbox.js';
 import { type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { POLL_QUEUE, type PollJobData } from './names.js';
 

@@ -7,6 +7,17 @@ import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
 /** The sync takes well under a second; a lock left by a killed process frees itself after this. */
 const LOCK_TTL_MS = 10_000;
 
+/**
+ * Deletes the lock only if it still holds our token, in one step: a GET then a DEL could delete a lock
+ * that expired in between and was taken by another process.
+ */
+const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`;
+
 export interface SchedulerSync {
   added: string[];
   updated: string[];
@@ -74,6 +85,11 @@ export async function syncPollSchedulers(
     return sync;
   } finally {
     // Only our own lock: if it expired and another process took it, it is theirs.
-    if ((await redis.get(lock)) === token) await redis.del(lock);
+    await releaseLock(redis, lock, token);
   }
+}
+
+/** Deletes `key` if it holds `token`; returns whether it did. */
+export async function releaseLock(redis: Redis, key: string, token: string): Promise<boolean> {
+  return (await redis.eval(RELEASE_LOCK, 1, key, token)) === 1;
 }

@@ -1,10 +1,19 @@
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Alert } from '../alerts/types.js';
 import type { Db, StoreDb } from './db.js';
 import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
 import { statements } from './statements.js';
 
-export type NewAlert = Omit<typeof alerts.$inferInsert, 'id' | 'payload'> & { payload: Alert };
+/** `payload` is the alert as JSON; what it holds is the alerts' business (alerts/types.ts), not the store's. */
+export type NewAlert = Omit<typeof alerts.$inferInsert, 'id' | 'payload'> & { payload: unknown };
+
+/** A delivery as the outbox holds it: enough to decide which message it goes out in (alerts/messages.ts). */
+export interface DeliveryRef {
+  id: number;
+  groupKey: string | null;
+  channel: string;
+  app: string;
+  status?: string;
+}
 
 /** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
 export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
@@ -36,12 +45,13 @@ export function insertDelivery(
   return row.id;
 }
 
-export interface DeliveryWithAlert extends DeliveryRow {
-  alert: Alert;
+export interface DeliveryWithAlert<A = unknown> extends DeliveryRow {
+  /** The stored payload; the caller names its type (the store only keeps the JSON). */
+  alert: A;
   priority: AlertRow['priority'];
 }
 
-export function deliveriesWithAlerts(db: Db, ids: number[]): DeliveryWithAlert[] {
+export function deliveriesWithAlerts<A = unknown>(db: Db, ids: number[]): Array<DeliveryWithAlert<A>> {
   if (ids.length === 0) return [];
   return db
     .select({ delivery: deliveries, payload: alerts.payload, priority: alerts.priority })
@@ -50,7 +60,7 @@ export function deliveriesWithAlerts(db: Db, ids: number[]): DeliveryWithAlert[]
     .where(inArray(deliveries.id, ids))
     .orderBy(deliveries.id)
     .all()
-    .map((row) => ({ ...row.delivery, alert: row.payload as Alert, priority: row.priority }));
+    .map((row) => ({ ...row.delivery, alert: row.payload as A, priority: row.priority }));
 }
 
 export function markSent(db: Db, ids: number[], at: Date): void {
@@ -129,9 +139,9 @@ export function heldDeliveryIds(db: Db, channel: string, appHandle: string): num
     .map((row) => row.id);
 }
 
-/** Everything not yet delivered, as the messages it goes out in: what start re-enqueues. */
-export function undeliveredMessages(db: Db): OutboxMessage[] {
-  const rows = db
+/** Everything not yet delivered (pending or held by a throttle): what a start or the sweep re-enqueues. */
+export function undeliveredDeliveries(db: Db): DeliveryRef[] {
+  return db
     .select({
       id: deliveries.id,
       groupKey: deliveries.groupKey,
@@ -143,68 +153,24 @@ export function undeliveredMessages(db: Db): OutboxMessage[] {
     .where(inArray(deliveries.status, ['pending', 'held']))
     .orderBy(deliveries.id)
     .all();
-  return messagesOf(rows);
 }
 
-export interface OutboxMessage {
-  /** BullMQ job id, derived from the deliveries it carries: the same message is never enqueued twice. */
-  jobId: string;
-  deliveryIds: number[];
-  /** A flush of what a throttle held back for one app on one channel. */
-  flush?: { channel: string; app: string };
-}
-
-/** The one message that flushes what a throttle held back for an app on a channel. */
-export function flushJobId(channel: string, app: string): string {
-  // `~` appears in neither a channel name nor a handle: no two pairs share an id.
-  return `held~${channel}~${app}`;
-}
-
-/** Groups delivery rows into messages: one per group key, one per delivery without one. */
-export function messagesOf(
-  rows: Array<{ id: number; groupKey: string | null; channel: string; app: string; status?: string }>,
-): OutboxMessage[] {
-  const groups = new Map<string, number[]>();
-  const messages: OutboxMessage[] = [];
-  const flushes = new Map<string, OutboxMessage>();
-  for (const row of rows) {
-    if (row.status === 'held') {
-      const jobId = flushJobId(row.channel, row.app);
-      const flush = flushes.get(jobId) ?? {
-        jobId,
-        deliveryIds: [],
-        flush: { channel: row.channel, app: row.app },
-      };
-      flush.deliveryIds.push(row.id);
-      flushes.set(jobId, flush);
-    } else if (row.groupKey) {
-      const key = `group-${row.groupKey}`;
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key)?.push(row.id);
-    } else {
-      messages.push({ jobId: `delivery-${row.id}`, deliveryIds: [row.id] });
-    }
-  }
-  for (const [jobId, deliveryIds] of groups) messages.push({ jobId, deliveryIds });
-  return [...messages, ...flushes.values()];
-}
-
-export function failedDeliveries(db: Db): DeliveryWithAlert[] {
+export function failedDeliveries<A = unknown>(db: Db): Array<DeliveryWithAlert<A>> {
   const ids = db
     .select({ id: deliveries.id })
     .from(deliveries)
     .where(eq(deliveries.status, 'failed'))
     .all()
     .map((r) => r.id);
-  return deliveriesWithAlerts(db, ids);
+  return deliveriesWithAlerts<A>(db, ids);
 }
 
-/** Puts failed deliveries back to pending (all, or one channel's) and returns them as messages. */
-export function retryFailed(db: Db, channel?: string): OutboxMessage[] {
+/** Puts failed deliveries back to pending (all, or one channel's) and returns them. */
+export function retryFailed(db: Db, channel?: string): DeliveryRef[] {
   const where = channel
     ? and(eq(deliveries.status, 'failed'), eq(deliveries.channel, channel))
     : eq(deliveries.status, 'failed');
-  const rows = db
+  return db
     .update(deliveries)
     .set({ status: 'pending', lastError: null })
     .where(where)
@@ -215,7 +181,6 @@ export function retryFailed(db: Db, channel?: string): OutboxMessage[] {
       app: deliveries.appHandle,
     })
     .all();
-  return messagesOf(rows);
 }
 
 export interface OutboxCounts {
@@ -252,10 +217,9 @@ export function latestAlertAt(db: StoreDb, appHandle: string, kind: AlertRow['ki
   return at == null ? undefined : new Date(at);
 }
 
-export function deliveryStates(
-  db: Db,
-  ids: number[],
-): Array<Pick<DeliveryRow, 'id' | 'status' | 'channel' | 'appHandle' | 'lastError'>> {
+export type DeliveryState = Pick<DeliveryRow, 'id' | 'status' | 'channel' | 'appHandle' | 'lastError'>;
+
+export function deliveryStates(db: Db, ids: number[]): DeliveryState[] {
   if (ids.length === 0) return [];
   return db
     .select({

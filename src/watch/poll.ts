@@ -12,7 +12,7 @@ import {
 import type { Logger } from '../log.js';
 import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
-import type { OutboxMessage } from '../store/outbox.js';
+import type { OutboxMessage } from '../alerts/messages.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
 import {
   findKnown,

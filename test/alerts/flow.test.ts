@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueMessages } from '../../src/queue/notify-worker.js';
+import { messagesOf } from '../../src/alerts/messages.js';
+import { NOTIFY_JOB } from '../../src/queue/names.js';
+import { enqueueMessages, enqueueUndelivered } from '../../src/queue/notify-worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deliveryStates, retryFailed, undeliveredMessages } from '../../src/store/outbox.js';
+import { deliveryStates, retryFailed, undeliveredDeliveries } from '../../src/store/outbox.js';
 import { alerts, deliveries } from '../../src/store/schema.js';
+import { drained } from '../helpers/queue.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 import { type FakeSmtp, startFakeSmtp } from '../helpers/smtp.js';
@@ -86,11 +89,10 @@ describe('alerts end to end', () => {
     expect(smtp.mails[0]?.text).toContain('Charged twice');
 
     // Enqueued again (a sweep, a restart): SQLite says sent, nothing goes out twice.
-    await enqueueMessages(
-      h.services.notifyQueue,
-      ids.map((id) => ({ jobId: `again-${id}`, deliveryIds: [id] })),
+    await h.worker.notifyQueue.addBulk(
+      ids.map((id) => ({ name: NOTIFY_JOB, data: { deliveryIds: [id] }, opts: { jobId: `again-${id}` } })),
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await drained(h.worker.notifyQueue);
     expect(slack.calls).toHaveLength(1);
     expect(smtp.mails).toHaveLength(1);
     // A quiet poll raises nothing.
@@ -134,15 +136,15 @@ describe('alerts end to end', () => {
     slack.respond({ status: 404, body: 'no_service' });
     sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Support never answers' }]);
     const { ids } = await pollAndSettle();
-    const [state] = deliveryStates(h.rt.store.db, ids);
+    const [state] = deliveryStates(h.worker.store.db, ids);
     expect(state?.status).toBe('failed');
     expect(state?.lastError).toMatch(/HTTP 404.*no_service.*webhook is gone/);
     expect(state?.lastError).not.toContain('secret-token-xyz');
     expect(h.log.text()).not.toContain('secret-token-xyz');
 
-    await enqueueMessages(h.services.notifyQueue, retryFailed(h.rt.store.db));
+    await enqueueMessages(h.worker.notifyQueue, messagesOf(retryFailed(h.worker.store.db)));
     await h.settle(ids);
-    expect(deliveryStates(h.rt.store.db, ids)[0]?.status).toBe('sent');
+    expect(deliveryStates(h.worker.store.db, ids)[0]?.status).toBe('sent');
     expect(slack.accepted()).toHaveLength(1);
   });
 
@@ -151,14 +153,14 @@ describe('alerts end to end', () => {
     smtp.reject(1, 550, 'mailbox unavailable');
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Refund please' }]);
     const { ids } = await pollAndSettle();
-    expect(deliveryStates(h.rt.store.db, ids)[0]).toMatchObject({ status: 'failed' });
-    expect(deliveryStates(h.rt.store.db, ids)[0]?.lastError).toMatch(/SMTP 550/);
+    expect(deliveryStates(h.worker.store.db, ids)[0]).toMatchObject({ status: 'failed' });
+    expect(deliveryStates(h.worker.store.db, ids)[0]?.lastError).toMatch(/SMTP 550/);
     expect(h.log.text()).not.toContain('s3cret-smtp-pass');
 
     smtp.reject(1, 451, 'try again later');
     sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Still broken' }]);
     const second = await pollAndSettle();
-    expect(deliveryStates(h.rt.store.db, second.ids)[0]?.status).toBe('sent');
+    expect(deliveryStates(h.worker.store.db, second.ids)[0]?.status).toBe('sent');
     expect(smtp.mails.map((m) => m.text)).toEqual([expect.stringContaining('Still broken')]);
   });
 
@@ -177,13 +179,13 @@ describe('alerts end to end', () => {
 
   it('lose nothing when Redis loses the queue: the outbox is re-enqueued', async () => {
     await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
-    await h.services.notifyWorker.pause();
+    await h.worker.notifyWorker.pause();
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Lost my data' }]);
     const [result] = await h.poll(['shop']);
-    await h.services.notifyQueue.obliterate({ force: true });
-    expect(undeliveredMessages(h.rt.store.db).flatMap((m) => m.deliveryIds)).toEqual(result?.deliveryIds);
-    await enqueueMessages(h.services.notifyQueue, undeliveredMessages(h.rt.store.db));
-    h.services.notifyWorker.resume();
+    await h.worker.notifyQueue.obliterate({ force: true });
+    expect(undeliveredDeliveries(h.worker.store.db).map((d) => d.id)).toEqual(result?.deliveryIds);
+    await enqueueUndelivered(h.worker.notifyQueue, h.worker.store);
+    h.worker.notifyWorker.resume();
     await h.settle(result?.deliveryIds ?? []);
     expect(slack.accepted()).toHaveLength(1);
   });
@@ -207,14 +209,14 @@ describe('alerts end to end', () => {
     sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Third' }]);
     const { ids } = await pollAndSettle();
     expect(slack.accepted()).toHaveLength(1);
-    expect(deliveryStates(h.rt.store.db, ids)[0]?.status).toBe('held');
+    expect(deliveryStates(h.worker.store.db, ids)[0]?.status).toBe('held');
     const deadline = Date.now() + 8_000;
     while (slack.accepted().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(slack.accepted()).toHaveLength(2);
     const grouped = JSON.stringify(slack.accepted()[1]?.body);
     expect(grouped).toContain('Second');
     expect(grouped).toContain('Third');
-    const held = h.rt.store.db.select().from(deliveries).where(eq(deliveries.status, 'held')).all();
+    const held = h.worker.store.db.select().from(deliveries).where(eq(deliveries.status, 'held')).all();
     expect(held).toHaveLength(0);
   });
 });
@@ -235,7 +237,7 @@ describe('rating drops and incidents', () => {
     ];
     sim.controls.setSummary('shop', summary(8));
     await pollAndSettle();
-    const drops = () => h.rt.store.db.select().from(alerts).where(eq(alerts.kind, 'rating-drop')).all();
+    const drops = () => h.worker.store.db.select().from(alerts).where(eq(alerts.kind, 'rating-drop')).all();
     expect(drops()).toHaveLength(1);
     expect(JSON.stringify(slack.accepted().at(-1)?.body)).toMatch(/rating/i);
     await pollAndSettle();
@@ -259,7 +261,7 @@ describe('rating drops and incidents', () => {
     await pollAndSettle();
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'D' }]);
     await pollAndSettle();
-    const incidents = h.rt.store.db.select().from(alerts).where(eq(alerts.kind, 'incident')).all();
+    const incidents = h.worker.store.db.select().from(alerts).where(eq(alerts.kind, 'incident')).all();
     expect(incidents).toHaveLength(1);
     const payload = incidents[0]?.payload as { reviews: Array<{ content: string }> } | undefined;
     expect(payload?.reviews.map((r) => r.content).sort()).toEqual(['A', 'B', 'C']);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { REDIS_URL, tempDir, uniquePrefix } from '../helpers/index.js';
+import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
 const KEY = 'cli-test-key-9f8e7d';
@@ -196,21 +196,40 @@ describe('reviewwatch CLI', () => {
 });
 
 describe('reviewwatch demo', () => {
-  it('shows alerts in the terminal within a minute and stops cleanly', async () => {
+  it('shows the scripted alerts in the terminal, a possible incident among them, and stops cleanly', async () => {
     const dir = tempDir();
+    const child = spawnCli(['demo'], { REDIS_URL, DATABASE_PATH: 'unused' }, dir.dir);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      const result = await runCli(
-        ['demo', '--minutes', '0.6'],
-        { REDIS_URL, DATABASE_PATH: 'unused' },
+      // The burst is published as soon as every baseline is stored: wait for what it raises, not a clock.
+      await waitFor(
+        () => {
+          if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}):\n${stderr}`);
+          return /Possible incident: \d+ low reviews of Bolt Subscriptions/.test(stdout);
+        },
         60_000,
-        dir.dir,
+        () => `no incident alert yet:\n${stdout}\n${stderr}`,
       );
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/reviewwatch demo: watching/);
-      expect(result.stdout).toMatch(/★[★☆]{4} \S+: /);
-      expect(result.stdout).toMatch(/Possible incident: \d+ low reviews of Bolt Subscriptions/);
-      expect(result.stdout).toMatch(/Stopping the demo/);
+      expect(stdout).toMatch(/reviewwatch demo: watching/);
+      expect(stdout).toMatch(/★[★☆]{4} \S+: /);
+      child.kill('SIGINT');
+      expect(await closed).toBe(0);
+      expect(stdout).toMatch(/Stopping the demo/);
+      // It leaves nothing of its own in the shared Redis.
+      const redis = await connectRedis(REDIS_URL);
+      const left = await redis.keys('reviewwatch-demo:*');
+      await redis.quit();
+      expect(left).toEqual([]);
     } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
       dir.cleanup();
     }
   }, 90_000);

@@ -70,3 +70,16 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return typeof address === 'object' && address ? address.port : 0;
 }
+
+/** Resolves once `condition` holds, checking every 25 ms; rejects with `describe()` after `timeoutMs`. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  describe: () => string = () => 'condition not met',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

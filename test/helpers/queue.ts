@@ -34,3 +34,15 @@ export async function pollQueueFixture(): Promise<QueueFixture> {
     },
   };
 }
+
+/** Waits until no job of `queue` is waiting, active or delayed: what was enqueued has run. */
+export async function drained(queue: Queue, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    if (Object.values(counts).every((n) => n === 0)) return;
+    if (Date.now() > deadline)
+      throw new Error(`queue ${queue.name} did not drain: ${JSON.stringify(counts)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

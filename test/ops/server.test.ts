@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CatalogClient } from '../../src/catalog/index.js';
 import { ReviewwatchError } from '../../src/errors.js';
 import { Metrics } from '../../src/ops/metrics.js';
-import { type OpsServer, opsServerAddress, startOpsServer } from '../../src/ops/server.js';
+import { type OpsServer, startOpsServer } from '../../src/ops/server.js';
 import { connectRedis } from '../../src/queue/connection.js';
-import { DIGEST_QUEUE } from '../../src/queue/digest-worker.js';
-import { NOTIFY_QUEUE, POLL_QUEUE } from '../../src/queue/names.js';
+import { DIGEST_QUEUE, NOTIFY_QUEUE, POLL_QUEUE } from '../../src/queue/names.js';
+import { adminCredentials, httpAddress } from '../../src/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { captureLog, REDIS_URL, tempStore, uniquePrefix } from '../helpers/index.js';
 import { sampleValue } from './helpers.js';
@@ -57,7 +57,7 @@ async function start(
     host: '127.0.0.1',
     port: 0,
     deps: { redis: options.redis ?? redis, store: options.store ?? store, queues, metrics },
-    env: options.env ?? {},
+    admin: adminCredentials(options.env ?? {}),
     logger: log.logger,
     ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
   });
@@ -198,7 +198,7 @@ describe('/metrics', () => {
       host: '127.0.0.1',
       port: 0,
       deps: { redis: lost, store, queues: offline, metrics },
-      env: {},
+      admin: {},
       logger: log.logger,
     });
     servers.push(server);
@@ -299,7 +299,7 @@ describe('the server', () => {
       host: '127.0.0.1',
       port,
       deps: { redis, store, queues, metrics },
-      env: {},
+      admin: {},
       logger: captureLog().logger,
     }).then(
       (server) => {
@@ -314,12 +314,12 @@ describe('the server', () => {
 
   it('takes its address from the config, the environment winning', () => {
     const http = { host: '127.0.0.1', port: 9464 };
-    expect(opsServerAddress(http, {})).toEqual(http);
-    expect(opsServerAddress(http, { REVIEWWATCH_HTTP_PORT: '0', REVIEWWATCH_HTTP_HOST: '::1' })).toEqual({
+    expect(httpAddress(http, {})).toEqual(http);
+    expect(httpAddress(http, { REVIEWWATCH_HTTP_PORT: '0', REVIEWWATCH_HTTP_HOST: '::1' })).toEqual({
       host: '::1',
       port: 0,
     });
     for (const bad of ['http', '70000', '-1', '12.5'])
-      expect(() => opsServerAddress(http, { REVIEWWATCH_HTTP_PORT: bad })).toThrow(/REVIEWWATCH_HTTP_PORT/);
+      expect(() => httpAddress(http, { REVIEWWATCH_HTTP_PORT: bad })).toThrow(/REVIEWWATCH_HTTP_PORT/);
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { previousWeek } from '../../src/digest/index.js';
+import { overdueDigest, sendDigest } from '../../src/digest/send.js';
 import { silentLogger } from '../../src/log.js';
 import { createSenders } from '../../src/notify/channels.js';
-import { overdueDigest, sendDigest } from '../../src/queue/digest-worker.js';
 import { apps, pollRuns, ratingSnapshots, reviews } from '../../src/store/schema.js';
 import { tempStore } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { syncPollSchedulers } from '../../src/queue/schedulers.js';
+import { releaseLock, syncPollSchedulers } from '../../src/queue/schedulers.js';
 import { captureLog } from '../helpers/index.js';
 import { pollQueueFixture, type QueueFixture } from '../helpers/queue.js';
 
@@ -70,5 +70,17 @@ describe('syncPollSchedulers', () => {
     ]);
     const list = await fx.queue.getJobSchedulers(0, -1);
     expect(list.map((s) => s.key).sort()).toEqual(handles.map((h) => `poll-${h}`).sort());
+  });
+});
+
+describe('releaseLock', () => {
+  it('deletes the lock only while it holds our token', async () => {
+    const lock = `${fx.prefix}:poll:scheduler-sync-lock`;
+    // Ours expired and another process took it: releasing ours must leave theirs.
+    await fx.redis.set(lock, 'theirs', 'PX', 5_000);
+    expect(await releaseLock(fx.redis, lock, 'ours')).toBe(false);
+    expect(await fx.redis.get(lock)).toBe('theirs');
+    expect(await releaseLock(fx.redis, lock, 'theirs')).toBe(true);
+    expect(await fx.redis.get(lock)).toBeNull();
   });
 });

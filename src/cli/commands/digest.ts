@@ -8,10 +8,11 @@ import {
   previousWeek,
   renderDigestEmail,
 } from '../../digest/index.js';
+import { sendDigest } from '../../digest/send.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
-import { sendDigest } from '../../queue/digest-worker.js';
 import { openStore } from '../../store/db.js';
+import { catalogTargetOf } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 
 interface DigestOptions {
@@ -50,6 +51,8 @@ export function digestCommand(): Command {
         throw new ReviewwatchError('say --send or --preview', { exitCode: ExitCode.Usage });
       }
       const settings = settingsFor(command);
+      // The same contract as start and poll: a digest of a misconfigured install is no digest at all.
+      catalogTargetOf(settings);
       const { config } = settings;
       const timezone = config.digest?.timezone ?? 'UTC';
       const now = new Date();

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Command } from 'commander';
-import type { Notification } from '../../alerts/types.js';
+import { messagesOf } from '../../alerts/messages.js';
+import type { Alert, Notification } from '../../alerts/types.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
 import { connectRedis } from '../../queue/connection.js';
@@ -68,7 +69,7 @@ export function notifyCommand(): Command {
       const settings = settingsFor(command);
       const store = openStore(settings.databasePath);
       try {
-        const failed = failedDeliveries(store.db).filter(
+        const failed = failedDeliveries<Alert>(store.db).filter(
           (d) => !options.channel || d.channel === options.channel,
         );
         if (failed.length === 0) {
@@ -81,7 +82,7 @@ export function notifyCommand(): Command {
           prefix: settings.queuePrefix,
         });
         try {
-          const messages = retryFailed(store.db, options.channel);
+          const messages = messagesOf(retryFailed(store.db, options.channel));
           await enqueueMessages(queue, messages);
           process.stdout.write(
             `Re-queued ${failed.length} failed notification(s) as ${messages.length} message(s); a running \`reviewwatch start\` delivers them.\n`,

@@ -1,12 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { QueueEvents } from 'bullmq';
 import { Command } from 'commander';
-import { ExitCode, errorMessage, ReviewwatchError } from '../../errors.js';
-import { POLL_JOB, POLL_QUEUE } from '../../queue/names.js';
-import { type PollJobResult, pollJobOptions } from '../../queue/poll-worker.js';
-import { createServices } from '../../queue/services.js';
-import { openRuntime, type Runtime } from '../../runtime.js';
-import { deliveryStates } from '../../store/outbox.js';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
+import type { DeliveryState } from '../../store/outbox.js';
+import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { formatLowRated, formatPollLine } from '../format.js';
 
@@ -32,22 +27,26 @@ export function pollCommand(): Command {
         );
       }
       const handles = options.app === undefined ? watched : [options.app];
-      const rt = await openRuntime(settings, loggerFor(command));
       // A rejected key or no credits: say so with the exit code for an unusable service.
       let unusable = false;
-      const services = createServices(rt, {
+      const worker = await startWorker(settings, {
+        logger: loggerFor(command),
         onFatal: () => {
           unusable = true;
         },
       });
-      const events = new QueueEvents(POLL_QUEUE, { connection: rt.redis, prefix: rt.queuePrefix });
       let failed = 0;
       try {
-        await events.waitUntilReady();
-        services.run();
-        const results = await pollAll(rt, services, events, handles);
-        failed += results.filter((r) => r === undefined || r.status === 'unavailable').length;
-        const polled = results.filter((r): r is PollJobResult => r !== undefined);
+        process.stdout.write(`Polling ${handles.length} app${handles.length === 1 ? '' : 's'}…\n`);
+        let done = 0;
+        const outcomes = await worker.pollNow(handles, {
+          onResult: (outcome) =>
+            process.stdout.write(
+              `[${++done}/${handles.length}] ${outcome.result ? formatPollLine(outcome.result) : `${outcome.handle}: failed: ${outcome.error}`}\n`,
+            ),
+        });
+        const polled = outcomes.flatMap((o) => (o.result ? [o.result] : []));
+        failed += outcomes.length - polled.filter((r) => r.status !== 'unavailable').length;
         const lowRated = polled.flatMap((r) => r.lowRated.map((review) => ({ handle: r.handle, review })));
         const requests = polled.reduce((sum, r) => sum + r.requests, 0);
         process.stdout.write(
@@ -55,64 +54,26 @@ export function pollCommand(): Command {
         );
         if (lowRated.length > 0) process.stdout.write(`${formatLowRated(lowRated)}\n`);
         const deliveryIds = polled.flatMap((r) => r.deliveryIds);
-        if (deliveryIds.length > 0)
-          failed += await awaitDeliveries(rt, deliveryIds, Number(options.wait) * 1000);
+        if (deliveryIds.length > 0) {
+          process.stdout.write(
+            `Delivering ${deliveryIds.length} notification${deliveryIds.length === 1 ? '' : 's'}…\n`,
+          );
+          const states = await worker.settle(deliveryIds, {
+            timeoutMs: Number(options.wait) * 1000,
+            onProgress: (settled) => process.stdout.write(`  ${settled}/${deliveryIds.length} settled\n`),
+          });
+          failed += reportDeliveries(states);
+        }
       } finally {
-        await services.close();
-        await events.close();
-        await rt.close();
+        await worker.stop();
       }
       if (failed > 0) process.exitCode = unusable ? ExitCode.Unavailable : ExitCode.Failure;
     });
 }
 
-async function pollAll(
-  rt: Runtime,
-  services: ReturnType<typeof createServices>,
-  events: QueueEvents,
-  handles: string[],
-): Promise<Array<PollJobResult | undefined>> {
-  const run = randomUUID().slice(0, 8);
-  const jobs = await services.pollQueue.addBulk(
-    handles.map((handle) => ({
-      name: POLL_JOB,
-      data: { handle },
-      opts: { ...pollJobOptions(services.retry), jobId: `once-${run}-${handle}` },
-    })),
-  );
-  process.stdout.write(`Polling ${handles.length} app${handles.length === 1 ? '' : 's'}…\n`);
-  let done = 0;
-  return Promise.all(
-    jobs.map(async (job, i) => {
-      const handle = handles[i] as string;
-      try {
-        const result = (await job.waitUntilFinished(events)) as PollJobResult;
-        process.stdout.write(`[${++done}/${handles.length}] ${formatPollLine(result)}\n`);
-        return result;
-      } catch (err) {
-        process.stdout.write(`[${++done}/${handles.length}] ${handle}: failed: ${errorMessage(err)}\n`);
-        rt.logger.debug({ app: handle }, 'poll failed');
-        return undefined;
-      }
-    }),
-  );
-}
-
-/** Waits until every delivery is sent, failed or held by a throttle; returns how many failed. */
-async function awaitDeliveries(rt: Runtime, ids: number[], timeoutMs: number): Promise<number> {
-  process.stdout.write(`Delivering ${ids.length} notification${ids.length === 1 ? '' : 's'}…\n`);
-  const deadline = Date.now() + timeoutMs;
-  let states = deliveryStates(rt.store.db, ids);
-  let shown = -1;
-  while (states.some((s) => s.status === 'pending') && Date.now() < deadline) {
-    const settled = states.filter((s) => s.status !== 'pending').length;
-    if (settled !== shown) process.stdout.write(`  ${settled}/${ids.length} settled\n`);
-    shown = settled;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    states = deliveryStates(rt.store.db, ids);
-  }
-  const count = (status: string) => states.filter((s) => s.status === status).length;
-  const byChannel = new Map<string, { sent: number; failed: number; held: number; pending: number }>();
+/** Prints what became of each channel's deliveries; returns how many failed or are still pending. */
+function reportDeliveries(states: DeliveryState[]): number {
+  const byChannel = new Map<string, Record<DeliveryState['status'], number>>();
   for (const s of states) {
     const entry = byChannel.get(s.channel) ?? { sent: 0, failed: 0, held: 0, pending: 0 };
     entry[s.status]++;
@@ -128,5 +89,5 @@ async function awaitDeliveries(rt: Runtime, ids: number[], timeoutMs: number): P
   for (const s of states.filter((s) => s.status === 'failed')) {
     process.stdout.write(`  failed: ${s.appHandle} → ${s.channel}: ${s.lastError ?? 'unknown error'}\n`);
   }
-  return count('failed') + count('pending');
+  return states.filter((s) => s.status === 'failed' || s.status === 'pending').length;
 }

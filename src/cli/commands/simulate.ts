@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { createLogger } from '../../log.js';
 import { startSimulator } from '../../simulator/index.js';
+import { loggerFor } from '../context.js';
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -26,15 +26,18 @@ export function simulateCommand(): Command {
       0,
     )
     .action(
-      async (options: {
-        port: number;
-        host: string;
-        apps: number;
-        seed: number;
-        apiKey?: string;
-        arrival: number;
-      }) => {
-        const logger = createLogger();
+      async (
+        options: {
+          port: number;
+          host: string;
+          apps: number;
+          seed: number;
+          apiKey?: string;
+          arrival: number;
+        },
+        command: Command,
+      ) => {
+        const logger = loggerFor(command);
         const sim = await startSimulator({
           port: options.port,
           host: options.host,

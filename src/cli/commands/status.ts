@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { Command } from 'commander';
+import type { Alert } from '../../alerts/types.js';
 import { errorMessage } from '../../errors.js';
 import { connectRedis } from '../../queue/connection.js';
 import { handleOfSchedulerId, POLL_QUEUE } from '../../queue/names.js';
@@ -50,7 +51,7 @@ export function statusCommand(): Command {
           return {
             apps: appStatuses(store.db, handles),
             outbox: outboxCounts(store.db),
-            failed: failedDeliveries(store.db),
+            failed: failedDeliveries<Alert>(store.db),
           };
         } finally {
           store.close();

@@ -1,0 +1,157 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Config, parseConfig } from './config/index.js';
+import type { Logger } from './log.js';
+import { demoChannelsFrom, settingsOf } from './settings.js';
+import { type Simulator, startSimulator, type WireReview } from './simulator/index.js';
+import { getApp } from './store/apps.js';
+import { startWorker, type Worker } from './worker.js';
+
+export const DEMO_APPS = ['acme-bundles', 'bolt-subscriptions', 'cobalt-reviews'] as const;
+export const DEMO_RIVAL = 'rival-bundles';
+const DATA_DIR = 'data/demo';
+/** The demo's own keys in Redis, removed when it stops: it never mixes with a real worker's queues. */
+const PREFIX = 'reviewwatch-demo';
+const ARRIVAL_EVERY_MS = 4_000;
+
+type ScriptedReview = { handle: string } & Pick<WireReview, 'rating' | 'review_content'> &
+  Partial<WireReview>;
+
+/** Right after the baseline: several low reviews of one app at once, a possible incident and a drop. */
+const BURST: ScriptedReview[] = [
+  {
+    handle: 'bolt-subscriptions',
+    rating: 1,
+    review_content: 'Charged twice this month and no refund yet. Support does not answer.',
+  },
+  {
+    handle: 'bolt-subscriptions',
+    rating: 1,
+    review_content: 'The last update broke checkout, orders are missing. Uninstalling.',
+  },
+  {
+    handle: 'bolt-subscriptions',
+    rating: 2,
+    review_content: 'Crashes every time I open the subscriptions page.',
+  },
+  {
+    handle: 'bolt-subscriptions',
+    rating: 1,
+    review_content: 'Lost all my subscriber data after the update!',
+  },
+];
+
+/** Then one review every few seconds, always the same ones in the same order, round and round. */
+const ARRIVALS: ScriptedReview[] = [
+  { handle: 'acme-bundles', rating: 5, review_content: 'Bundles set up in minutes. Sales are up.' },
+  {
+    handle: 'cobalt-reviews',
+    rating: 2,
+    review_content: 'The widget slows my store down and support takes days to reply.',
+  },
+  { handle: DEMO_RIVAL, rating: 4, review_content: 'Does the job, a bit pricey.' },
+  {
+    handle: 'acme-bundles',
+    rating: 1,
+    review_content: 'Billing charged me after I cancelled. I want a refund.',
+  },
+  { handle: 'bolt-subscriptions', rating: 4, review_content: 'Good app once the last bug was fixed.' },
+  { handle: 'cobalt-reviews', rating: 5, review_content: 'Great support, they fixed my import in an hour.' },
+  {
+    handle: DEMO_RIVAL,
+    rating: 1,
+    review_content: 'Stopped working after the update, no reply from support.',
+  },
+  { handle: 'acme-bundles', rating: 3, review_content: 'Fine, but the discount rules are confusing.' },
+];
+
+/** The demo's config: short intervals, alerts to the terminal, and to Slack or email when configured. */
+export function demoConfig(simulatorUrl: string): Config {
+  const extra = demoChannelsFrom();
+  const channels: Record<string, unknown> = { terminal: { type: 'console' } };
+  if (extra.slackWebhookUrl) channels.slack = { type: 'slack', webhookUrl: extra.slackWebhookUrl };
+  if (extra.email) channels.email = { type: 'email', from: extra.email.from, to: [extra.email.to] };
+  const notify = Object.keys(channels);
+  return parseConfig(
+    {
+      catalog: { baseUrl: simulatorUrl, apiKey: 'demo', maxRequestsPerSecond: 20 },
+      poll: { every: '5s', baselinePages: 2, backoff: '1s' },
+      apps: [...DEMO_APPS.map((handle) => ({ handle, notify })), { handle: DEMO_RIVAL, role: 'competitor' }],
+      alerts: {
+        lowRating: { maxRating: 2 },
+        incident: { count: 3, window: '1h' },
+        throttle: { max: 8, window: '1m' },
+      },
+      channels,
+    },
+    {},
+    'demo config',
+  );
+}
+
+export interface Demo {
+  worker: Worker;
+  simulator: Simulator;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+/**
+ * A simulated marketplace and a worker watching it. What arrives is scripted, not random: the burst
+ * comes as soon as every app's baseline is stored, then one review every few seconds, so every run shows
+ * the same alerts in the same order.
+ */
+export async function startDemo(logger: Logger): Promise<Demo> {
+  // A fresh start each time: the first poll is a baseline, and what arrives after it alerts.
+  for (const suffix of ['', '-wal', '-shm'])
+    rmSync(join(DATA_DIR, `reviewwatch.db${suffix}`), { force: true });
+  const simulator = await startSimulator({
+    handles: [...DEMO_APPS, DEMO_RIVAL],
+    appCount: 0,
+    maxReviewsPerApp: 60,
+    firstNewReviewId: Math.floor(Date.now() / 1000) * 1000,
+  });
+  const config = demoConfig(simulator.url);
+  let worker: Worker;
+  try {
+    worker = await startWorker(
+      { ...settingsOf(config), databasePath: join(DATA_DIR, 'reviewwatch.db'), queuePrefix: PREFIX },
+      { logger, schedule: true, privateQueues: true, stopGraceMs: 5_000 },
+    );
+  } catch (err) {
+    await simulator.close();
+    throw err;
+  }
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const publish = (review: ScriptedReview) => {
+    const { handle, ...fields } = review;
+    simulator.controls.addReviews(handle, [fields]);
+  };
+  const baselined = () => config.apps.every((app) => getApp(worker.store.db, app.handle)?.baselineAt);
+  const script = async () => {
+    while (!stopped && !baselined()) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (stopped) return;
+    for (const review of BURST) publish(review);
+    let next = 0;
+    timer = setInterval(
+      () => publish(ARRIVALS[next++ % ARRIVALS.length] as ScriptedReview),
+      ARRIVAL_EVERY_MS,
+    );
+  };
+  void script();
+  return {
+    worker,
+    simulator,
+    config,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      try {
+        await worker.stop();
+      } finally {
+        await simulator.close();
+      }
+    },
+  };
+}

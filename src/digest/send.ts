@@ -1,0 +1,100 @@
+import { CronExpressionParser } from 'cron-parser';
+import type { Config } from '../config/index.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ChannelSender } from '../notify/sender.js';
+import type { Store } from '../store/db.js';
+import { claimDigest, digestRunsOf, finishDigest } from '../store/digests.js';
+import {
+  collectDigest,
+  type DigestPeriod,
+  digestInputOf,
+  periodKey,
+  previousWeek,
+  renderDigestEmail,
+  renderDigestSlack,
+} from './index.js';
+
+export interface DigestDeps {
+  config: Config;
+  store: Store;
+  senders: ReadonlyMap<string, ChannelSender>;
+  logger: Logger;
+}
+
+export interface DigestOutcome {
+  channel: string;
+  /** busy: another worker claimed it moments ago and may still be sending it. */
+  status: 'sent' | 'already-sent' | 'busy' | 'failed';
+  subject?: string;
+  error?: string;
+}
+
+/**
+ * Sends one period's digest to each digest channel that has not had it: email channels get the full
+ * digest, Slack channels the compact summary. The digest_runs claim makes it once per period and channel,
+ * whoever runs it.
+ */
+export async function sendDigest(
+  deps: DigestDeps,
+  period: DigestPeriod,
+  now = new Date(),
+): Promise<DigestOutcome[]> {
+  const { config, store, logger } = deps;
+  const channels = config.digest?.channels ?? [];
+  const key = { periodStart: periodKey(period), periodEnd: period.end.toISOString() };
+  let data: ReturnType<typeof collectDigest> | undefined;
+  const outcomes: DigestOutcome[] = [];
+  for (const channel of channels) {
+    const sender = deps.senders.get(channel);
+    if (!sender) continue;
+    const claim = claimDigest(store.db, { ...key, channel }, now);
+    if (claim !== 'claimed') {
+      outcomes.push({ channel, status: claim === 'sent' ? 'already-sent' : 'busy' });
+      continue;
+    }
+    data ??= collectDigest(store.db, digestInputOf(config, period, now));
+    const message = sender.type === 'email' ? renderDigestEmail(data) : renderDigestSlack(data);
+    const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
+    try {
+      await sender.post(message);
+      finishDigest(store.db, { periodStart: key.periodStart, channel }, { sentAt: new Date(), subject });
+      logger.info(
+        { channel, period: period.label },
+        `weekly digest for ${period.label} sent to "${channel}"`,
+      );
+      outcomes.push({ channel, status: 'sent', subject });
+    } catch (err) {
+      const error = errorMessage(err);
+      finishDigest(store.db, { periodStart: key.periodStart, channel }, { error });
+      logger.error({ channel, period: period.label }, `weekly digest to "${channel}" failed: ${error}`);
+      outcomes.push({ channel, status: 'failed', error });
+    }
+  }
+  return outcomes;
+}
+
+/** The period a digest fired at `at` reports on: the last complete week before it, in the digest's zone. */
+export function periodForRun(config: Config, at: Date): DigestPeriod {
+  return previousWeek(at, config.digest?.timezone ?? 'UTC');
+}
+
+/**
+ * The period whose digest is due but not sent: when the last scheduled time has passed since that week
+ * ended and a channel has no sent run for it. A worker that was down at send time catches up with it.
+ */
+export function overdueDigest(deps: DigestDeps, now: Date): DigestPeriod | undefined {
+  const digest = deps.config.digest;
+  if (!digest || digest.channels.length === 0) return undefined;
+  const lastFire = CronExpressionParser.parse(digest.schedule, { currentDate: now, tz: digest.timezone })
+    .prev()
+    .toDate();
+  const period = periodForRun(deps.config, lastFire);
+  if (lastFire.getTime() < period.end.getTime()) return undefined;
+  const sent = new Set(
+    digestRunsOf(deps.store.db, periodKey(period))
+      .filter((run) => run.status === 'sent')
+      .map((run) => run.channel),
+  );
+  return digest.channels.every((channel) => sent.has(channel)) ? undefined : period;
+}

@@ -1,0 +1,174 @@
+import { GROUP_SIZE } from '../alerts/raise.js';
+import type { Alert, Notification, ReviewAlert } from '../alerts/types.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/db.js';
+import {
+  type DeliveryWithAlert,
+  deliveriesWithAlerts,
+  heldDeliveryIds,
+  hold,
+  markAttemptFailed,
+  markSent,
+  setGroupKey,
+} from '../store/outbox.js';
+import { DeliveryError } from './errors.js';
+import type { ChannelSender } from './sender.js';
+import { type Throttle, throttleWait } from './throttle.js';
+
+export interface DeliverDeps {
+  store: Store;
+  senders: ReadonlyMap<string, ChannelSender>;
+  throttle: Throttle;
+  logger: Logger;
+  now: () => Date;
+  /** Counts deliveries by channel and outcome. */
+  count?: (channel: string, outcome: 'sent' | 'failed' | 'held' | 'retried', deliveries: number) => void;
+}
+
+/** One message to deliver: these deliveries, or (a flush) whatever the throttle holds for a pair. */
+export type DeliveryRequest =
+  | { deliveryIds: number[]; flush?: undefined }
+  | { flush: { channel: string; app: string; id: string } };
+
+/** Where a delivery attempt stands: how many were made before, and whether this is the last. */
+export interface Attempt {
+  number: number;
+  last: boolean;
+}
+
+/** What came of one attempt; the queue adapter turns each into what BullMQ expects. */
+export type DeliverOutcome =
+  /** Nothing left to send: already sent by an earlier run, or nothing held. */
+  | { status: 'skipped' }
+  | { status: 'sent'; channel: string; app: string; deliveries: number }
+  /** The throttle held these back: one flush message for the pair must run after `waitMs`. */
+  | { status: 'held'; channel: string; app: string; deliveries: number; waitMs: number }
+  /** A flush that may not go yet, or a channel that asked to wait: try the same message after `waitMs`. */
+  | { status: 'wait'; waitMs: number }
+  /** It failed; `final` when it will not be tried again (permanent, or the last attempt). */
+  | { status: 'failed'; final: boolean; error: string };
+
+/**
+ * Delivers one message. SQLite is the truth: deliveries already sent are skipped, so a message that runs
+ * twice (a crash, a flushed Redis, a sweep) sends once. The one window left: a crash after the channel
+ * accepted a message and before it was marked sent (docs/architecture.md).
+ */
+export async function deliver(
+  deps: DeliverDeps,
+  request: DeliveryRequest,
+  attempt: Attempt,
+): Promise<DeliverOutcome> {
+  const { store, logger } = deps;
+  const flush = request.flush;
+  const ids = flush ? heldDeliveryIds(store.db, flush.channel, flush.app) : request.deliveryIds;
+  const deliveries = deliveriesWithAlerts<Alert>(store.db, ids).filter(
+    (d) => d.status === 'pending' || (flush !== undefined && d.status === 'held'),
+  );
+  const first = deliveries[0];
+  if (!first) return { status: 'skipped' };
+  const { channel, appHandle: app } = first;
+  const pendingIds = deliveries.map((d) => d.id);
+  // A flush is one message to the throttle, however many held alerts it carries.
+  if (flush) setGroupKey(store.db, pendingIds, `flush-${flush.id}`);
+
+  const sender = deps.senders.get(channel);
+  if (!sender) {
+    const error = `channel "${channel}" is no longer in the config`;
+    deps.count?.(channel, 'failed', pendingIds.length);
+    markAttemptFailed(store.db, pendingIds, error, true);
+    return { status: 'failed', final: true, error };
+  }
+
+  const wait = throttleWait(store.db, deps.throttle, channel, app, deps.now());
+  if (wait !== undefined) {
+    if (flush) return { status: 'wait', waitMs: wait };
+    hold(store.db, pendingIds);
+    deps.count?.(channel, 'held', pendingIds.length);
+    logger.info(
+      { channel, app, held: pendingIds.length, inMs: wait },
+      `throttled: ${pendingIds.length} alert(s) of ${app} wait for the next grouped message on "${channel}"`,
+    );
+    return { status: 'held', channel, app, deliveries: pendingIds.length, waitMs: wait };
+  }
+
+  const sentIds = new Set<number>();
+  try {
+    for (const chunk of notificationsOf(deliveries)) {
+      await sender.send(chunk.notification);
+      markSent(store.db, chunk.ids, deps.now());
+      for (const id of chunk.ids) sentIds.add(id);
+    }
+  } catch (err) {
+    deps.count?.(channel, 'sent', sentIds.size);
+    // Only what did not go out: a message sent before the failing one stays sent.
+    const unsent = deliveries.filter((d) => !sentIds.has(d.id)).map((d) => d.id);
+    return failed(deps, channel, unsent, err, attempt);
+  }
+  deps.count?.(channel, 'sent', sentIds.size);
+  logger.info(
+    { channel, app, deliveries: deliveries.length },
+    `delivered ${deliveries.length} alert(s) of ${app} to "${channel}"`,
+  );
+  return { status: 'sent', channel, app, deliveries: deliveries.length };
+}
+
+function failed(
+  deps: DeliverDeps,
+  channel: string,
+  ids: number[],
+  err: unknown,
+  attempt: Attempt,
+): DeliverOutcome {
+  const message = errorMessage(err);
+  if (err instanceof DeliveryError && err.retryAfterMs !== undefined) {
+    deps.logger.warn({ channel, waitMs: err.retryAfterMs }, `${message}: waiting as the channel asked`);
+    deps.count?.(channel, 'retried', ids.length);
+    return { status: 'wait', waitMs: err.retryAfterMs };
+  }
+  const permanent = err instanceof DeliveryError && err.permanent;
+  const final = permanent || attempt.last;
+  markAttemptFailed(
+    deps.store.db,
+    ids,
+    attempt.last && !permanent ? `${message} (gave up after ${attempt.number} attempts)` : message,
+    final,
+  );
+  deps.count?.(channel, final ? 'failed' : 'retried', ids.length);
+  if (final) {
+    deps.logger.error(
+      { deliveries: ids.length },
+      `delivery failed for good: ${message}; \`reviewwatch notify retry\` sends it again`,
+    );
+  } else {
+    deps.logger.warn({ attempt: attempt.number }, `delivery failed, will retry: ${message}`);
+  }
+  return { status: 'failed', final, error: message };
+}
+
+/** One message for a single delivery; a group of review alerts otherwise, other kinds on their own. */
+export function notificationsOf(
+  deliveries: Array<DeliveryWithAlert<Alert>>,
+): Array<{ notification: Notification; ids: number[] }> {
+  const reviews = deliveries.filter((d): d is DeliveryWithAlert<ReviewAlert> => d.alert.kind === 'review');
+  const out: Array<{ notification: Notification; ids: number[] }> = [];
+  // A group never holds more than GROUP_SIZE reviews: more would not fit Slack's limits, and a review
+  // left out of a message must not be marked sent with it.
+  for (let i = 0; i < reviews.length; i += GROUP_SIZE) {
+    const chunk = reviews.slice(i, i + GROUP_SIZE);
+    const [single] = chunk;
+    if (chunk.length === 1 && single) {
+      out.push({ notification: { kind: 'single', alert: single.alert }, ids: [single.id] });
+    } else if (single) {
+      out.push({
+        notification: { kind: 'group', app: single.alert.app, alerts: chunk.map((d) => d.alert) },
+        ids: chunk.map((d) => d.id),
+      });
+    }
+  }
+  for (const d of deliveries) {
+    if (d.alert.kind !== 'review')
+      out.push({ notification: { kind: 'single', alert: d.alert }, ids: [d.id] });
+  }
+  return out;
+}

@@ -82,7 +82,7 @@ export function fitsSlack(blocks: readonly SlackBlock[]): boolean {
   return blocks.length <= SLACK_LIMITS.blocks && slackBlocksSize(blocks) <= SLACK_LIMITS.message;
 }
 
-export function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnObject {
+function mrkdwn(text: string, max: number = SLACK_LIMITS.sectionText): MrkdwnObject {
   return { type: 'mrkdwn', text: truncate(text, max) };
 }
 

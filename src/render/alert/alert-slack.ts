@@ -20,11 +20,11 @@ import {
   fallback,
   field,
   header,
-  mrkdwn,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
+  section,
   slackBlocksSize,
 } from '../slack-blocks.js';
 import {
@@ -105,7 +105,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   // the whole message under SLACK_LIMITS.message.
   const blocks: SlackBlock[] = [
     header(`${stars(review.rating)} ${reviewHeadline(alert)}`),
-    { type: 'section', text: mrkdwn(quote(content, SLACK_LIMITS.sectionText)) },
+    section(quote(content, SLACK_LIMITS.sectionText)),
     {
       type: 'section',
       fields: [
@@ -137,7 +137,7 @@ function renderDrop(alert: RatingDropAlert, options: SlackRenderOptions): SlackM
     blocks: [
       header(`▼ ${dropHeadline(alert)}`),
       { type: 'section', fields: dropFacts(alert).map((f) => field(f.label, f.value)) },
-      { type: 'section', text: mrkdwn(`*What explains it:* ${escapeMrkdwn(explanation)}`) },
+      section(`*What explains it:* ${escapeMrkdwn(explanation)}`),
       ...actions(alert),
       ...footer(options),
     ],
@@ -180,7 +180,7 @@ function listedReview(review: ReviewRef, detail: string): SectionBlock {
   const content = reviewContent(review);
   const said = content === '' ? '_(no text)_' : `> ${escapeMrkdwn(excerpt(content, LIST_EXCERPT))}`;
   const who = `${stars(review.rating)} *${escapeMrkdwn(reviewerLine(review))}* · ${escapeMrkdwn(detail)}`;
-  return { type: 'section', text: mrkdwn(`${who}\n${said}`) };
+  return section(`${who}\n${said}`);
 }
 
 function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
@@ -204,10 +204,10 @@ function renderGroup(
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
   const items = alerts.map((a) => {
-    const section = listedReview(a.review, severityLabel(a.severity));
+    const listed = listedReview(a.review, severityLabel(a.severity));
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
-    if (reasons === '' || section.text === undefined) return section;
-    return { ...section, text: mrkdwn(`${section.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`) };
+    if (reasons === '' || listed.text === undefined) return listed;
+    return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);
   });
   return {
     text: fallback(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`),

@@ -131,6 +131,44 @@ const digest = z.strictObject({
   channels: z.array(z.string().min(1)).default([]),
 });
 
+const DAY_MS = 86_400_000;
+
+/** An age of at least a day: nothing the prune deletes is read within a day of being written. */
+const age = (days: number) =>
+  duration.refine((ms) => ms >= DAY_MS, { message: 'must be at least 1d' }).default(days * DAY_MS);
+
+/** How long the store keeps what polls and alerts record (store/retention.ts); reviews are kept forever. */
+const retention = z
+  .strictObject({
+    /** Run the prune as a daily job of `start`; `reviewwatch prune` works either way. */
+    enabled: z.boolean().default(true),
+    /** When, as cron in the digest's time zone (or UTC): a quiet hour. */
+    schedule: z.string().min(1).default('30 3 * * *'),
+    pollRuns: age(7),
+    /** Deliveries of alerts whose every delivery was sent this long ago; the alert row stays. */
+    sentAlerts: age(30),
+    digestRuns: age(365),
+    /** Every snapshot for `fullDetail`, then the last of each hour until `hourly`, then one a day. */
+    ratingSnapshots: z
+      .strictObject({ fullDetail: age(2), hourly: age(60) })
+      .refine((s) => s.hourly >= s.fullDetail, {
+        message: 'hourly must be at least fullDetail',
+        path: ['hourly'],
+      })
+      .prefault({}),
+  })
+  .superRefine((value, ctx) => {
+    try {
+      CronExpressionParser.parse(value.schedule);
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schedule'],
+        message: `not a cron schedule (${errorMessage(err)})`,
+      });
+    }
+  });
+
 /** The ops HTTP server of `start` (health, metrics, Bull Board); REVIEWWATCH_HTTP_PORT/HOST override it. */
 const http = z.strictObject({
   /** 0 picks a free port (tests). */
@@ -151,6 +189,7 @@ export const configSchema = z
       .default({}),
     digest: digest.optional(),
     http: http.prefault({}),
+    retention: retention.prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

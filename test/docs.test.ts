@@ -85,7 +85,7 @@ describe('the project documents itself', () => {
     expect(missingDocuments('see docs/nowhere.md and architecture.md', 'src/x.ts')).toEqual([
       'docs/nowhere.md',
     ]);
-    expect(missingDocuments('as https://example.com/DESIGN.md says', 'src/x.ts')).toEqual([]);
+    expect(missingDocuments('as https://example.com/GUIDE.md says', 'src/x.ts')).toEqual([]);
   });
 
   it('no comment under src/ cites a document that is not in the repository', () => {

@@ -39,6 +39,10 @@ export function openStore(path: string): Store {
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     client = new Database(path);
+    // Lets the prune give deleted rows' space back in short steps (store/reclaim.ts). It takes effect
+    // only on a database without tables, so before WAL mode writes the first page; an older database
+    // keeps auto_vacuum=NONE until `reviewwatch prune --vacuum`.
+    client.pragma('auto_vacuum = INCREMENTAL');
     client.pragma('journal_mode = WAL');
     client.pragma('busy_timeout = 5000');
     client.pragma('synchronous = NORMAL');

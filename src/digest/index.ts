@@ -1,10 +1,3 @@
-// The renderers live in src/render/; re-exported while callers move their imports there.
-export {
-  type DigestRenderOptions,
-  digestSubject,
-  renderDigestEmail,
-  renderDigestSlack,
-} from '../render/index.js';
 export { type CollectInput, collectDigest, type DigestAppInput, digestInputOf } from './collect.js';
 export {
   assertTimezone,

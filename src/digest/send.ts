@@ -3,17 +3,10 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChannelSender } from '../notify/sender.js';
+import { renderDigestEmail, renderDigestSlack } from '../render/index.js';
 import type { Store } from '../store/db.js';
 import { claimDigest, digestRunsOf, finishDigest } from '../store/digests.js';
-import {
-  collectDigest,
-  type DigestPeriod,
-  digestInputOf,
-  periodKey,
-  previousWeek,
-  renderDigestEmail,
-  renderDigestSlack,
-} from './index.js';
+import { collectDigest, type DigestPeriod, digestInputOf, periodKey, previousWeek } from './index.js';
 
 export interface DigestDeps {
   config: Config;

@@ -6,11 +6,11 @@ import {
   digestInputOf,
   periodBetween,
   previousWeek,
-  renderDigestEmail,
 } from '../../digest/index.js';
 import { sendDigest } from '../../digest/send.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
+import { renderDigestEmail } from '../../render/index.js';
 import { openStore } from '../../store/db.js';
 import { catalogTargetOf } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';

@@ -8,9 +8,10 @@ import { ExitCode, errorMessage, ReviewwatchError } from './errors.js';
 import type { Logger } from './log.js';
 import { createSenders } from './notify/channels.js';
 import type { ChannelSender } from './notify/sender.js';
+import { PollingHealth } from './ops/health.js';
 import { Metrics } from './ops/metrics.js';
 import { type OpsServer, startOpsServer } from './ops/server.js';
-import { connectRedis, removePrefixedKeys } from './queue/connection.js';
+import { connectRedis, removePrefixedKeys, watchConnection } from './queue/connection.js';
 import { createDigestWorker, enqueueOverdueDigest, syncDigestSchedule } from './queue/digest-worker.js';
 import { resolveRedis } from './queue/local-redis.js';
 import {
@@ -20,6 +21,7 @@ import {
   POLL_JOB,
   POLL_QUEUE,
   type PollJobData,
+  pollPausedKey,
   SWEEP_JOB,
   SWEEP_SCHEDULER_ID,
 } from './queue/names.js';
@@ -37,6 +39,7 @@ import {
 } from './queue/poll-worker.js';
 import { RedisRequestGate } from './queue/rate-gate.js';
 import { syncPollSchedulers } from './queue/schedulers.js';
+import { startUpkeep, type Upkeep } from './queue/upkeep.js';
 import type { Settings } from './settings.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { openStore, type Store } from './store/db.js';
@@ -49,6 +52,9 @@ export const STOP_GRACE_MS = 30_000;
 
 /** How often the outbox is checked for messages that never reached the notify queue. */
 const SWEEP_EVERY_MS = 60_000;
+
+/** How often a long-running worker checks that Redis still holds its schedules (or every poll interval). */
+const UPKEEP_EVERY_MS = 30_000;
 
 /** How often `catalog.simulator: true` publishes a review, so a first run shows the flow working. */
 const EMBEDDED_ARRIVAL_MS = 20_000;
@@ -101,6 +107,8 @@ export interface Worker {
   readonly ops: OpsServer | undefined;
   /** Set with `digest: true`. */
   readonly digestQueue: Queue | undefined;
+  /** The polling watchdog of a long-running worker (`schedule: true`). */
+  readonly health: PollingHealth | undefined;
   /** Set when `catalog.simulator: true`: the built-in simulator this worker polls. */
   readonly simulator: Simulator | undefined;
   /** Polls these apps now through the queue and the workers; `onResult` as each one finishes. */
@@ -148,6 +156,15 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     releasers.add('Redis connection', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
+    let upkeep: Upkeep | undefined;
+    // A Redis that comes back may have come back empty: check at once rather than at the next tick.
+    const connectionState = watchConnection(redis, logger, () => void upkeep?.check());
+    releasers.add('Redis connection watch', () => connectionState.stop());
+    /** While Redis is down every connection reports each reconnect attempt: the watcher said it once. */
+    const reportError = (what: string) => (err: Error) => {
+      if (connectionState.down()) logger.debug({ err: err.message }, `${what} error while Redis is down`);
+      else logger.error({ err: err.message }, `${what} error`);
+    };
 
     let simulator: Simulator | undefined;
     let target = catalogTarget;
@@ -184,6 +201,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     const notifyQueue = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix });
     const digestQueue = options.digest ? new Queue(DIGEST_QUEUE, { connection, prefix }) : undefined;
     const queues = [pollQueue, notifyQueue, ...(digestQueue ? [digestQueue] : [])];
+    for (const queue of queues) queue.on('error', reportError(`${queue.name} queue`));
     releasers.add('queues', async () => {
       for (const queue of queues) await queue.close();
       // Last of what used Redis, so nothing writes a key after this (the rate gate, the limiter).
@@ -191,6 +209,11 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     });
     if (options.privateQueues) await removePrefixedKeys(redis, prefix);
 
+    // The watchdog of a long-running worker: /readyz and `status` say when polling stopped.
+    const health = options.schedule
+      ? new PollingHealth({ longestIntervalMs: config.poll.every, logger })
+      : undefined;
+    const pausedKey = pollPausedKey(prefix);
     let ops: OpsServer | undefined;
     if (options.http && config.http.enabled) {
       // Opened before the workers and released after them: /readyz and /metrics keep answering while
@@ -198,7 +221,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       ops = await startOpsServer({
         ...settings.http,
         admin: settings.admin,
-        deps: { redis, store, queues, metrics },
+        deps: { redis, store, queues, metrics, ...(health ? { polling: health } : {}) },
         logger,
       });
       const server = ops;
@@ -229,6 +252,9 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         ((err) => {
           if (pollWorker.isPaused()) return;
           logger.error(`${err.message} Polling is paused; restart reviewwatch once it is fixed.`);
+          health?.pause(err.message);
+          // For `status`, which runs in another process; a restart clears it (and tries again).
+          void redis.set(pausedKey, err.message).catch(() => undefined);
           void pollWorker.pause(true);
         }),
     });
@@ -250,8 +276,15 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         ? [createDigestWorker(digestDeps, { connection, prefix, queueName: DIGEST_QUEUE })]
         : []),
     ];
-    pollWorker.on('error', (err) => logger.error({ err: err.message }, 'poll worker error'));
-    notifyWorker.on('error', (err) => logger.error({ err: err.message }, 'notify worker error'));
+    pollWorker.on('error', reportError('poll worker'));
+    notifyWorker.on('error', reportError('notify worker'));
+    if (health) {
+      pollWorker.on('completed', () => health.pollFinished());
+      // A failure recorded for good is an answer too; an attempt that will be retried is not.
+      pollWorker.on('failed', (job) => {
+        if (job?.finishedOn) health.pollFinished();
+      });
+    }
     releasers.add('poll and notify workers', async () => {
       if (forced) return closeNow(workers);
       try {
@@ -263,7 +296,8 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       }
     });
 
-    if (options.schedule) {
+    /** Everything a long-running worker keeps in Redis, (re)made from the config and the outbox. */
+    const reassert = async () => {
       await syncPollSchedulers(
         pollQueue,
         redis,
@@ -272,19 +306,34 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         retry,
         logger,
       );
-      // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
-      const undelivered = await enqueueUndelivered(notifyQueue, store);
-      if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);
       await notifyQueue.upsertJobScheduler(
         SWEEP_SCHEDULER_ID,
         { every: SWEEP_EVERY_MS },
         { name: SWEEP_JOB },
       );
-    }
-    if (digestQueue) {
+      if (digestQueue) await syncDigestSchedule(digestQueue, digestDeps);
+      // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
+      const undelivered = await enqueueUndelivered(notifyQueue, store);
+      if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);
+    };
+    if (options.schedule) {
+      await redis.del(pausedKey);
+      await reassert();
+      const started = await startUpkeep({
+        redis,
+        prefix,
+        everyMs: Math.min(config.poll.every, UPKEEP_EVERY_MS),
+        logger,
+        reassert,
+        // The watchdog logs a stall even when nobody probes /readyz.
+        onTick: () => health?.verdict(),
+      });
+      upkeep = started;
+      releasers.add('upkeep', () => started.stop());
+    } else if (digestQueue) {
       await syncDigestSchedule(digestQueue, digestDeps);
-      await enqueueOverdueDigest(digestQueue, digestDeps);
     }
+    if (digestQueue) await enqueueOverdueDigest(digestQueue, digestDeps);
     for (const worker of workers) void worker.run();
 
     let events: QueueEvents | undefined;
@@ -313,6 +362,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       retry,
       ops,
       digestQueue,
+      health,
       simulator,
       releasers,
       pollEvents,

@@ -56,7 +56,7 @@ function describeIssue(issue: z.core.$ZodIssue, unset: UnsetRefs): string[] {
 }
 
 /** Validates a parsed config object; `source` names it in errors. */
-export function parseConfig(raw: unknown, env: Env = process.env, source = 'config'): Config {
+export function parseConfig(raw: unknown, env: Env = {}, source = 'config'): Config {
   const unset: UnsetRefs = new Map();
   const interpolated = interpolate(raw ?? {}, env, [], unset);
   const withDefaults = applyEnvironmentDefaults(interpolated, env);
@@ -84,7 +84,7 @@ function applyEnvironmentDefaults(config: unknown, env: Env): unknown {
   return { ...root, catalog: merged };
 }
 
-export function loadConfig(path: string, env: Env = process.env): Config {
+export function loadConfig(path: string, env: Env = {}): Config {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
+import type { PollingVerdict } from './health.js';
 import type { Metrics } from './metrics.js';
 
 export const ADMIN_PATH = '/admin/queues';
@@ -30,6 +31,8 @@ export interface OpsServerDeps {
   /** Shown in Bull Board, and their depths exported by /metrics. */
   queues: readonly Queue[];
   metrics: Metrics;
+  /** The polling watchdog of a long-running worker; absent for a server that polls nothing. */
+  polling?: { verdict(): PollingVerdict };
 }
 
 export interface OpsServerOptions {
@@ -102,16 +105,22 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
       checkRedis(deps.redis, readyTimeoutMs),
       Promise.resolve().then(() => checkSqlite(deps.store)),
     ]);
-    const checks = { redis: redis.status, sqlite: sqlite.status };
-    const failed = (Object.keys(checks) as Array<keyof typeof checks>).filter((k) => checks[k] !== 'ok');
+    const polling = deps.polling?.verdict();
+    const checks: Record<string, string> = { redis: redis.status, sqlite: sqlite.status };
+    if (polling) checks.polling = polling.ok ? 'ok' : (polling.reason ?? 'stalled');
+    const failed = Object.keys(checks).filter((k) => checks[k] !== 'ok');
     const ready = failed.length === 0;
-    // Probes come every few seconds: log the changes, not every answer.
-    if (ready !== wasReady) {
-      if (!ready) {
+    // Probes come every few seconds: log the changes, not every answer (the watchdog logs its own).
+    const connections = redis.status === 'ok' && sqlite.status === 'ok';
+    if (connections !== wasReady) {
+      if (!connections) {
         const details = { redis: redis.detail, sqlite: sqlite.detail };
-        logger.warn(details, `not ready: ${failed.join(' and ')} did not answer`);
+        logger.warn(
+          details,
+          `not ready: ${failed.filter((k) => k !== 'polling').join(' and ')} did not answer`,
+        );
       } else if (wasReady === false) logger.info('ready again: Redis and SQLite answer');
-      wasReady = ready;
+      wasReady = connections;
     }
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', failed, checks });
   });

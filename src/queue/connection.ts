@@ -58,3 +58,37 @@ export async function removePrefixedKeys(redis: Redis, prefix: string): Promise<
   } while (cursor !== '0');
   return removed;
 }
+
+/**
+ * Logs a lost Redis connection once, and its return once, however many reconnect attempts lie between;
+ * `down()` tells the queue and worker error handlers to stay quiet meanwhile (each of their connections
+ * would otherwise report every failed attempt).
+ */
+export function watchConnection(
+  redis: Redis,
+  logger: { warn(msg: string): void; info(msg: string): void },
+  onBack?: () => void,
+): { down(): boolean; stop(): void } {
+  let lostAt: number | undefined;
+  let stopped = false;
+  redis.on('close', () => {
+    if (lostAt !== undefined || stopped) return;
+    lostAt = Date.now();
+    logger.warn(
+      `lost the connection to Redis at ${redactUrl(redis.options.host ? `redis://${redis.options.host}:${redis.options.port}` : 'redis')}: reconnecting; polls and deliveries wait, nothing is lost`,
+    );
+  });
+  redis.on('ready', () => {
+    if (lostAt === undefined) return;
+    logger.info(`Redis is back after ${Math.round((Date.now() - lostAt) / 1000)}s`);
+    lostAt = undefined;
+    onBack?.();
+  });
+  return {
+    down: () => lostAt !== undefined,
+    // Before our own quit: closing it on purpose is no outage.
+    stop: () => {
+      stopped = true;
+    },
+  };
+}

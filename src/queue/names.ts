@@ -21,6 +21,11 @@ export function handleOfSchedulerId(id: string): string | undefined {
   return id.startsWith('poll-') ? id.slice('poll-'.length) : undefined;
 }
 
+/** Set while polling is paused for a rejected key or no credits, with the reason: `status` reads it. */
+export function pollPausedKey(prefix: string): string {
+  return `${prefix}:poll-paused`;
+}
+
 export const NOTIFY_QUEUE = 'notify';
 export const NOTIFY_JOB = 'deliver';
 export const SWEEP_JOB = 'sweep';

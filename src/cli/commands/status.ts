@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Alert } from '../../alerts/types.js';
 import { errorMessage } from '../../errors.js';
 import { connectRedis } from '../../queue/connection.js';
-import { handleOfSchedulerId, POLL_QUEUE } from '../../queue/names.js';
+import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from '../../queue/names.js';
 import { openStore } from '../../store/db.js';
 import { failedDeliveries, outboxCounts } from '../../store/outbox.js';
 import { appStatuses } from '../../store/status.js';
@@ -61,6 +61,7 @@ export function statusCommand(): Command {
       let queue: Record<string, number> | undefined;
       let nextPoll = new Map<string, number | undefined>();
       let queueError: string | undefined;
+      let paused: string | undefined;
       try {
         const redis = await connectRedis(settings.redisUrl);
         const q = new Queue(POLL_QUEUE, { connection: redis, prefix: settings.queuePrefix });
@@ -68,6 +69,7 @@ export function statusCommand(): Command {
           queue = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
           const schedulers = await q.getJobSchedulers(0, -1);
           nextPoll = new Map(schedulers.map((s) => [handleOfSchedulerId(s.key) ?? s.key, s.next]));
+          paused = (await redis.get(pollPausedKey(settings.queuePrefix))) ?? undefined;
         } finally {
           await q.close();
           await redis.quit();
@@ -78,9 +80,22 @@ export function statusCommand(): Command {
 
       if (options.json) {
         const out = {
-          apps: apps.map((a) => ({ ...a, nextPollAt: nextPoll.get(a.handle) ?? null })),
-          queue,
-          queueError,
+          apps: apps.map((a) => ({
+            ...a,
+            nextPollAt: paused ? null : (nextPoll.get(a.handle) ?? null),
+            scheduled: nextPoll.has(a.handle),
+          })),
+          paused: paused ?? null,
+          queue: queue ?? null,
+          queueError: queueError ?? null,
+          notifications: outbox,
+          failed: failed.map((d) => ({
+            id: d.id,
+            kind: d.alert.kind,
+            app: d.appHandle,
+            channel: d.channel,
+            error: d.lastError,
+          })),
         };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return;
@@ -92,7 +107,11 @@ export function statusCommand(): Command {
           app.handle,
           app.state,
           ago(app.lastPollAt, now),
-          nextPoll.has(app.handle) ? until(nextPoll.get(app.handle), now) : 'not scheduled',
+          paused
+            ? 'paused'
+            : nextPoll.has(app.handle)
+              ? until(nextPoll.get(app.handle), now)
+              : 'not scheduled',
           app.rating === null ? '-' : `${stars(app.rating)} ${app.rating.toFixed(2)}`,
           app.ratingCount === null ? '-' : String(app.ratingCount),
           String(app.storedReviews),
@@ -100,6 +119,7 @@ export function statusCommand(): Command {
         ]);
       }
       process.stdout.write(`${table(rows)}\n\n`);
+      if (paused) process.stdout.write(`polling paused: ${paused} (restart reviewwatch once it is fixed)\n`);
       if (queue) {
         process.stdout.write(
           `poll queue: ${queue.waiting ?? 0} waiting, ${queue.active ?? 0} active, ${queue.delayed ?? 0} delayed, ${queue.failed ?? 0} failed\n`,

@@ -1,0 +1,62 @@
+import type { Logger } from '../log.js';
+
+export interface PollingVerdict {
+  ok: boolean;
+  /** Why not, in words for `status` and /readyz: "paused: …" or "no poll finished in …". */
+  reason?: string;
+}
+
+/**
+ * Whether polling is alive: a watchdog over the poll worker. Redis and SQLite answering is not enough: a
+ * worker whose schedules vanished, or that paused on a rejected key, answers every probe and watches
+ * nothing. Unhealthy when polling is paused, or when no poll finished within twice the longest interval.
+ */
+export class PollingHealth {
+  readonly #stallMs: number;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  #lastFinished: number;
+  #paused: string | undefined;
+  #wasOk = true;
+
+  constructor(options: { longestIntervalMs: number; logger: Logger; now?: () => number }) {
+    this.#stallMs = 2 * options.longestIntervalMs;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    // A worker that just started has not stalled: it is given one full allowance from now.
+    this.#lastFinished = this.#now();
+  }
+
+  /** A poll finished (with news or without, or recorded as failed): polling is alive. */
+  pollFinished(): void {
+    this.#lastFinished = this.#now();
+  }
+
+  pause(reason: string): void {
+    this.#paused = reason;
+    this.verdict();
+  }
+
+  get paused(): string | undefined {
+    return this.#paused;
+  }
+
+  /** The current verdict; logs one line when it changes, not one per probe. */
+  verdict(): PollingVerdict {
+    const idle = this.#now() - this.#lastFinished;
+    const verdict: PollingVerdict = this.#paused
+      ? { ok: false, reason: `paused: ${this.#paused}` }
+      : idle > this.#stallMs
+        ? {
+            ok: false,
+            reason: `no poll finished in ${Math.round(idle / 1000)}s (expected one at least every ${Math.round(this.#stallMs / 1000)}s)`,
+          }
+        : { ok: true };
+    if (verdict.ok !== this.#wasOk) {
+      if (verdict.ok) this.#logger.info('polling is alive again: a poll finished');
+      else this.#logger.error(`polling is not alive: ${verdict.reason}`);
+      this.#wasOk = verdict.ok;
+    }
+    return verdict;
+  }
+}

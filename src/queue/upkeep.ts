@@ -1,0 +1,58 @@
+import type { Redis } from 'ioredis';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+
+/**
+ * Job schedulers, the outbox sweep and the digest schedule live only in Redis: a FLUSHALL, an eviction or
+ * a restart of a Redis without persistence removes them, and BullMQ recreates none of it. A marker key
+ * written after they were put in place tells when Redis came back empty; SQLite is the truth for what is
+ * owed, so putting them back from the config and the outbox loses nothing.
+ */
+export interface Upkeep {
+  /** Checks the marker now; re-asserts everything when it is gone. */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+export async function startUpkeep(options: {
+  redis: Redis;
+  prefix: string;
+  everyMs: number;
+  logger: Logger;
+  /** Puts the schedules, the sweep and whatever the outbox owes (back) in Redis; idempotent. */
+  reassert: () => Promise<void>;
+  /** Also called at every check. */
+  onTick?: () => void;
+}): Promise<Upkeep> {
+  const { redis, logger } = options;
+  const marker = `${options.prefix}:upkeep`;
+  let running: Promise<void> | undefined;
+  const check = () => {
+    running ??= (async () => {
+      try {
+        if ((await redis.exists(marker)) === 1) return;
+        logger.warn(
+          "Redis has lost reviewwatch's schedules (flushed, or restarted without persistence): putting them back from the config and the outbox",
+        );
+        await options.reassert();
+        await redis.set(marker, String(Date.now()));
+      } catch (err) {
+        // Redis is down: the connection watcher has said so; the next check (or its return) retries.
+        logger.debug(`upkeep check failed: ${errorMessage(err)}`);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+  await redis.set(marker, String(Date.now()));
+  const timer = setInterval(() => {
+    options.onTick?.();
+    void check();
+  }, options.everyMs);
+  timer.unref();
+  return {
+    check,
+    stop: () => clearInterval(timer),
+  };
+}

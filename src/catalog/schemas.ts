@@ -29,7 +29,7 @@ export const reviewSchema = z
     reviewer: maybeText,
     review_created_date: maybeText,
     reviewer_location: maybeText,
-    rating: z.number().min(0).max(5),
+    rating: z.number().int().min(1).max(5),
     reviewer_latest_used_date: maybeText,
     review_content: maybeText,
     review_id: reviewId,

@@ -46,10 +46,11 @@ export async function sendDigest(
       outcomes.push({ channel, status: claim === 'sent' ? 'already-sent' : 'busy' });
       continue;
     }
-    data ??= collectDigest(store.db, digestInputOf(config, period, now));
-    const message = sender.type === 'email' ? renderDigestEmail(data) : renderDigestSlack(data);
-    const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
+    // Everything after the claim is inside the try: a claim left "claimed" would read as busy for minutes.
     try {
+      data ??= collectDigest(store.db, digestInputOf(config, period, now));
+      const message = sender.type === 'email' ? renderDigestEmail(data) : renderDigestSlack(data);
+      const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
       await sender.post(message);
       finishDigest(store.db, { periodStart: key.periodStart, channel }, { sentAt: new Date(), subject });
       logger.info(

@@ -31,11 +31,16 @@ export type DeliveryRequest =
   | { deliveryIds: number[]; flush?: undefined }
   | { flush: { channel: string; app: string; id: string } };
 
-/** Where a delivery attempt stands: how many were made before, and whether this is the last. */
+/** Where a delivery attempt stands: its number, whether it is the last, and how often it started. */
 export interface Attempt {
   number: number;
   last: boolean;
+  /** Starts of any kind, waits included: a channel that answers 429 forever must end somewhere. */
+  started: number;
 }
+
+/** A channel's Retry-After is honoured this many times for one message; then it is failed for good. */
+export const MAX_CHANNEL_WAITS = 50;
 
 /** What came of one attempt; the queue adapter turns each into what BullMQ expects. */
 export type DeliverOutcome =
@@ -121,19 +126,21 @@ function failed(
   attempt: Attempt,
 ): DeliverOutcome {
   const message = errorMessage(err);
-  if (err instanceof DeliveryError && err.retryAfterMs !== undefined) {
+  if (err instanceof DeliveryError && err.retryAfterMs !== undefined && attempt.started < MAX_CHANNEL_WAITS) {
     deps.logger.warn({ channel, waitMs: err.retryAfterMs }, `${message}: waiting as the channel asked`);
     deps.count?.(channel, 'retried', ids.length);
     return { status: 'wait', waitMs: err.retryAfterMs };
   }
-  const permanent = err instanceof DeliveryError && err.permanent;
+  // Past MAX_CHANNEL_WAITS, a channel still asking to wait is failed for good (`notify retry` resends).
+  const stillLimited = err instanceof DeliveryError && err.retryAfterMs !== undefined;
+  const permanent = err instanceof DeliveryError && (err.permanent || stillLimited);
   const final = permanent || attempt.last;
-  markAttemptFailed(
-    deps.store.db,
-    ids,
-    attempt.last && !permanent ? `${message} (gave up after ${attempt.number} attempts)` : message,
-    final,
-  );
+  const reason = stillLimited
+    ? `${message} (still asked to wait after ${attempt.started} tries)`
+    : attempt.last && !permanent
+      ? `${message} (gave up after ${attempt.number} attempts)`
+      : message;
+  markAttemptFailed(deps.store.db, ids, reason, final);
   deps.count?.(channel, final ? 'failed' : 'retried', ids.length);
   if (final) {
     deps.logger.error(

@@ -97,7 +97,11 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
         flush
           ? { flush: { ...flush, id: `${job.id}-${job.timestamp}` } }
           : { deliveryIds: job.data.deliveryIds },
-        { number: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) },
+        {
+          number: job.attemptsMade + 1,
+          last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+          started: job.attemptsStarted,
+        },
       );
       switch (outcome.status) {
         case 'skipped':

@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { digestCommand } from './commands/digest.js';
 import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
+import { pruneCommand } from './commands/prune.js';
 import { rulesCommand } from './commands/rules.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
@@ -28,6 +29,7 @@ program.addCommand(digestCommand());
 program.addCommand(notifyCommand());
 program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
+program.addCommand(pruneCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -6,6 +6,7 @@ import type { Store } from '../store/db.js';
 import {
   type DeliveryWithAlert,
   deliveriesWithAlerts,
+  firstHeldAt,
   heldDeliveryIds,
   hold,
   markAttemptFailed,
@@ -14,7 +15,7 @@ import {
 } from '../store/outbox.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
-import { type Throttle, throttleWait } from './throttle.js';
+import { holdWait, type Throttle, throttleWait } from './throttle.js';
 
 export interface DeliverDeps {
   store: Store;
@@ -47,9 +48,15 @@ export type DeliverOutcome =
   /** Nothing left to send: already sent by an earlier run, or nothing held. */
   | { status: 'skipped' }
   | { status: 'sent'; channel: string; app: string; deliveries: number }
-  /** The throttle held these back: one flush message for the pair must run after `waitMs`. */
+  /**
+   * The throttle held these back: one flush message for the pair must run after `waitMs` (when the window
+   * frees, or sooner when the first held alert would otherwise wait past maxHold).
+   */
   | { status: 'held'; channel: string; app: string; deliveries: number; waitMs: number }
-  /** A flush that may not go yet, or a channel that asked to wait: try the same message after `waitMs`. */
+  /**
+   * A flush that may not go yet (the window is full and maxHold not reached), or a channel that asked to
+   * wait: try the same message after `waitMs`.
+   */
   | { status: 'wait'; waitMs: number }
   /** It failed; `final` when it will not be tried again (permanent, or the last attempt). */
   | { status: 'failed'; final: boolean; error: string };
@@ -85,16 +92,26 @@ export async function deliver(
     return { status: 'failed', final: true, error };
   }
 
-  const wait = throttleWait(store.db, deps.throttle, channel, app, deps.now());
-  if (wait !== undefined) {
-    if (flush) return { status: 'wait', waitMs: wait };
-    hold(store.db, pendingIds);
+  const now = deps.now();
+  const windowWait = throttleWait(store.db, deps.throttle, channel, app, now);
+  if (windowWait !== undefined && !flush) {
+    hold(store.db, pendingIds, now);
+    // The flush is due when the window frees or the longest-held alert reaches maxHold, whichever is first.
+    const wait = holdWait(deps.throttle, windowWait, firstHeldAt(store.db, channel, app), now);
     deps.count?.(channel, 'held', pendingIds.length);
     logger.info(
       { channel, app, held: pendingIds.length, inMs: wait },
       `throttled: ${pendingIds.length} alert(s) of ${app} wait for the next grouped message on "${channel}"`,
     );
     return { status: 'held', channel, app, deliveries: pendingIds.length, waitMs: wait };
+  }
+  if (windowWait !== undefined) {
+    const wait = holdWait(deps.throttle, windowWait, firstHeldAt(store.db, channel, app), now);
+    if (wait > 0) return { status: 'wait', waitMs: wait };
+    logger.info(
+      { channel, app, held: deliveries.length, maxHoldMs: deps.throttle.maxHoldMs },
+      `${deliveries.length} alert(s) of ${app} held for alerts.throttle.maxHold: sending them to "${channel}" though the throttle window is full`,
+    );
   }
 
   const sentIds = new Set<number>();

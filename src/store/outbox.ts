@@ -88,9 +88,25 @@ export function setGroupKey(db: Db, ids: number[], groupKey: string): void {
   db.update(deliveries).set({ groupKey }).where(inArray(deliveries.id, ids)).run();
 }
 
-export function hold(db: Db, ids: number[]): void {
+export function hold(db: Db, ids: number[], at: Date): void {
   if (ids.length === 0) return;
-  db.update(deliveries).set({ status: 'held' }).where(inArray(deliveries.id, ids)).run();
+  db.update(deliveries).set({ status: 'held', heldAt: at }).where(inArray(deliveries.id, ids)).run();
+}
+
+/** When the longest-held of the deliveries the throttle holds for this app on this channel was held. */
+export function firstHeldAt(db: Db, channel: string, appHandle: string): Date | undefined {
+  const row = db
+    .select({ at: sql<number | null>`min(${deliveries.heldAt})` })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.channel, channel),
+        eq(deliveries.appHandle, appHandle),
+        eq(deliveries.status, 'held'),
+      ),
+    )
+    .get();
+  return row?.at == null ? undefined : new Date(row.at);
 }
 
 /** Deliveries sent to this channel about this app since `since`: what the throttle counts. */

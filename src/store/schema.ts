@@ -209,6 +209,11 @@ export const deliveries = sqliteTable(
     lastError: text('last_error'),
     createdAt: timestamp('created_at').notNull(),
     sentAt: timestamp('sent_at'),
+    /**
+     * When the throttle last held it: an app's held alerts on a channel go out at most
+     * `alerts.throttle.maxHold` after the first of them was held.
+     */
+    heldAt: timestamp('held_at'),
   },
   (t) => [
     uniqueIndex('deliveries_alert_channel').on(t.alertId, t.channel),

@@ -1,11 +1,14 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, expect, it } from 'vitest';
 import { getApp } from '../../src/store/apps.js';
 import { openStore } from '../../src/store/db.js';
+import { firstHeldAt } from '../../src/store/outbox.js';
+import { deliveries } from '../../src/store/schema.js';
 import { tempDir } from '../helpers/index.js';
 
 let cleanup: () => void = () => {};
@@ -42,6 +45,31 @@ it('0003 fills in when each app was last polled successfully, from its poll runs
     expect(getApp(store.db, 'polled')?.lastSuccessAt).toEqual(new Date(2000));
     expect(getApp(store.db, 'failing')?.lastSuccessAt).toBeNull();
     expect(getApp(store.db, 'new')?.lastSuccessAt).toBeNull();
+  } finally {
+    store.close();
+  }
+});
+
+it('0005 starts the maxHold clock of alerts already held at their creation', () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  const path = join(temp.dir, 'old.db');
+  const old = new Database(path);
+  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0005_held_at') });
+  old.exec(`
+    insert into apps (handle) values ('shop');
+    insert into alerts (app_handle, kind, dedupe_key, priority, payload, created_at)
+    values ('shop', 'review', 'a', 'high', '{}', 1000), ('shop', 'review', 'b', 'high', '{}', 2000);
+    insert into deliveries (alert_id, channel, app_handle, status, created_at, sent_at)
+    values (1, 'support', 'shop', 'held', 1000, null), (2, 'support', 'shop', 'sent', 2000, 2500);
+  `);
+  old.close();
+
+  const store = openStore(path);
+  try {
+    expect(firstHeldAt(store.db, 'support', 'shop')).toEqual(new Date(1000));
+    const sent = store.db.select().from(deliveries).where(eq(deliveries.status, 'sent')).get();
+    expect(sent?.heldAt).toBeNull();
   } finally {
     store.close();
   }

@@ -264,7 +264,11 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       queue: notifyQueue,
       store,
       senders,
-      throttle: { max: config.alerts.throttle.max, windowMs: config.alerts.throttle.window },
+      throttle: {
+        max: config.alerts.throttle.max,
+        windowMs: config.alerts.throttle.window,
+        maxHoldMs: config.alerts.throttle.maxHold,
+      },
       metrics,
       logger,
     });

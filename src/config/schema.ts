@@ -74,11 +74,15 @@ const alerts = z.strictObject({
     .prefault({}),
   /** More new low reviews of one app in one poll than this go out as one grouped message per channel. */
   groupAbove: z.number().int().min(1).max(1_000).default(5),
-  /** At most `max` messages per app and channel within `window`; the rest wait for the next grouped one. */
+  /**
+   * At most `max` messages per app and channel within `window`; the rest wait for the next grouped one,
+   * which goes out at most `maxHold` after the first of them was held, window free or not.
+   */
   throttle: z
     .strictObject({
       max: z.number().int().min(1).max(10_000).default(10),
       window: duration.default(3_600_000),
+      maxHold: duration.default(10 * 60_000),
     })
     .prefault({}),
   scoring: z

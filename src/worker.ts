@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { type Worker as BullWorker, type Job, Queue, QueueEvents } from 'bullmq';
+import { type Worker as BullWorker, Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { alertPolicyOf } from './alerts/policy.js';
 import { CatalogClient, type CatalogError } from './catalog/index.js';
@@ -112,7 +112,17 @@ export interface Worker {
   /** Set when `catalog.simulator: true`: the built-in simulator this worker polls. */
   readonly simulator: Simulator | undefined;
   /** Polls these apps now through the queue and the workers; `onResult` as each one finishes. */
-  pollNow(handles: string[], options?: { onResult?: (r: PollNowResult) => void }): Promise<PollNowResult[]>;
+  /**
+   * Polls these apps now through the queue and the workers; `onResult` as each one finishes. With
+   * `timeoutMs`, an app whose poll (retries included) has not finished by then is reported as failed with
+   * its last error, and its job is taken off the queue where it can be.
+   */
+  pollNow(
+    handles: string[],
+    options?: { onResult?: (r: PollNowResult) => void; timeoutMs?: number },
+  ): Promise<PollNowResult[]>;
+  /** Catalog API requests this worker sent, answered or not (429s, errors and timeouts included). */
+  requests(): number;
   /** Waits until none of these deliveries is pending, or `timeoutMs` passes; returns their states. */
   settle(
     ids: number[],
@@ -140,7 +150,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
   let forced = false;
 
   return withReleasers(async (releasers) => {
-    const senders = createSenders(config, settings.smtpUrl);
+    const senders = createSenders(config, settings.smtpUrl, { simulated: settings.simulated });
     releasers.add('channel senders', () => {
       for (const sender of senders.values()) sender.close?.();
     });
@@ -183,6 +193,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       );
     }
     const metrics = new Metrics();
+    let requests = 0;
     const client = new CatalogClient({
       ...target,
       timeoutMs: config.catalog.timeout,
@@ -191,7 +202,10 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         maxRequestsPerSecond: config.catalog.maxRequestsPerSecond,
       }),
       logger,
-      onResponse: metrics.onCatalogResponse,
+      onResponse: (info) => {
+        requests++;
+        metrics.onCatalogResponse(info);
+      },
     });
     releasers.add('catalog client', () => client.close());
 
@@ -272,7 +286,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       metrics,
       logger,
     });
-    const digestDeps = { config, store, senders, logger };
+    const digestDeps = { config, store, senders, logger, simulated: settings.simulated };
     const workers = [
       pollWorker,
       notifyWorker,
@@ -370,6 +384,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       simulator,
       releasers,
       pollEvents,
+      requests: () => requests,
       force: () => {
         forced = true;
         void closeNow(workers);
@@ -440,6 +455,7 @@ function workerHandle(parts: Parts): Worker {
     },
     async pollNow(handles, options = {}) {
       const events = await pollEvents();
+      const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
       const run = randomUUID().slice(0, 8);
       const jobs: Array<Job<PollJobData>> = await resources.pollQueue.addBulk(
         handles.map((handle) => ({
@@ -453,9 +469,10 @@ function workerHandle(parts: Parts): Worker {
           const handle = handles[i] as string;
           let outcome: PollNowResult;
           try {
-            outcome = { handle, result: (await job.waitUntilFinished(events)) as PollJobResult };
+            const ttl = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+            outcome = { handle, result: (await job.waitUntilFinished(events, ttl)) as PollJobResult };
           } catch (err) {
-            outcome = { handle, error: errorMessage(err) };
+            outcome = { handle, error: await unfinished(resources.pollQueue, job, err) };
           }
           options.onResult?.(outcome);
           return outcome;
@@ -476,4 +493,17 @@ function workerHandle(parts: Parts): Worker {
       return states;
     },
   };
+}
+
+/**
+ * Why a polled job did not finish: its own failure, or (past the deadline) its last error so far; a job
+ * still waiting for a retry is removed so it does not poll after the run has reported.
+ */
+async function unfinished(queue: Queue<PollJobData>, job: Job<PollJobData>, err: unknown): Promise<string> {
+  const fresh = job.id ? await Job.fromId<PollJobData>(queue, job.id).catch(() => undefined) : undefined;
+  if (!fresh || (await fresh.isFailed())) return fresh?.failedReason || errorMessage(err);
+  const last = fresh.failedReason ? `; last error: ${fresh.failedReason}` : '';
+  const state = await fresh.getState();
+  if (state !== 'active') await fresh.remove().catch(() => undefined);
+  return `did not finish in time (${fresh.attemptsMade} attempt${fresh.attemptsMade === 1 ? '' : 's'} made${last})`;
 }

@@ -31,6 +31,16 @@ program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
 program.addCommand(pruneCommand());
 
+/**
+ * Commands added with addCommand() do not inherit exitOverride(): without this, a subcommand's usage
+ * error (`poll --bogus`, a missing `--channel`) would exit 1, not the documented 2.
+ */
+function overrideExits(command: Command): void {
+  command.exitOverride().showHelpAfterError();
+  for (const sub of command.commands) overrideExits(sub);
+}
+overrideExits(program);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

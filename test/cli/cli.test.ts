@@ -9,6 +9,8 @@ import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
 const KEY = 'cli-test-key-9f8e7d';
+/** Each CLI run starts Node through tsx: seconds apiece on a busy two-core box. */
+const CLI_TEST_MS = 120_000;
 let sim: Simulator;
 let slack: FakeSlack;
 let dir: ReturnType<typeof tempDir>;
@@ -64,173 +66,255 @@ afterAll(async () => {
 });
 
 describe('reviewwatch CLI', () => {
-  it('poll --once: a baseline, then one request per app, then the new low-rated reviews', async () => {
-    const baseline = await runCli(['poll', '--once'], env);
-    expect(baseline.code).toBe(0);
-    expect(baseline.stdout).toMatch(/shop-one: baseline, \d+ reviews stored as history/);
+  it(
+    'poll --once: a baseline, then one request per app, then the new low-rated reviews',
+    async () => {
+      const baseline = await runCli(['poll', '--once'], env);
+      expect(baseline.code).toBe(0);
+      expect(baseline.stdout).toMatch(/shop-one: baseline, \d+ reviews stored as history/);
 
-    sim.controls.resetStats();
-    const quiet = await runCli(['poll', '--once'], env);
-    expect(quiet.code).toBe(0);
-    expect(quiet.stdout).toMatch(/Polled 2 of 2 apps with 2 API requests: 0 new low-rated reviews/);
-    expect(sim.controls.stats().requests).toBe(2);
+      sim.controls.resetStats();
+      const quiet = await runCli(['poll', '--once'], env);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toMatch(/Polled 2 of 2 apps with 2 API requests: 0 new low-rated reviews/);
+      expect(sim.controls.stats().requests).toBe(2);
 
-    sim.controls.addReviews('shop-two', [
-      { rating: 1, reviewer: 'Angry <!channel> Store', review_content: 'Charged twice, no refund' },
-      { rating: 5, review_content: 'Great' },
-    ]);
-    const found = await runCli(['poll', '--once', '--app', 'shop-two'], env);
-    expect(found.code).toBe(0);
-    expect(found.stdout).toMatch(/shop-two: 2 new, 1 low-rated \(1 request\)/);
-    expect(found.stdout).toMatch(/★☆☆☆☆ shop-two — Angry <!channel> Store: Charged twice, no refund/);
-    expect(found.stdout).toMatch(/support: 1 delivered/);
-    expect(slack.accepted()).toHaveLength(1);
-    // Neither the key nor the webhook's secret reaches the output or the logs.
-    expect(found.stdout + found.stderr).not.toContain(KEY);
-    expect(found.stdout + found.stderr).not.toContain('secret-token-xyz');
-  });
+      sim.controls.addReviews('shop-two', [
+        { rating: 1, reviewer: 'Angry <!channel> Store', review_content: 'Charged twice, no refund' },
+        { rating: 5, review_content: 'Great' },
+      ]);
+      const found = await runCli(['poll', '--once', '--app', 'shop-two'], env);
+      expect(found.code).toBe(0);
+      expect(found.stdout).toMatch(/shop-two: 2 new, 1 low-rated \(1 request\)/);
+      expect(found.stdout).toMatch(/★☆☆☆☆ shop-two — Angry <!channel> Store: Charged twice, no refund/);
+      expect(found.stdout).toMatch(/support: 1 delivered/);
+      expect(slack.accepted()).toHaveLength(1);
+      // Neither the key nor the webhook's secret reaches the output or the logs.
+      expect(found.stdout + found.stderr).not.toContain(KEY);
+      expect(found.stdout + found.stderr).not.toContain('secret-token-xyz');
+    },
+    CLI_TEST_MS,
+  );
 
-  it('notify test sends to a channel; rules test replays stored reviews through the rules', async () => {
-    const test = await runCli(['notify', 'test', '--channel', 'support'], env);
-    expect(test.code).toBe(0);
-    expect(slack.accepted().at(-1)?.body.text).toMatch(/test/i);
-    const unknown = await runCli(['notify', 'test', '--channel', 'nope'], env);
-    expect(unknown.code).toBe(2);
+  it(
+    'notify test sends to a channel; rules test replays stored reviews through the rules',
+    async () => {
+      const test = await runCli(['notify', 'test', '--channel', 'support'], env);
+      expect(test.code).toBe(0);
+      expect(slack.accepted().at(-1)?.body.text).toMatch(/test/i);
+      const unknown = await runCli(['notify', 'test', '--channel', 'nope'], env);
+      expect(unknown.code).toBe(2);
 
-    const rules = await runCli(['rules', 'test', '--days', '30'], env);
-    expect(rules.code).toBe(0);
-    expect(rules.stdout).toMatch(/support: \d+ alert\(s\)/);
-    expect(rules.stdout).toMatch(/Charged twice, no refund/);
-    expect(rules.stdout).toMatch(/mentions billing/);
-  });
+      const rules = await runCli(['rules', 'test', '--days', '30'], env);
+      expect(rules.code).toBe(0);
+      expect(rules.stdout).toMatch(/support: \d+ alert\(s\)/);
+      expect(rules.stdout).toMatch(/Charged twice, no refund/);
+      expect(rules.stdout).toMatch(/mentions billing/);
+    },
+    CLI_TEST_MS,
+  );
 
-  it('never prints the API key or the webhook secret, even in debug logs', async () => {
-    sim.controls.addReviews('shop-two', [{ rating: 1, review_content: 'Still broken' }]);
-    const debug = await runCli(['--verbose', 'poll', '--once'], env);
-    expect(debug.code).toBe(0);
-    expect(debug.stderr).toMatch(/catalog request/);
-    expect(debug.stdout + debug.stderr).not.toContain(KEY);
-    expect(debug.stdout + debug.stderr).not.toContain('secret-token-xyz');
-  });
+  it(
+    'never prints the API key or the webhook secret, even in debug logs',
+    async () => {
+      sim.controls.addReviews('shop-two', [{ rating: 1, review_content: 'Still broken' }]);
+      const debug = await runCli(['--verbose', 'poll', '--once'], env);
+      expect(debug.code).toBe(0);
+      expect(debug.stderr).toMatch(/catalog request/);
+      expect(debug.stdout + debug.stderr).not.toContain(KEY);
+      expect(debug.stdout + debug.stderr).not.toContain('secret-token-xyz');
+    },
+    CLI_TEST_MS,
+  );
 
-  it('status shows every watched app with its rating and stored reviews', async () => {
-    const status = await runCli(['status'], env);
-    expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
-    expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
-    expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
-    expect(status.stdout).toMatch(
-      /notifications to support: \d+ sent, 0 pending, 0 held by the throttle, 0 failed/,
-    );
-    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
-    expect(json.apps.map((a: { handle: string }) => a.handle)).toEqual(['shop-one', 'shop-two']);
-  });
+  it(
+    'status shows every watched app with its rating and stored reviews',
+    async () => {
+      const status = await runCli(['status'], env);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
+      expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
+      expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
+      expect(status.stdout).toMatch(
+        /notifications to support: \d+ sent, 0 pending, 0 held by the throttle, 0 failed/,
+      );
+      const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
+      expect(json.apps.map((a: { handle: string }) => a.handle)).toEqual(['shop-one', 'shop-two']);
+    },
+    CLI_TEST_MS,
+  );
 
-  it('exits non-zero with one clear line for a failed poll, a bad config and an unknown app', async () => {
-    sim.controls.delist('shop-one');
-    const missing = await runCli(['poll', '--once'], env);
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toMatch(/shop-one: unavailable: "shop-one" is not in the marketplace/);
-    sim.controls.relist('shop-one');
+  it(
+    'exits non-zero with one clear line for a failed poll, a bad config and an unknown app',
+    async () => {
+      sim.controls.delist('shop-one');
+      const missing = await runCli(['poll', '--once'], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toMatch(/shop-one: unavailable: "shop-one" is not in the marketplace/);
+      sim.controls.relist('shop-one');
 
-    const unknown = await runCli(['poll', '--once', '--app', 'nope'], env);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^reviewwatch: "nope" is not a watched app/);
+      const unknown = await runCli(['poll', '--once', '--app', 'nope'], env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^reviewwatch: "nope" is not a watched app/);
 
-    const bad = join(dir.dir, 'bad.yaml');
-    writeFileSync(bad, 'apps:\n  - handle: shop-one\nalerts:\n  lowRatingg: { maxRating: 2 }\n');
-    const check = await runCli(['check-config', '--config', bad], env);
-    expect(check.code).toBe(2);
-    expect(check.stderr).toContain('alerts.lowRatingg: unknown key');
-    expect(check.stderr).not.toMatch(/\n\s+at /);
-    const ok = await runCli(['check-config'], env);
-    expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/is valid/);
-  });
+      const bad = join(dir.dir, 'bad.yaml');
+      writeFileSync(bad, 'apps:\n  - handle: shop-one\nalerts:\n  lowRatingg: { maxRating: 2 }\n');
+      const check = await runCli(['check-config', '--config', bad], env);
+      expect(check.code).toBe(2);
+      expect(check.stderr).toContain('alerts.lowRatingg: unknown key');
+      expect(check.stderr).not.toMatch(/\n\s+at /);
+      const ok = await runCli(['check-config'], env);
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toMatch(/is valid/);
+    },
+    CLI_TEST_MS,
+  );
 
-  it('exits 3 when the API rejects the key, saying what to fix', async () => {
-    const result = await runCli(['poll', '--once', '--app', 'shop-one'], {
-      ...env,
-      CATALOG_API_KEY: 'wrong-key',
-    });
-    expect(result.code).toBe(3);
-    expect(result.stdout).toMatch(/rejected the API key \(HTTP 403.*check CATALOG_API_KEY/);
-    expect(result.stdout + result.stderr).not.toContain('wrong-key');
-  });
+  it(
+    'poll --once ends within --timeout on an app whose answers stay malformed, naming it',
+    async () => {
+      sim.controls.malformNext(10_000, { pathIncludes: '/app/shop-two/' });
+      try {
+        const started = Date.now();
+        const result = await runCli(
+          ['poll', '--once', '--timeout', '4'],
+          { ...env, LOG_LEVEL: 'error' },
+          60_000,
+        );
+        const elapsed = Date.now() - started;
+        expect(result.code).toBe(1);
+        expect(result.stdout).toMatch(
+          /failed: shop-two: did not finish in time \(\d+ attempts? made; last error: .*malformed/,
+        );
+        // The failed requests count: at least the first try of each app.
+        expect(Number(/with (\d+) API requests/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(2);
+        // 4 s of polling, plus starting the CLI through tsx and stopping: far less than the 5 attempts'
+        // backoff (5 s, 10 s, 20 s …) it would otherwise wait for.
+        expect(elapsed).toBeLessThan(30_000);
+      } finally {
+        sim.controls.faults.clear();
+      }
+    },
+    CLI_TEST_MS,
+  );
 
-  it('reports an unreachable Redis in one line with what to do', async () => {
-    const result = await runCli(['poll', '--once'], { ...env, REDIS_URL: 'redis://127.0.0.1:1' });
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/Cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*set REDIS_URL/);
-  });
+  it(
+    'exits 2 on every usage error, in every subcommand',
+    async () => {
+      for (const args of [
+        ['poll', '--bogus'],
+        ['poll', '--once', '--wait', 'abc'],
+        ['poll', '--once', '--timeout', '0'],
+        ['notify', 'test'],
+        ['rules', 'test', '--days', 'abc'],
+        ['status', '--nope'],
+      ]) {
+        const result = await runCli(args, env);
+        expect(result.code, args.join(' ')).toBe(2);
+      }
+    },
+    CLI_TEST_MS,
+  );
 
-  it('start schedules every app and stops cleanly on SIGTERM', async () => {
-    const child = spawnCli(['start'], env);
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`start did not come up:\n${stderr}`)), 20_000);
-      const check = setInterval(() => {
-        if (/watching 2 apps every 10m/.test(stderr)) {
-          clearInterval(check);
-          clearTimeout(timer);
-          resolve();
-        }
-      }, 50);
-    });
-    const redis = await connectRedis(REDIS_URL);
-    const queue = new Queue('poll', { connection: redis, prefix: env.REVIEWWATCH_QUEUE_PREFIX });
-    const schedulers = await queue.getJobSchedulers(0, -1);
-    await queue.close();
-    await redis.quit();
-    expect(schedulers.map((s) => s.key).sort()).toEqual(['poll-shop-one', 'poll-shop-two']);
+  it(
+    'exits 3 when the API rejects the key, saying what to fix',
+    async () => {
+      const result = await runCli(['poll', '--once', '--app', 'shop-one'], {
+        ...env,
+        CATALOG_API_KEY: 'wrong-key',
+      });
+      expect(result.code).toBe(3);
+      expect(result.stdout).toMatch(/rejected the API key \(HTTP 403.*check CATALOG_API_KEY/);
+      expect(result.stdout + result.stderr).not.toContain('wrong-key');
+    },
+    CLI_TEST_MS,
+  );
 
-    child.kill('SIGTERM');
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(stderr).toMatch(/SIGTERM: stopping/);
-    expect(stderr).toMatch(/"msg":"stopped"/);
-  });
+  it(
+    'reports an unreachable Redis in one line with what to do',
+    async () => {
+      const result = await runCli(['poll', '--once'], { ...env, REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/Cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*set REDIS_URL/);
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'start schedules every app and stops cleanly on SIGTERM',
+    async () => {
+      const child = spawnCli(['start'], env);
+      let stderr = '';
+      child.stderr?.on('data', (d) => {
+        stderr += d;
+      });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`start did not come up:\n${stderr}`)), 20_000);
+        const check = setInterval(() => {
+          if (/watching 2 apps every 10m/.test(stderr)) {
+            clearInterval(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        }, 50);
+      });
+      const redis = await connectRedis(REDIS_URL);
+      const queue = new Queue('poll', { connection: redis, prefix: env.REVIEWWATCH_QUEUE_PREFIX });
+      const schedulers = await queue.getJobSchedulers(0, -1);
+      await queue.close();
+      await redis.quit();
+      expect(schedulers.map((s) => s.key).sort()).toEqual(['poll-shop-one', 'poll-shop-two']);
+
+      child.kill('SIGTERM');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(stderr).toMatch(/SIGTERM: stopping/);
+      expect(stderr).toMatch(/"msg":"stopped"/);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('reviewwatch demo', () => {
-  it('shows the scripted alerts in the terminal, a possible incident among them, and stops cleanly', async () => {
-    const dir = tempDir();
-    const child = spawnCli(['demo'], { REDIS_URL, DATABASE_PATH: 'unused' }, dir.dir);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    try {
-      // The burst is published as soon as every baseline is stored: wait for what it raises, not a clock.
-      await waitFor(
-        () => {
-          if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}):\n${stderr}`);
-          return /Possible incident: \d+ low reviews of Bolt Subscriptions/.test(stdout);
-        },
-        60_000,
-        () => `no incident alert yet:\n${stdout}\n${stderr}`,
-      );
-      expect(stdout).toMatch(/reviewwatch demo: watching/);
-      expect(stdout).toMatch(/★[★☆]{4} \S+: /);
-      child.kill('SIGINT');
-      expect(await closed).toBe(0);
-      expect(stdout).toMatch(/Stopping the demo/);
-      // It leaves nothing of its own in the shared Redis.
-      const redis = await connectRedis(REDIS_URL);
-      const left = await redis.keys('reviewwatch-demo:*');
-      await redis.quit();
-      expect(left).toEqual([]);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      dir.cleanup();
-    }
-  }, 90_000);
+  it(
+    'shows the scripted alerts in the terminal, a possible incident among them, and stops cleanly',
+    async () => {
+      const dir = tempDir();
+      const child = spawnCli(['demo'], { REDIS_URL, DATABASE_PATH: 'unused' }, dir.dir);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (d) => {
+        stdout += d;
+      });
+      child.stderr?.on('data', (d) => {
+        stderr += d;
+      });
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        // The burst is published as soon as every baseline is stored: wait for what it raises, not a clock.
+        await waitFor(
+          () => {
+            if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}):\n${stderr}`);
+            return /Possible incident: \d+ low reviews of Bolt Subscriptions/.test(stdout);
+          },
+          60_000,
+          () => `no incident alert yet:\n${stdout}\n${stderr}`,
+        );
+        expect(stdout).toMatch(/reviewwatch demo: watching/);
+        expect(stdout).toMatch(/★[★☆]{4} \S+: /);
+        child.kill('SIGINT');
+        expect(await closed).toBe(0);
+        expect(stdout).toMatch(/Stopping the demo/);
+        // It leaves nothing of its own in the shared Redis.
+        const redis = await connectRedis(REDIS_URL);
+        const left = await redis.keys('reviewwatch-demo:*');
+        await redis.quit();
+        expect(left).toEqual([]);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        dir.cleanup();
+      }
+    },
+    CLI_TEST_MS,
+  );
 });

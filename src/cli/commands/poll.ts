@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import type { DeliveryState } from '../../store/outbox.js';
 import { startWorker } from '../../worker.js';
@@ -8,7 +8,16 @@ import { formatLowRated, formatPollLine } from '../format.js';
 interface PollCommandOptions {
   once?: boolean;
   app?: string;
-  wait: string;
+  wait: number;
+  timeout: number;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError('must be a positive number of seconds.');
+  }
+  return n;
 }
 
 export function pollCommand(): Command {
@@ -16,7 +25,8 @@ export function pollCommand(): Command {
     .description('poll watched apps now through the queues and workers, deliver what it raises, and report')
     .option('--once', 'poll once and exit (the only mode for now)')
     .option('--app <handle>', 'poll only this watched app')
-    .option('--wait <seconds>', 'how long to wait for the notifications to be delivered', '120')
+    .option('--timeout <seconds>', 'stop waiting for polls (retries included) after this long', seconds, 60)
+    .option('--wait <seconds>', 'how long to wait for the notifications to be delivered', seconds, 120)
     .action(async (options: PollCommandOptions, command: Command) => {
       const settings = settingsFor(command);
       const watched = settings.config.apps.map((app) => app.handle);
@@ -36,10 +46,12 @@ export function pollCommand(): Command {
         },
       });
       let failed = 0;
+      let timedOut = false;
       try {
         process.stdout.write(`Polling ${handles.length} app${handles.length === 1 ? '' : 's'}…\n`);
         let done = 0;
         const outcomes = await worker.pollNow(handles, {
+          timeoutMs: options.timeout * 1000,
           onResult: (outcome) =>
             process.stdout.write(
               `[${++done}/${handles.length}] ${outcome.result ? formatPollLine(outcome.result) : `${outcome.handle}: failed: ${outcome.error}`}\n`,
@@ -48,24 +60,28 @@ export function pollCommand(): Command {
         const polled = outcomes.flatMap((o) => (o.result ? [o.result] : []));
         failed += outcomes.length - polled.filter((r) => r.status !== 'unavailable').length;
         const lowRated = polled.flatMap((r) => r.lowRated.map((review) => ({ handle: r.handle, review })));
-        const requests = polled.reduce((sum, r) => sum + r.requests, 0);
+        const requests = worker.requests();
         process.stdout.write(
           `\nPolled ${handles.length - failed} of ${handles.length} apps with ${requests} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
         );
         if (lowRated.length > 0) process.stdout.write(`${formatLowRated(lowRated)}\n`);
+        for (const o of outcomes.filter((o) => o.error !== undefined))
+          process.stdout.write(`failed: ${o.handle}: ${o.error}\n`);
+        timedOut = outcomes.some((o) => o.error?.startsWith('did not finish in time'));
         const deliveryIds = polled.flatMap((r) => r.deliveryIds);
         if (deliveryIds.length > 0) {
           process.stdout.write(
             `Delivering ${deliveryIds.length} notification${deliveryIds.length === 1 ? '' : 's'}…\n`,
           );
           const states = await worker.settle(deliveryIds, {
-            timeoutMs: Number(options.wait) * 1000,
+            timeoutMs: options.wait * 1000,
             onProgress: (settled) => process.stdout.write(`  ${settled}/${deliveryIds.length} settled\n`),
           });
           failed += reportDeliveries(states);
         }
       } finally {
-        await worker.stop();
+        // A poll still running past the timeout is abandoned: it ends when its request times out.
+        await (timedOut ? worker.kill() : worker.stop());
       }
       if (failed > 0) process.exitCode = unusable ? ExitCode.Unavailable : ExitCode.Failure;
     });

@@ -139,7 +139,8 @@ describe('catalog endpoints', () => {
   it('starts 10,000 apps fast and lists them all', async () => {
     const t = performance.now();
     const sim = await start({ appCount: 10_000, handles: ['acme-inventory'] });
-    expect(performance.now() - t).toBeLessThan(1000);
+    // Lazy: tens of ms even on a loaded machine. Generating every app's reviews up front takes 10 s or more.
+    expect(performance.now() - t).toBeLessThan(5_000);
     const res = await get(sim, `${API}/apps`);
     expect(res.json.data.total).toBe(10_001);
     expect(res.json.data.apps).toHaveLength(10_001);
@@ -164,14 +165,19 @@ describe('arrivals', () => {
     });
     const before = ids(sim.controls.reviews('acme-inventory'));
     const grown = () => sim.controls.reviews('acme-inventory').length >= before.length + 3;
-    await vi.waitFor(() => expect(grown()).toBe(true), { timeout: 2000, interval: 10 });
+    await vi.waitFor(() => expect(grown()).toBe(true), { timeout: 15_000, interval: 10 });
     const after = sim.controls.reviews('acme-inventory');
     const fresh = after.filter((r) => !before.includes(r.review_id));
     expect(fresh.every((r) => r.rating <= 2)).toBe(true);
     expect(ids(after).slice(0, fresh.length)).toEqual(ids(fresh));
     await sim.close();
     const count = sim.controls.reviews('acme-inventory').length;
-    await new Promise((r) => setTimeout(r, 30));
+    // Timers run in the order they fall due, so by the time ours has fired three times a 5 ms arrival
+    // timer left running would have fired too, however late the event loop runs.
+    let ticks = 0;
+    const marker = setInterval(() => ticks++, 5);
+    await vi.waitFor(() => expect(ticks).toBeGreaterThanOrEqual(3), { timeout: 15_000, interval: 5 });
+    clearInterval(marker);
     expect(sim.controls.reviews('acme-inventory')).toHaveLength(count);
   });
 

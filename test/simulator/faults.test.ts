@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { waitFor } from '../helpers/index.js';
 import { API, get } from './helpers.js';
 
 let sim: Simulator | undefined;
@@ -166,14 +167,15 @@ describe('malformNext', () => {
 
 describe('latency and stats', () => {
   it('delays API responses but not controls, and counts API requests by status and endpoint', async () => {
-    sim = await startSimulator({ appCount: 2, latencyMs: 60 });
+    // A latency far above what a local request takes on a loaded machine, so "not delayed" needs no luck.
+    sim = await startSimulator({ appCount: 2, latencyMs: 600 });
     let t = performance.now();
     await get(sim, REVIEWS);
-    expect(performance.now() - t).toBeGreaterThanOrEqual(55);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(590);
     sim.controls.setLatency(0);
     t = performance.now();
     await get(sim, REVIEWS);
-    expect(performance.now() - t).toBeLessThan(55);
+    expect(performance.now() - t).toBeLessThan(590);
 
     await get(sim, `${API}/app/app-00001`);
     await get(sim, `${API}/app/none/reviews`);
@@ -190,11 +192,18 @@ describe('latency and stats', () => {
 
   it('close() returns promptly with a delayed request in flight and keep-alive sockets open', async () => {
     const s = await startSimulator({ appCount: 1, latencyMs: 10_000 });
+    // The server reads the latency when a request arrives: once it has, the request is in flight.
+    const arrived = vi.spyOn(s.controls, 'latencyMs', 'get');
     const pending = fetch(`${s.url}${API}/apps`, { headers: { 'x-api-key': 'k' } }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(
+      () => arrived.mock.calls.length > 0,
+      15_000,
+      () => 'the request never reached the server',
+    );
     const t = performance.now();
     await s.close();
-    expect(performance.now() - t).toBeLessThan(1000);
+    // Far below the 10 s the request would otherwise hold it open.
+    expect(performance.now() - t).toBeLessThan(5_000);
     expect(await pending).toBeInstanceOf(Error);
   });
 });

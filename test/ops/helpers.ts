@@ -20,7 +20,7 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
 }
 
 /** Retries `check` until it returns true, or fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

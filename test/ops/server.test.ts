@@ -108,8 +108,9 @@ describe('health and readiness', () => {
     cleanups.push(() => {
       busy.disconnect();
     });
-    // A blocking pop holds the connection: the PING queued behind it cannot answer in time.
-    void busy.blpop(`${prefix}:nothing`, 3).catch(() => undefined);
+    // A blocking pop with no timeout holds the connection until the cleanup drops it: the PING queued
+    // behind it cannot answer in time, however long the server takes to start.
+    void busy.blpop(`${prefix}:nothing`, 0).catch(() => undefined);
     const { url } = await start({ redis: busy, readyTimeoutMs: 200 });
     const res = await fetch(`${url}/readyz`);
     expect(res.status).toBe(503);

@@ -6,7 +6,7 @@ import { getApp } from '../../src/store/apps.js';
 import { reviewsOf } from '../../src/store/reviews.js';
 import { pollRuns, ratingSnapshots, reviewEdits, reviews } from '../../src/store/schema.js';
 import { type PollOptions, type PollProgress, pollApp } from '../../src/watch/poll.js';
-import { captureLog, tempStore } from '../helpers/index.js';
+import { captureLog, tempStore, waitFor } from '../helpers/index.js';
 
 const OPTIONS: PollOptions = { maxPages: 10, baselinePages: 3 };
 let sim: Simulator;
@@ -204,9 +204,12 @@ describe('steady-state polls', () => {
       })({ baseUrl: sim.url, apiKey: 'k' });
       return { client, release };
     };
-    const waitForRequests = async (n: number) => {
-      while (requests() < n) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
+    const waitForRequests = (n: number) =>
+      waitFor(
+        () => requests() >= n,
+        15_000,
+        () => `${requests()} requests, waiting for ${n}`,
+      );
     const early = held();
     const late = held();
     const before = requests();

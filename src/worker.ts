@@ -14,6 +14,7 @@ import { type OpsServer, startOpsServer } from './ops/server.js';
 import { connectRedis, removePrefixedKeys, watchConnection } from './queue/connection.js';
 import { createDigestWorker, enqueueOverdueDigest, syncDigestSchedule } from './queue/digest-worker.js';
 import { resolveRedis } from './queue/local-redis.js';
+import { createMaintenanceWorker, MAINTENANCE_QUEUE, syncMaintenanceSchedule } from './queue/maintenance.js';
 import {
   DIGEST_QUEUE,
   NOTIFY_QUEUE,
@@ -68,6 +69,8 @@ export interface WorkerOptions {
   schedule?: boolean;
   /** The weekly digest's scheduler and worker. Off unless asked. */
   digest?: boolean;
+  /** The daily prune (retention.*) as a scheduled job. Off unless asked. */
+  maintenance?: boolean;
   /** The ops HTTP server (health, metrics, Bull Board), when `http.enabled`. Off unless asked. */
   http?: boolean;
   /**
@@ -214,7 +217,14 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     const pollQueue = new Queue<PollJobData>(POLL_QUEUE, { connection, prefix });
     const notifyQueue = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix });
     const digestQueue = options.digest ? new Queue(DIGEST_QUEUE, { connection, prefix }) : undefined;
-    const queues = [pollQueue, notifyQueue, ...(digestQueue ? [digestQueue] : [])];
+    const maintenanceQueue = options.maintenance
+      ? new Queue(MAINTENANCE_QUEUE, { connection, prefix })
+      : undefined;
+    const queues = [
+      pollQueue,
+      notifyQueue,
+      ...[digestQueue, maintenanceQueue].filter((q) => q !== undefined),
+    ];
     for (const queue of queues) queue.on('error', reportError(`${queue.name} queue`));
     releasers.add('queues', async () => {
       for (const queue of queues) await queue.close();
@@ -293,6 +303,9 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       ...(digestQueue
         ? [createDigestWorker(digestDeps, { connection, prefix, queueName: DIGEST_QUEUE })]
         : []),
+      ...(maintenanceQueue
+        ? [createMaintenanceWorker(digestDeps, { connection, prefix, autorun: false })]
+        : []),
     ];
     pollWorker.on('error', reportError('poll worker'));
     notifyWorker.on('error', reportError('notify worker'));
@@ -330,6 +343,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         { name: SWEEP_JOB },
       );
       if (digestQueue) await syncDigestSchedule(digestQueue, digestDeps);
+      if (maintenanceQueue) await syncMaintenanceSchedule(maintenanceQueue, digestDeps);
       // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
       const undelivered = await enqueueUndelivered(notifyQueue, store);
       if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);

@@ -262,6 +262,13 @@ describe('reviewwatch CLI', () => {
       const queue = new Queue('poll', { connection: redis, prefix: env.REVIEWWATCH_QUEUE_PREFIX });
       const schedulers = await queue.getJobSchedulers(0, -1);
       await queue.close();
+      const maintenance = new Queue('maintenance', {
+        connection: redis,
+        prefix: env.REVIEWWATCH_QUEUE_PREFIX,
+      });
+      const prune = await maintenance.getJobSchedulers(0, -1);
+      await maintenance.close();
+      expect(prune.map((s) => s.key)).toEqual(['daily-prune']);
       await redis.quit();
       expect(schedulers.map((s) => s.key).sort()).toEqual(['poll-shop-one', 'poll-shop-two']);
 

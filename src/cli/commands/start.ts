@@ -9,7 +9,13 @@ export function startCommand(): Command {
     .action(async (_options, command: Command) => {
       const settings = settingsFor(command);
       const logger = loggerFor(command);
-      const worker = await startWorker(settings, { logger, schedule: true, digest: true, http: true });
+      const worker = await startWorker(settings, {
+        logger,
+        schedule: true,
+        digest: true,
+        maintenance: true,
+        http: true,
+      });
       const { apps, poll } = settings.config;
       logger.info(
         `watching ${apps.length} app${apps.length === 1 ? '' : 's'} every ${formatDuration(poll.every)}; Ctrl-C to stop`,

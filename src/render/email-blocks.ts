@@ -7,7 +7,7 @@
  */
 import type { Priority } from '../scoring/priority.js';
 import { escapeHtml } from './escape.js';
-import type { ReviewItem } from './wording.js';
+import { type DataSource, type ReviewItem, SIMULATED_NOTE } from './wording.js';
 
 /** A rendered mail, whichever message it carries. */
 export interface EmailMessage {
@@ -191,4 +191,15 @@ export function page(titleText: string, rowsHtml: string[]): string {
     '</table>',
     '</td></tr></table>',
   ]);
+}
+
+/** The first row of a mail built from simulated data: a banner no reader can miss. None for real data. */
+export function simulatedRows(source: DataSource): string[] {
+  if (source.simulated !== true) return [];
+  return [
+    row(
+      `<div style="border:2px solid ${COLORS.down};background-color:#fef2f2;color:${COLORS.down};padding:10px 12px;font-size:15px;line-height:22px;font-weight:bold;">${escapeHtml(SIMULATED_NOTE)}</div>`,
+      '16px 24px 0',
+    ),
+  ];
 }

@@ -25,3 +25,4 @@ export {
   type SlackMessage,
   slackBlocksSize,
 } from './slack-blocks.js';
+export { type DataSource, SIMULATED_NOTE, SIMULATED_TAG } from './wording.js';

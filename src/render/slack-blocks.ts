@@ -4,6 +4,7 @@
  * parameter says it is plain, and cut it to Slack's limits after escaping, so no message is rejected.
  */
 import { escapeMrkdwn, oneLine, truncate } from './escape.js';
+import { type DataSource, SIMULATED_NOTE } from './wording.js';
 
 export interface PlainTextObject {
   type: 'plain_text';
@@ -115,4 +116,12 @@ export function section(text: string): SectionBlock {
 /** The notification text from plain text: one line, escaped, within Slack's limit. */
 export function fallback(text: string): string {
   return truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.fallbackText);
+}
+
+/**
+ * Under the header of a message built from simulated data: the note, in a block of its own so it cannot
+ * be cut off with a long review. None for real data.
+ */
+export function simulatedBlocks(source: DataSource): ContextBlock[] {
+  return source.simulated === true ? [context(`:warning: *${escapeMrkdwn(SIMULATED_NOTE)}*`)] : [];
 }

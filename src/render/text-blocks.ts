@@ -1,5 +1,5 @@
 /** Plain-text layout shared by the emails' text alternatives, for a fixed-width reader. */
-import type { ReviewItem } from './wording.js';
+import { type DataSource, type ReviewItem, SIMULATED_NOTE } from './wording.js';
 
 /** Every line of `text` behind `prefix`, with no trailing spaces. */
 export function indent(text: string, prefix: string): string {
@@ -15,4 +15,9 @@ export function reviewItemText(item: ReviewItem, n: number): string {
   lines.push(item.content === '' ? '   (no text)' : indent(item.content, '   > '));
   if (item.reasons.length > 0) lines.push(`   Why: ${item.reasons.join(' · ')}`);
   return lines.join('\n');
+}
+
+/** The first paragraph of a plain-text message built from simulated data; none for real data. */
+export function simulatedParagraphs(source: DataSource): string[] {
+  return source.simulated === true ? [`*** ${SIMULATED_NOTE} ***`] : [];
 }

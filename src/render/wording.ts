@@ -177,3 +177,28 @@ export function appLinks(app: AppRef): Link[] {
     { label: 'All reviews', url: reviews.href },
   ];
 }
+
+/** Where a message's data came from, as every renderer is told it. */
+export interface DataSource {
+  /**
+   * The reviews and ratings are made up by the built-in simulator (`demo`, `catalog.simulator: true`):
+   * the message says so at its top, in its subject and in its notification text.
+   */
+  simulated?: boolean;
+}
+
+/** Leads the subject, headline and notification text of a message built from simulated data. */
+export const SIMULATED_TAG = '[SIMULATED DATA]';
+
+/** The top of a message built from simulated data, in plain text. */
+export const SIMULATED_NOTE =
+  'SIMULATED DATA: these reviews and ratings were made up by the built-in Catalog API simulator, not read from the marketplace.';
+
+/**
+ * `text` led by SIMULATED_TAG when the data is simulated. `max` caps the whole, cutting `text` rather
+ * than the tag: a long subject must not lose the one word that says it is not real.
+ */
+export function tagSimulated(text: string, source: DataSource, max = Number.POSITIVE_INFINITY): string {
+  if (source.simulated !== true) return truncate(text, max);
+  return `${SIMULATED_TAG} ${truncate(text, max - SIMULATED_TAG.length - 1)}`;
+}

@@ -7,6 +7,7 @@ import type { Priority } from '../../scoring/priority.js';
 import { stars } from '../escape.js';
 import {
   appLinks,
+  type DataSource,
   type Fact,
   formatDate,
   type Link,
@@ -49,6 +50,8 @@ export interface EmailDoc {
   reasons: string[];
   reviews: EmailReviewItem[];
   links: Link[];
+  /** Where its data came from: a mail of simulated data says so before anything else. */
+  source: DataSource;
 }
 
 function listed(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
@@ -61,7 +64,9 @@ function listed(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
   return alert === undefined ? item : { ...item, priority: alert.severity.priority };
 }
 
-function reviewDoc(alert: ReviewAlert): EmailDoc {
+type Content = Omit<EmailDoc, 'source'>;
+
+function reviewDoc(alert: ReviewAlert): Content {
   const { review, severity } = alert;
   return {
     title: `${stars(review.rating)} ${reviewHeadline(alert)}`,
@@ -79,7 +84,11 @@ function reviewDoc(alert: ReviewAlert): EmailDoc {
   };
 }
 
-export function emailDocOf(notification: Notification): EmailDoc {
+export function emailDocOf(notification: Notification, source: DataSource = {}): EmailDoc {
+  return { ...contentOf(notification), source };
+}
+
+function contentOf(notification: Notification): Content {
   if (notification.kind === 'group') {
     const alerts = bySeverity(notification.alerts);
     const counts = priorityCounts(alerts);

@@ -11,9 +11,10 @@ import {
   PRIORITY_COLORS,
   reviewCardBody,
   row,
+  simulatedRows,
 } from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
-import type { Fact, Link } from '../wording.js';
+import { type Fact, type Link, tagSimulated } from '../wording.js';
 import type { EmailDoc, EmailReviewItem } from './alert-email-doc.js';
 
 function factsTable(facts: Fact[]): string {
@@ -57,6 +58,7 @@ function linksRow(links: Link[]): string {
 export function emailHtml(doc: EmailDoc): string {
   const rows: string[] = [
     `<tr><td style="height:4px;line-height:4px;font-size:0;background-color:${PRIORITY_COLORS[doc.priority]};">&nbsp;</td></tr>`,
+    ...simulatedRows(doc.source),
     row(
       `<h1 style="margin:0;font-size:20px;line-height:28px;">${escapeHtml(doc.title)}</h1>`,
       '20px 24px 12px',
@@ -78,7 +80,7 @@ export function emailHtml(doc: EmailDoc): string {
   );
   // Not page(): its bgcolor attributes (which Outlook needs to paint the accent bar) would change every
   // alert's markup, and adopting them is a decision of its own.
-  return emailDocument(doc.title, [
+  return emailDocument(tagSimulated(doc.title, doc.source), [
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:${COLORS.page};">`,
     '<tr><td align="center" style="padding:24px 12px;">',
     `<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;background-color:#ffffff;border:1px solid ${COLORS.rule};font-family:${FONT};color:${COLORS.text};">`,

@@ -1,9 +1,9 @@
 /** The plain-text alternative: the same content as the HTML, laid out for a fixed-width reader. */
-import { indent, reviewItemText } from '../text-blocks.js';
+import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { EmailDoc } from './alert-email-doc.js';
 
 export function emailText(doc: EmailDoc): string {
-  const parts: string[] = [doc.title];
+  const parts: string[] = [...simulatedParagraphs(doc.source), doc.title];
   if (doc.summary !== undefined) parts.push(doc.summary);
   if (doc.facts.length > 0) parts.push(doc.facts.map((f) => `${f.label}: ${f.value}`).join('\n'));
   if (doc.quote !== undefined) parts.push(doc.quote === '' ? '(no text)' : indent(doc.quote, '> '));

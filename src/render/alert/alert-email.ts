@@ -1,8 +1,8 @@
 import type { Notification } from '../../alerts/types.js';
 import { plural } from '../../util/plural.js';
 import type { EmailMessage } from '../email-blocks.js';
-import { oneLine, stars, truncate } from '../escape.js';
-import { appTag, excerpt, reviewContent } from '../wording.js';
+import { oneLine, stars } from '../escape.js';
+import { appTag, type DataSource, excerpt, reviewContent, tagSimulated } from '../wording.js';
 import { emailDocOf } from './alert-email-doc.js';
 import { emailHtml } from './alert-email-html.js';
 import { emailText } from './alert-email-text.js';
@@ -16,7 +16,7 @@ const SUBJECT_EXCERPT = 40;
  * Subjects triage at a glance in an inbox list: what happened, to which app, in its first words. They
  * are one line whatever the review holds: a CR/LF reaching a mail header is header injection.
  */
-export function emailSubject(notification: Notification): string {
+export function emailSubject(notification: Notification, source: DataSource = {}): string {
   let subject: string;
   if (notification.kind === 'group') {
     subject = `★ ${appTag(notification.app)}: ${plural(notification.alerts.length, 'new low review')}`;
@@ -39,10 +39,10 @@ export function emailSubject(notification: Notification): string {
         break;
     }
   }
-  return truncate(oneLine(subject), MAX_SUBJECT);
+  return tagSimulated(oneLine(subject), source, MAX_SUBJECT);
 }
 
-export function renderEmail(notification: Notification): EmailMessage {
-  const doc = emailDocOf(notification);
-  return { subject: emailSubject(notification), html: emailHtml(doc), text: emailText(doc) };
+export function renderEmail(notification: Notification, source: DataSource = {}): EmailMessage {
+  const doc = emailDocOf(notification, source);
+  return { subject: emailSubject(notification, source), html: emailHtml(doc), text: emailText(doc) };
 }

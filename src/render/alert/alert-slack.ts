@@ -25,10 +25,12 @@ import {
   type SlackBlock,
   type SlackMessage,
   section,
+  simulatedBlocks,
   slackBlocksSize,
 } from '../slack-blocks.js';
 import {
   appLinks,
+  type DataSource,
   excerpt,
   formatDate,
   priorityLabel,
@@ -37,6 +39,7 @@ import {
   reviewerLine,
   reviewerName,
   severityLabel,
+  tagSimulated,
   tenureText,
 } from '../wording.js';
 import {
@@ -50,7 +53,7 @@ import {
   reviewHeadline,
 } from './alert-wording.js';
 
-export interface SlackRenderOptions {
+export interface SlackRenderOptions extends DataSource {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
   dashboardName?: string;
 }
@@ -89,6 +92,11 @@ function actions(alert: Pick<Alert, 'app'>): ActionsBlock[] {
   ];
 }
 
+/** The header, and under it the simulated-data note when there is one. */
+function top(headline: string, options: SlackRenderOptions): SlackBlock[] {
+  return [header(tagSimulated(headline, options)), ...simulatedBlocks(options)];
+}
+
 function footer(options: SlackRenderOptions, note?: string): ContextBlock[] {
   const parts: string[] = [];
   if (note !== undefined) parts.push(note);
@@ -104,7 +112,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   // Each part is capped so that even text made of quotes and backslashes (twice as long as JSON) keeps
   // the whole message under SLACK_LIMITS.message.
   const blocks: SlackBlock[] = [
-    header(`${stars(review.rating)} ${reviewHeadline(alert)}`),
+    ...top(`${stars(review.rating)} ${reviewHeadline(alert)}`, options),
     section(quote(content, SLACK_LIMITS.sectionText)),
     {
       type: 'section',
@@ -124,7 +132,10 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   const said = content === '' ? '(no text)' : `"${excerpt(content, 200)}"`;
   return {
     text: fallback(
-      `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)}): ${said}`,
+      tagSimulated(
+        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)}): ${said}`,
+        options,
+      ),
     ),
     blocks,
   };
@@ -133,9 +144,9 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
 function renderDrop(alert: RatingDropAlert, options: SlackRenderOptions): SlackMessage {
   const explanation = dropExplanation(alert);
   return {
-    text: fallback(`▼ ${dropHeadline(alert)}: ${explanation}`),
+    text: fallback(tagSimulated(`▼ ${dropHeadline(alert)}: ${explanation}`, options)),
     blocks: [
-      header(`▼ ${dropHeadline(alert)}`),
+      ...top(`▼ ${dropHeadline(alert)}`, options),
       { type: 'section', fields: dropFacts(alert).map((f) => field(f.label, f.value)) },
       section(`*What explains it:* ${escapeMrkdwn(explanation)}`),
       ...actions(alert),
@@ -186,9 +197,9 @@ function listedReview(review: ReviewRef, detail: string): SectionBlock {
 function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
   const headline = incidentHeadline(alert);
   return {
-    text: fallback(`⚠ ${headline} (${priorityLabel(alert.priority)})`),
+    text: fallback(tagSimulated(`⚠ ${headline} (${priorityLabel(alert.priority)})`, options)),
     blocks: fitList(
-      [header(`⚠ ${headline}`), context(`*Priority:* ${priorityLabel(alert.priority)}`)],
+      [...top(`⚠ ${headline}`, options), context(`*Priority:* ${priorityLabel(alert.priority)}`)],
       alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
       actions(alert),
       (omitted) => footer(options, moreNote(omitted, 'review')),
@@ -210,10 +221,10 @@ function renderGroup(
     return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);
   });
   return {
-    text: fallback(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`),
+    text: fallback(tagSimulated(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`, options)),
     blocks: fitList(
       [
-        header(`★ ${headline}`),
+        ...top(`★ ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
       ],
       items,

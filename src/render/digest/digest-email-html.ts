@@ -25,9 +25,11 @@ import {
   reviewCardBody,
   row,
   STAR_COLORS,
+  simulatedRows,
   verticalBarCell,
 } from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
+import { type DataSource, tagSimulated } from '../wording.js';
 import {
   appTitle,
   capitalize,
@@ -296,10 +298,11 @@ function quietFailures(data: DigestData): string[] {
     );
 }
 
-export function digestHtml(data: DigestData, product: string): string {
+export function digestHtml(data: DigestData, product: string, source: DataSource = {}): string {
   const { period } = data;
   const title = data.quiet ? `${product} weekly digest: a quiet week` : `${product} weekly digest`;
   const rows: string[] = [
+    ...simulatedRows(source),
     row(
       `${heading(title, 1)}<div style="font-size:14px;color:${COLORS.muted};margin:4px 0 0;">${escapeHtml(period.label)} · ${escapeHtml(period.timezone)}</div>`,
       '20px 24px 12px',
@@ -333,5 +336,5 @@ export function digestHtml(data: DigestData, product: string): string {
       '8px 24px 20px',
     ),
   );
-  return page(`${title} · ${period.label}`, rows);
+  return page(tagSimulated(`${title} · ${period.label}`, source), rows);
 }

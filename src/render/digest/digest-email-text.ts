@@ -15,7 +15,8 @@ import type {
 import { STAR_RATINGS } from '../../digest/types.js';
 import { formatCount } from '../../util/plural.js';
 import { truncate } from '../escape.js';
-import { indent, reviewItemText } from '../text-blocks.js';
+import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
+import type { DataSource } from '../wording.js';
 import {
   appTitle,
   capitalize,
@@ -173,10 +174,14 @@ function appSection(app: DigestApp, data: DigestData): string[] {
   return parts;
 }
 
-export function digestText(data: DigestData, product: string): string {
+export function digestText(data: DigestData, product: string, source: DataSource = {}): string {
   const { period } = data;
   const title = data.quiet ? `${product} weekly digest: a quiet week` : `${product} weekly digest`;
-  const parts = [`${title}\n${period.label} · ${period.timezone}`, summarySentence(data)];
+  const parts = [
+    ...simulatedParagraphs(source),
+    `${title}\n${period.label} · ${period.timezone}`,
+    summarySentence(data),
+  ];
   if (data.totals.failedAlerts > 0) parts.push(`⚠ ${failedSentence(data.totals.failedAlerts)}.`);
   if (data.quiet) {
     parts.push(`CURRENT RATINGS\n${glance(data.apps, true)}`);

@@ -9,6 +9,7 @@ import type { DigestApp, DigestData } from '../../digest/types.js';
 import { plural } from '../../util/plural.js';
 import type { EmailMessage } from '../email-blocks.js';
 import { oneLine, truncate } from '../escape.js';
+import { type DataSource, SIMULATED_TAG, tagSimulated } from '../wording.js';
 import { digestHtml } from './digest-email-html.js';
 import { digestText } from './digest-email-text.js';
 import { type DigestRenderOptions, productName } from './digest-wording.js';
@@ -48,7 +49,7 @@ function subjectApps(data: DigestData, room: number): string {
  * One line however the data reads: the product name and handles are cleaned of line breaks (a CR/LF in
  * a mail header is header injection), and the whole is capped.
  */
-export function digestSubject(data: DigestData, product = 'reviewwatch'): string {
+export function digestSubject(data: DigestData, product = 'reviewwatch', source: DataSource = {}): string {
   const name = truncate(oneLine(product), 40) || 'reviewwatch';
   const { totals } = data;
   const numbers = data.quiet
@@ -56,15 +57,16 @@ export function digestSubject(data: DigestData, product = 'reviewwatch'): string
     : `${plural(totals.newReviews, 'new review')}, ${totals.lowReviews} low`;
   const head = `${name} weekly: ${numbers}`;
   const tail = ` — ${shortLabel(data.period)}`;
-  const apps = subjectApps(data, MAX_SUBJECT - head.length - tail.length - 2);
-  return truncate(oneLine(`${head}${apps === '' ? '' : `, ${apps}`}${tail}`), MAX_SUBJECT);
+  const tag = source.simulated === true ? SIMULATED_TAG.length + 1 : 0;
+  const apps = subjectApps(data, MAX_SUBJECT - tag - head.length - tail.length - 2);
+  return tagSimulated(oneLine(`${head}${apps === '' ? '' : `, ${apps}`}${tail}`), source, MAX_SUBJECT);
 }
 
 export function renderDigestEmail(data: DigestData, options: DigestRenderOptions = {}): EmailMessage {
   const product = productName(options);
   return {
-    subject: digestSubject(data, product),
-    html: digestHtml(data, product),
-    text: digestText(data, product),
+    subject: digestSubject(data, product, options),
+    html: digestHtml(data, product, options),
+    text: digestText(data, product, options),
   };
 }

@@ -19,8 +19,9 @@ import {
   type SlackBlock,
   type SlackMessage,
   section,
+  simulatedBlocks,
 } from '../slack-blocks.js';
-import { excerpt, reviewContent, reviewerName, severityLabel } from '../wording.js';
+import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
 import {
   appTitle,
   type DigestRenderOptions,
@@ -94,7 +95,11 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   const { period, quiet } = data;
   const title = `${product} weekly digest${quiet ? ': a quiet week' : ''} · ${period.label}`;
   const summary = summarySentence(data);
-  const before: SlackBlock[] = [header(title), section(escapeMrkdwn(summary))];
+  const before: SlackBlock[] = [
+    header(tagSimulated(title, options)),
+    ...simulatedBlocks(options),
+    section(escapeMrkdwn(summary)),
+  ];
   if (data.totals.failedAlerts > 0)
     before.push(section(`:warning: ${escapeMrkdwn(failedSentence(data.totals.failedAlerts))}`));
 
@@ -125,7 +130,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   for (let shown = entries.length - 1; shown >= 0 && !fitsSlack(blocks); shown -= 1) blocks = build(shown);
 
   return {
-    text: fallback(`${title}: ${summary}`),
+    text: fallback(tagSimulated(`${title}: ${summary}`, options)),
     blocks,
   };
 }

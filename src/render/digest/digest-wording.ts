@@ -16,12 +16,12 @@ import type {
 import type { Severity } from '../../scoring/priority.js';
 import { formatCount, plural } from '../../util/plural.js';
 import { oneLine, truncate } from '../escape.js';
-import { formatDate, type ReviewItem, reviewItem } from '../wording.js';
+import { type DataSource, formatDate, type ReviewItem, reviewItem } from '../wording.js';
 
 const MAX_TITLE = 80;
 const MAX_REASON = 200;
 
-export interface DigestRenderOptions {
+export interface DigestRenderOptions extends DataSource {
   /** Names the sender in the subject, the title and Slack's header; default "reviewwatch". */
   product?: string;
 }

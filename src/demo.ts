@@ -115,7 +115,13 @@ export async function startDemo(logger: Logger): Promise<Demo> {
   let worker: Worker;
   try {
     worker = await startWorker(
-      { ...settingsOf(config), databasePath: join(DATA_DIR, 'reviewwatch.db'), queuePrefix: PREFIX },
+      {
+        ...settingsOf(config),
+        databasePath: join(DATA_DIR, 'reviewwatch.db'),
+        queuePrefix: PREFIX,
+        // Its own simulator, not catalog.simulator: every message still says the data is made up.
+        simulated: true,
+      },
       { logger, schedule: true, privateQueues: true, stopGraceMs: 5_000 },
     );
   } catch (err) {

@@ -33,6 +33,11 @@ export interface Settings {
   /** Where the ops server listens: `http.host`/`http.port`, overridden by REVIEWWATCH_HTTP_HOST/PORT. */
   http: { host: string; port: number };
   admin: AdminCredentials;
+  /**
+   * The catalog data is made up (`catalog.simulator: true`; the demo sets it for its own simulator):
+   * every alert and digest built from it says so. Decided here, once, and passed to what renders.
+   */
+  simulated: boolean;
 }
 
 /** LOG_LEVEL and LOG_FORMAT; `--verbose` wins over LOG_LEVEL. */
@@ -61,6 +66,7 @@ export function settingsOf(config: Config, env: Env = process.env, configPath = 
     smtpUrl: env.SMTP_URL || undefined,
     http: httpAddress(config.http, env),
     admin: adminCredentials(env),
+    simulated: config.catalog.simulator,
   };
 }
 

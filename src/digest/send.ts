@@ -13,6 +13,8 @@ export interface DigestDeps {
   store: Store;
   senders: ReadonlyMap<string, ChannelSender>;
   logger: Logger;
+  /** The data is the built-in simulator's: every digest says so. */
+  simulated?: boolean;
 }
 
 export interface DigestOutcome {
@@ -49,7 +51,9 @@ export async function sendDigest(
     // Everything after the claim is inside the try: a claim left "claimed" would read as busy for minutes.
     try {
       data ??= collectDigest(store.db, digestInputOf(config, period, now));
-      const message = sender.type === 'email' ? renderDigestEmail(data) : renderDigestSlack(data);
+      const source = { simulated: deps.simulated === true };
+      const message =
+        sender.type === 'email' ? renderDigestEmail(data, source) : renderDigestSlack(data, source);
       const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
       await sender.post(message);
       finishDigest(store.db, { periodStart: key.periodStart, channel }, { sentAt: new Date(), subject });

@@ -1,23 +1,32 @@
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors.js';
+import type { DataSource } from '../render/index.js';
 import { ConsoleSender } from './console.js';
 import { EmailSender } from './email.js';
 import type { ChannelSender } from './sender.js';
 import { SlackSender } from './slack.js';
 
-/** One sender per configured channel. Email channels need SMTP_URL. */
-export function createSenders(config: Config, smtpUrl: string | undefined): Map<string, ChannelSender> {
+/**
+ * One sender per configured channel. Email channels need SMTP_URL. `source` is where the alerts' data
+ * comes from: with `simulated`, every alert each sender renders says so.
+ */
+export function createSenders(
+  config: Config,
+  smtpUrl: string | undefined,
+  source: DataSource = {},
+): Map<string, ChannelSender> {
+  const simulated = source.simulated === true;
   const problems: string[] = [];
   const senders = new Map<string, ChannelSender>();
   for (const [name, channel] of Object.entries(config.channels)) {
     if (channel.type === 'slack') {
-      senders.set(name, new SlackSender(name, channel.webhookUrl));
+      senders.set(name, new SlackSender(name, channel.webhookUrl, { simulated }));
     } else if (channel.type === 'console') {
-      senders.set(name, new ConsoleSender(name));
+      senders.set(name, new ConsoleSender(name, process.stdout, { simulated }));
     } else if (!smtpUrl) {
       problems.push(`channels.${name}: an email channel needs SMTP_URL (e.g. smtp://user:pass@host:587)`);
     } else {
-      senders.set(name, new EmailSender(name, { smtpUrl, from: channel.from, to: channel.to }));
+      senders.set(name, new EmailSender(name, { smtpUrl, from: channel.from, to: channel.to, simulated }));
     }
   }
   if (problems.length > 0) throw new ConfigError('the environment', problems);

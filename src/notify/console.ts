@@ -1,6 +1,7 @@
 import type { Notification } from '../alerts/types.js';
 import {
   cleanText,
+  type DataSource,
   type EmailMessage,
   notificationPriority,
   renderEmail,
@@ -27,14 +28,20 @@ export class ConsoleSender implements ChannelSender {
   readonly type = 'console' as const;
   readonly name: string;
   readonly #out: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly #source: DataSource;
 
-  constructor(name: string, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout) {
+  constructor(
+    name: string,
+    out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+    source: DataSource = {},
+  ) {
     this.name = name;
     this.#out = out;
+    this.#source = source;
   }
 
   async send(notification: Notification): Promise<void> {
-    this.#print(renderEmail(notification), notificationPriority(notification));
+    this.#print(renderEmail(notification, this.#source), notificationPriority(notification));
   }
 
   async post(message: SlackMessage | EmailMessage): Promise<void> {

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
-import { type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
+import { type DataSource, type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
 
@@ -15,9 +15,14 @@ export class EmailSender implements ChannelSender {
   readonly #transport: Transporter;
   readonly #from: string;
   readonly #to: string[];
+  readonly #source: DataSource;
 
-  constructor(name: string, options: { smtpUrl: string; from: string; to: string[]; ignoreTLS?: boolean }) {
+  constructor(
+    name: string,
+    options: { smtpUrl: string; from: string; to: string[]; ignoreTLS?: boolean } & DataSource,
+  ) {
     this.name = name;
+    this.#source = { simulated: options.simulated === true };
     this.#from = options.from;
     this.#to = options.to;
     const url = new URL(options.smtpUrl);
@@ -36,7 +41,7 @@ export class EmailSender implements ChannelSender {
   }
 
   send(notification: Notification): Promise<void> {
-    return this.post(renderEmail(notification));
+    return this.post(renderEmail(notification, this.#source));
   }
 
   async post(message: SlackMessage | EmailMessage): Promise<void> {

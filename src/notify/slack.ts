@@ -1,7 +1,7 @@
 import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webhook';
 import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
-import { type EmailMessage, renderSlack, type SlackMessage } from '../render/index.js';
+import { type DataSource, type EmailMessage, renderSlack, type SlackMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
@@ -17,10 +17,12 @@ export class SlackSender implements ChannelSender {
   readonly type = 'slack' as const;
   readonly name: string;
   readonly #webhook: IncomingWebhook;
+  readonly #source: DataSource;
   #retryAfterMs: number | undefined;
 
-  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } = {}) {
+  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } & DataSource = {}) {
     this.name = name;
+    this.#source = { simulated: options.simulated === true };
     this.#webhook = new IncomingWebhook(webhookUrl, {
       timeout: options.timeoutMs ?? 10_000,
       fetch: async (url, init) => {
@@ -33,7 +35,7 @@ export class SlackSender implements ChannelSender {
   }
 
   send(notification: Notification): Promise<void> {
-    return this.post(renderSlack(notification, {}));
+    return this.post(renderSlack(notification, this.#source));
   }
 
   async post(message: SlackMessage | EmailMessage): Promise<void> {

@@ -309,6 +309,9 @@ describe('reviewwatch demo', () => {
         );
         expect(stdout).toMatch(/reviewwatch demo: watching/);
         expect(stdout).toMatch(/★[★☆]{4} \S+: /);
+        // Its data is made up, and every alert says so: no headline without the tag.
+        expect(stdout).toMatch(/^\[SIMULATED DATA\] ★[★☆]{4} \S+: /m);
+        expect(stdout).not.toMatch(/─{72}\n[★▼⚠]/);
         child.kill('SIGINT');
         expect(await closed).toBe(0);
         expect(stdout).toMatch(/Stopping the demo/);

@@ -68,7 +68,7 @@ export function digestCommand(): Command {
       try {
         if (options.preview) {
           const data = collectDigest(store.db, digestInputOf(config, period, now));
-          const email = renderDigestEmail(data);
+          const email = renderDigestEmail(data, { simulated: settings.simulated });
           if (options.out) {
             writeFileSync(options.out, email.html);
             process.stdout.write(
@@ -87,10 +87,10 @@ export function digestCommand(): Command {
             },
           );
         }
-        const senders = createSenders(config, settings.smtpUrl);
+        const senders = createSenders(config, settings.smtpUrl, { simulated: settings.simulated });
         try {
           const outcomes = await sendDigest(
-            { config, store, senders, logger: loggerFor(command) },
+            { config, store, senders, logger: loggerFor(command), simulated: settings.simulated },
             period,
             now,
           );

@@ -101,7 +101,8 @@ describe('reviewwatch CLI', () => {
     async () => {
       const test = await runCli(['notify', 'test', '--channel', 'support'], env);
       expect(test.code).toBe(0);
-      expect(slack.accepted().at(-1)?.body.text).toMatch(/test/i);
+      expect(slack.accepted().at(-1)?.body.text).toMatch(/test, not an alert/);
+      expect(JSON.stringify(slack.accepted().at(-1)?.body)).not.toMatch(/★/);
       const unknown = await runCli(['notify', 'test', '--channel', 'nope'], env);
       expect(unknown.code).toBe(2);
 
@@ -194,6 +195,35 @@ describe('reviewwatch CLI', () => {
       } finally {
         sim.controls.faults.clear();
       }
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    'check-config checks what start needs from the environment: the API key and SMTP_URL',
+    async () => {
+      const mail = join(dir.dir, 'mail.yaml');
+      writeFileSync(
+        mail,
+        [
+          'apps:',
+          '  - handle: shop-one',
+          '    notify: [team]',
+          'channels:',
+          '  team: { type: email, from: rw@example.com, to: [team@example.com] }',
+        ].join('\n'),
+      );
+      const { CATALOG_API_KEY: _key, CATALOG_API_BASE_URL: _url, ...noKey } = env;
+      const result = await runCli(['check-config', '--config', mail], noKey);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/CATALOG_API_BASE_URL and CATALOG_API_KEY are not set/);
+      expect(result.stderr).toMatch(/channels\.team: an email channel needs SMTP_URL/);
+      const ok = await runCli(['check-config', '--config', mail], {
+        ...env,
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toMatch(/environment has what it needs/);
     },
     CLI_TEST_MS,
   );

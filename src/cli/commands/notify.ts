@@ -1,40 +1,16 @@
 import { Queue } from 'bullmq';
 import { Command } from 'commander';
 import { messagesOf } from '../../alerts/messages.js';
-import type { Alert, Notification } from '../../alerts/types.js';
+import type { Alert } from '../../alerts/types.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
 import { connectRedis } from '../../queue/connection.js';
 import { NOTIFY_QUEUE, type NotifyJobData } from '../../queue/names.js';
 import { enqueueMessages } from '../../queue/notify-worker.js';
+import { testMessage } from '../../render/test-message.js';
 import { openStore } from '../../store/db.js';
 import { failedDeliveries, retryFailed } from '../../store/outbox.js';
 import { settingsFor } from '../context.js';
-
-/** A harmless alert that exercises the whole rendering: a test message reads like the real thing. */
-function testNotification(channel: string): Notification {
-  return {
-    kind: 'single',
-    alert: {
-      kind: 'review',
-      app: {
-        handle: 'reviewwatch-test',
-        name: 'reviewwatch test message',
-        url: 'https://apps.platform.example/reviewwatch-test',
-      },
-      review: {
-        reviewId: 'test',
-        reviewer: 'reviewwatch',
-        location: '',
-        rating: 1,
-        content: `This is a test message from reviewwatch to the channel "${channel}". If you can read it, the channel works.`,
-        createdDate: new Date().toISOString(),
-        timeUsingApp: '',
-      },
-      severity: { score: 0, priority: 'low', reasons: ['test message'] },
-    },
-  };
-}
 
 export function notifyCommand(): Command {
   const notify = new Command('notify').description('channels and the delivery outbox');
@@ -54,7 +30,7 @@ export function notifyCommand(): Command {
       const senders = createSenders(settings.config, settings.smtpUrl);
       const sender = senders.get(options.channel);
       try {
-        await sender?.send(testNotification(options.channel));
+        if (sender) await sender.post(testMessage(options.channel, sender.type, new Date()));
         process.stdout.write(`Sent a test message to "${options.channel}" (${sender?.type}).\n`);
       } finally {
         for (const s of senders.values()) s.close?.();

@@ -32,7 +32,10 @@ export interface PollFindings {
   newReviews: ReviewRow[];
   /** Recorded edits, with what was fetched. */
   edits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
-  summary: RatingSummary;
+  /** The listing's rating now. Unset when the findings say nothing of it (a reconciliation): no drop then. */
+  summary?: RatingSummary;
+  /** Found by a reconciliation after the polls missed them: every review alert says "found late". */
+  foundLate?: boolean;
   at: Date;
 }
 
@@ -83,7 +86,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   if (!findings.baseline) {
     for (const review of findings.newReviews) {
       if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
-      const alert = reviewAlert(app(), refOf(review), policy.scoring);
+      const alert = reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate);
       raise(alert, alert.severity.priority, `review-${review.id}`, {
         score: alert.severity.score,
         reviewRowId: review.id,
@@ -92,7 +95,12 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     for (const edit of findings.edits) {
       const { fetched } = edit;
       if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
-      const alert = reviewAlert(app(), { ...refOf(fetched), previousRating: edit.oldRating }, policy.scoring);
+      const alert = reviewAlert(
+        app(),
+        { ...refOf(fetched), previousRating: edit.oldRating },
+        policy.scoring,
+        findings.foundLate,
+      );
       raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
         score: alert.severity.score,
         reviewRowId: edit.rowId,
@@ -104,7 +112,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
       if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
     }
   }
-  const drop = ratingDrop(db, policy, findings, app);
+  const drop = findings.summary ? ratingDrop(db, policy, findings, findings.summary, app) : undefined;
   if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
 
   return {
@@ -142,7 +150,12 @@ function writeDeliveries(
   return messagesOf(rows);
 }
 
-function reviewAlert(app: AppRef, review: ReviewRef, rules: ScoringRules): ReviewAlert {
+function reviewAlert(
+  app: AppRef,
+  review: ReviewRef,
+  rules: ScoringRules,
+  foundLate: boolean | undefined,
+): ReviewAlert {
   const severity = scoreReview(
     {
       rating: review.rating,
@@ -152,7 +165,7 @@ function reviewAlert(app: AppRef, review: ReviewRef, rules: ScoringRules): Revie
     },
     rules,
   );
-  return { kind: 'review', app, review, severity };
+  return { kind: 'review', app, review, severity, ...(foundLate ? { foundLate: true as const } : {}) };
 }
 
 function refOf(
@@ -212,9 +225,14 @@ function incidentAlert(
   };
 }
 
-function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: () => AppRef) {
+function ratingDrop(
+  db: StoreDb,
+  policy: AlertPolicy,
+  findings: PollFindings,
+  summary: RatingSummary,
+  app: () => AppRef,
+) {
   const level = ratingLevel(db, findings.handle);
-  const { summary } = findings;
   const result = evaluateRating(
     level,
     { average: summary.average, count: summary.count, at: findings.at },

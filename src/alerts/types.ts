@@ -36,6 +36,8 @@ export interface ReviewAlert {
   app: AppRef;
   review: ReviewRef;
   severity: Severity;
+  /** Found by a reconciliation (watch/reconcile.ts) after the polls missed it: renderers say so. */
+  foundLate?: true;
 }
 
 /** The listing's rating fell. */

@@ -2,7 +2,8 @@ import type { StoreDb } from './db.js';
 import type { PollRunRow } from './schema.js';
 import { statements } from './statements.js';
 
-export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error'> &
+/** A regular poll's run (reconciliations record theirs with store/reconcile.ts). */
+export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error' | 'kind'> &
   Partial<Pick<PollRunRow, 'capped' | 'error'>>;
 
 export function insertPollRun(db: StoreDb, run: NewPollRun): number {

@@ -57,7 +57,7 @@ export function pageIsStored(
 }
 
 /** Inserts what is not stored yet and returns only those rows: a concurrent poll cannot double them. */
-export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id'>>): ReviewRow[] {
+export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id' | 'removedAt'>>): ReviewRow[] {
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
@@ -80,7 +80,7 @@ export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id'>>
       updatedAt: row.updatedAt.getTime(),
       pollRunId: row.pollRunId,
     });
-    if (stored) inserted.push({ ...row, id: stored.id });
+    if (stored) inserted.push({ ...row, id: stored.id, removedAt: null });
   }
   return inserted;
 }

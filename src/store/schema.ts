@@ -55,8 +55,19 @@ export const pollRuns = sqliteTable(
     /** True when the page cap stopped the poll before it reached a stored review. */
     capped: integer('capped', { mode: 'boolean' }).notNull().default(false),
     error: text('error'),
+    /**
+     * A regular poll, or a reconciliation (watch/reconcile.ts): its deep check's reviews, edits and alerts
+     * point to its run as a poll's do, and its requests are what `status` counts as its cost.
+     */
+    kind: text('kind', { enum: ['poll', 'reconcile'] })
+      .notNull()
+      .default('poll'),
   },
-  (t) => [index('poll_runs_app_started').on(t.appHandle, t.startedAt)],
+  (t) => [
+    index('poll_runs_app_started').on(t.appHandle, t.startedAt),
+    // Partial: the reconciliations are a few rows a day per app among hundreds of polls.
+    index('poll_runs_reconciled').on(t.appHandle, t.startedAt).where(sql`kind = 'reconcile'`),
+  ],
 );
 
 export const reviews = sqliteTable(
@@ -89,6 +100,11 @@ export const reviews = sqliteTable(
     pollRunId: integer('poll_run_id')
       .notNull()
       .references(() => pollRuns.id),
+    /**
+     * When a reconciliation found it gone from the listing (archived or deleted); cleared when it is
+     * published again. The row stays: reviews are never deleted.
+     */
+    removedAt: timestamp('removed_at'),
   },
   (t) => [
     uniqueIndex('reviews_app_identity').on(t.appHandle, t.identity),

@@ -55,7 +55,7 @@ export function diffPage(
   for (const review of fetched) {
     // Two reviews with different ids are never merged.
     if (seen.has(review)) continue;
-    const match = known.byIdentity.get(review.identity) ?? matchByFingerprint(review, known);
+    const match = matchKnown(review, known);
     seen.add(review, match?.identity);
     diff.distinct++;
     if (!match) {
@@ -76,6 +76,11 @@ export function diffPage(
     }
   }
   return diff;
+}
+
+/** The stored review a fetched one is: by identity, else by fingerprint where one side has no id. */
+export function matchKnown(review: FetchedReview, known: KnownLookup): KnownReview | undefined {
+  return known.byIdentity.get(review.identity) ?? matchByFingerprint(review, known);
 }
 
 /**

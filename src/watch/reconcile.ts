@@ -1,0 +1,594 @@
+/**
+ * Reconciliation: a periodic deep check of one app. A poll reads only until it meets a stored review, so
+ * what happens below that point goes unseen: a review removed while a poll pages can push another past
+ * the page boundary, reviews are archived and published again, and a review without an id that is edited
+ * arrives under a new fingerprint. A reconciliation reads the newest `poll.reconcilePages` pages whatever
+ * it meets and compares them with what is stored for the time they cover:
+ *
+ * - a stored review no longer there is marked removed (`removed_at`), without an alert;
+ * - a review marked removed that is there again is restored, without an alert;
+ * - a review not stored is stored: it alerts, saying "found late", only if it is recent (dated within
+ *   LATE_ALERT_WINDOW_MS: today or yesterday, as reviews are dated by day) and low; older ones are history;
+ * - an edited review without an id is merged into the row it was stored under, as an edit, instead of
+ *   standing beside it as a second review (see `planMerges`).
+ *
+ * The comparison (`planReconcile`) is pure; reading the pages comes before it, and everything it decides
+ * is written in one transaction afterwards, through the store's write batch as a poll's is.
+ */
+import type { OutboxMessage } from '../alerts/messages.js';
+import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
+import type { Alert } from '../alerts/types.js';
+import {
+  type CatalogClient,
+  CatalogNotFoundError,
+  type FetchedReview,
+  identify,
+  parseReviewDate,
+  summarize,
+} from '../catalog/index.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import { pollState } from '../store/apps.js';
+import type { Store, StoreDb } from '../store/db.js';
+import {
+  foldDuplicate,
+  forgetPageHash,
+  insertReconcileRun,
+  markRemoved,
+  restoreReviews,
+  type StoredReview,
+  setReconcileRunCounts,
+  storedReviews,
+} from '../store/reconcile.js';
+import {
+  insertNewReviews,
+  type KnownLookup,
+  type ReviewChange,
+  recordEdit,
+  refreshReview,
+} from '../store/reviews.js';
+import type { ReviewRow } from '../store/schema.js';
+import { diffPage, matchKnown, SeenInPoll } from './diff.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A review found late alerts only if dated within this long: reviews are dated by day (midnight), so this
+ * means today or yesterday. Anything older is stored as history: an alert days late is noise.
+ */
+export const LATE_ALERT_WINDOW_MS = 2 * DAY_MS;
+
+export interface ReconcileOptions {
+  /** How many pages, newest first, to read. */
+  pages: number;
+}
+
+export interface ReconcileDeps {
+  client: CatalogClient;
+  store: Store;
+  logger: Logger;
+  /** When set, reviews found late raise alerts into the outbox in the reconciliation's transaction. */
+  alerts?: AlertPolicy;
+  now?: () => Date;
+}
+
+export interface ReconcileCounts {
+  /** Stored reviews no longer listed, now marked removed. */
+  removed: number;
+  /** Reviews marked removed that are listed again. */
+  restored: number;
+  /** Reviews the polls missed, now stored. */
+  found: number;
+  /** Review alerts raised, each saying "found late": for recent low reviews found, and recent edits down. */
+  alerted: number;
+  /** Edits of stored reviews the polls missed (rating or content). */
+  edited: number;
+  /** Edited reviews without an id, merged into their stored row (a duplicate row folded in, if any). */
+  merged: number;
+}
+
+export interface ReconcileOutcome extends ReconcileCounts {
+  handle: string;
+  /** `skipped`: no baseline yet, or the app is marked unavailable: nothing was read. */
+  status: 'ok' | 'skipped' | 'unavailable';
+  /** Why it was skipped, or why removals were not judged. */
+  note?: string;
+  /** The poll run (of kind `reconcile`) this was recorded as; unset when skipped. */
+  runId?: number;
+  requests: number;
+  pages: number;
+  /** Every page was read: the whole listing was compared, not only its newest part. */
+  complete: boolean;
+  /** The kind of each alert raised. */
+  alertKinds: Array<Alert['kind']>;
+  /** Outbox messages raised, to enqueue for delivery. */
+  messages: OutboxMessage[];
+}
+
+/** A failure after some requests were spent: they are recorded, and counted in the cost, all the same. */
+export class ReconcileError extends Error {
+  readonly requests: number;
+  constructor(cause: unknown, requests: number) {
+    super(errorMessage(cause), { cause });
+    this.name = 'ReconcileError';
+    this.requests = requests;
+  }
+}
+
+interface Read {
+  /** Every review of every page read, newest first, duplicates included (pages shift). */
+  reviews: FetchedReview[];
+  requests: number;
+  pages: number;
+  /** The last page read was the last there is. */
+  complete: boolean;
+  /** Every page carried the same rating summary: nothing was added or removed while reading. */
+  stable: boolean;
+}
+
+/** One reconciliation of one app; see the top of this file. */
+export async function reconcileApp(
+  deps: ReconcileDeps,
+  handle: string,
+  options: ReconcileOptions,
+): Promise<ReconcileOutcome> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const state = pollState(deps.store.db, handle);
+  if (state.baselineAt === null || state.unavailableSince !== null) {
+    const note = state.baselineAt === null ? 'no baseline yet' : 'marked unavailable';
+    deps.logger.debug({ app: handle }, `reconciliation of ${handle} skipped: ${note}`);
+    return { ...skipped(handle), note };
+  }
+  let read: Read;
+  const spent = { requests: 0 };
+  try {
+    read = await readPages(deps.client, handle, options.pages, spent);
+  } catch (err) {
+    const missing = err instanceof CatalogNotFoundError ? err : undefined;
+    const runId = await deps.store.writes.run(() =>
+      insertReconcileRun(deps.store.db, {
+        appHandle: handle,
+        startedAt,
+        finishedAt: now(),
+        status: missing ? 'unavailable' : 'failed',
+        requests: spent.requests,
+        pages: 0,
+        error: errorMessage(err),
+      }),
+    );
+    // The poll marks an app unavailable and says so; a reconciliation only records that it could not run.
+    if (missing) {
+      return {
+        ...skipped(handle),
+        status: 'unavailable',
+        note: missing.message,
+        runId,
+        requests: spent.requests,
+      };
+    }
+    throw new ReconcileError(err, spent.requests);
+  }
+  const outcome = await deps.store.writes.run(() => commit(deps, handle, read, startedAt, now()));
+  logOutcome(deps.logger, outcome);
+  return outcome;
+}
+
+function skipped(handle: string): ReconcileOutcome {
+  return {
+    handle,
+    status: 'skipped',
+    requests: 0,
+    pages: 0,
+    complete: false,
+    ...NO_CHANGES,
+    alertKinds: [],
+    messages: [],
+  };
+}
+
+const NO_CHANGES: ReconcileCounts = { removed: 0, restored: 0, found: 0, alerted: 0, edited: 0, merged: 0 };
+
+async function readPages(
+  client: CatalogClient,
+  handle: string,
+  pageCap: number,
+  spent: { requests: number },
+): Promise<Read> {
+  const read: Read = { reviews: [], requests: 0, pages: 0, complete: false, stable: true };
+  let firstSummary: string | undefined;
+  for (let page = 1; page <= pageCap; page++) {
+    // Counted before it is answered: a failed request costs a credit too.
+    spent.requests++;
+    read.requests = spent.requests;
+    const response = await client.reviews(handle, { page, sortBy: 'newest' });
+    read.pages = page;
+    const summary = JSON.stringify(summarize(response.summary).distribution);
+    firstSummary ??= summary;
+    if (summary !== firstSummary) read.stable = false;
+    read.reviews.push(...response.reviews.map(identify));
+    const hasNext = response.pagination?.hasNextPage ?? response.reviews.length >= 10;
+    if (!hasNext || response.reviews.length === 0) {
+      read.complete = true;
+      break;
+    }
+  }
+  return read;
+}
+
+/** Everything the comparison decided, for the transaction to write. */
+export interface ReconcilePlan {
+  /** Listed but not stored: the polls missed them. Only `recent` ones may alert. */
+  missed: Array<{ review: FetchedReview; recent: boolean }>;
+  /** Stored reviews whose rating or content changed, unseen by the polls. */
+  edits: Array<{ known: StoredReview; fetched: FetchedReview; recent: boolean }>;
+  /** Stored reviews whose date moved, or whose id came back: brought up to date, not edits. */
+  refreshes: Array<{ known: StoredReview; fetched: FetchedReview }>;
+  /** Edited reviews without an id, and the row each is (see planMerges). */
+  merges: Merge[];
+  /** Row ids to mark removed. */
+  removed: number[];
+  /** Row ids to clear the removal mark of. */
+  restored: number[];
+  /** Set when removals were not judged, saying why. */
+  removalsSkipped?: string;
+}
+
+export interface Merge {
+  /** The stored row the review was first stored as: it stays. */
+  into: StoredReview;
+  /** The review as listed now. */
+  fetched: FetchedReview;
+  /** A second row a poll stored it as after the edit: folded into `into`. */
+  duplicate?: StoredReview;
+  recent: boolean;
+}
+
+export interface ReconcileInput {
+  /** The reviews read, newest first (duplicates included). */
+  fetched: readonly FetchedReview[];
+  /** The stored rows the reviews may be, those of the span, and those by the reviewers of id-less ones. */
+  stored: readonly StoredReview[];
+  /** The span the read covers (see spanOf). */
+  span: number | 'all' | null;
+  /** Removals are judged only when the listing held still while it was read. */
+  stable: boolean;
+  /** When the reading started: a row a poll wrote since is newer than what was read, and left alone. */
+  readStartedAt: number;
+  /** Reviews dated from this moment on are recent enough to alert when found late. */
+  recentSince: number;
+}
+
+/**
+ * The span of the listing the read covers: everything when it reached the last page, else what is dated
+ * after the oldest day read (that day may go on on the next page). Null when no review has a date.
+ */
+export function spanOf(fetched: readonly FetchedReview[], complete: boolean): number | 'all' | null {
+  if (complete) return 'all';
+  let oldest: number | null = null;
+  for (const review of fetched) {
+    const at = parseReviewDate(review.createdDate)?.getTime();
+    if (at !== undefined && (oldest === null || at < oldest)) oldest = at;
+  }
+  return oldest;
+}
+
+/** Compares what was read with what is stored; pure. */
+export function planReconcile(input: ReconcileInput): ReconcilePlan {
+  const lookup = lookupOf(input.stored);
+  const rows = new Map(input.stored.map((row) => [row.rowId, row]));
+  const row = (known: { rowId: number }) => rows.get(known.rowId) as StoredReview;
+  // What a poll wrote since the read began is newer than the read: leave it be.
+  const settled = (r: StoredReview) =>
+    r.updatedAt < input.readStartedAt && r.firstSeenAt < input.readStartedAt;
+  const recent = (review: FetchedReview) => {
+    const at = parseReviewDate(review.createdDate);
+    return at !== null && at.getTime() >= input.recentSince;
+  };
+
+  const diff = diffPage(input.fetched, lookup, new SeenInPoll());
+  const pairs = matchedPairs(input.fetched, lookup, row);
+  const merges = planMerges(pairs, diff.fresh, input.stored, settled);
+  const mergedFetched = new Set(merges.map((m) => m.fetched));
+  const mergedRows = new Set(
+    merges.flatMap((m) => [m.into.rowId, ...(m.duplicate ? [m.duplicate.rowId] : [])]),
+  );
+
+  const listed = new Set([...pairs.map((p) => p.row.rowId), ...merges.map((m) => m.into.rowId)]);
+  const plan: ReconcilePlan = {
+    missed: diff.fresh
+      .filter((r) => !mergedFetched.has(r))
+      .map((review) => ({ review, recent: recent(review) })),
+    edits: diff.edited
+      .filter((e) => settled(row(e.known)) && !mergedRows.has(e.known.rowId))
+      .map((e) => ({ known: row(e.known), fetched: e.fetched, recent: recent(e.fetched) })),
+    refreshes: diff.refreshed
+      .filter((e) => settled(row(e.known)) && !mergedRows.has(e.known.rowId))
+      .map((e) => ({ known: row(e.known), fetched: e.fetched })),
+    merges: merges.map((m) => ({ ...m, recent: recent(m.fetched) })),
+    removed: [],
+    restored: input.stored.filter((r) => listed.has(r.rowId) && r.removedAt !== null).map((r) => r.rowId),
+  };
+  const skip = removalsSkipped(input);
+  if (skip !== undefined) {
+    plan.removalsSkipped = skip;
+    return plan;
+  }
+  const span = input.span as number | 'all';
+  plan.removed = input.stored
+    .filter(
+      (r) =>
+        r.removedAt === null &&
+        !listed.has(r.rowId) &&
+        !mergedRows.has(r.rowId) &&
+        settled(r) &&
+        (span === 'all' || (r.createdAt !== null && r.createdAt > span)),
+    )
+    .map((r) => r.rowId);
+  return plan;
+}
+
+function removalsSkipped(input: ReconcileInput): string | undefined {
+  if (input.fetched.length === 0) return 'the listing answered with no reviews';
+  if (!input.stable) return 'the listing changed while it was read';
+  if (input.span === null) return 'no review read had a date';
+  return undefined;
+}
+
+function lookupOf(stored: readonly StoredReview[]): KnownLookup {
+  const byIdentity = new Map<string, StoredReview>();
+  const byFingerprint = new Map<string, StoredReview>();
+  for (const row of stored) {
+    byIdentity.set(row.identity, row);
+    byFingerprint.set(row.fingerprint, row);
+  }
+  return { byIdentity, byFingerprint };
+}
+
+interface Pair {
+  fetched: FetchedReview;
+  row: StoredReview;
+}
+
+/** Each distinct fetched review that is stored, with its row; deduplicated as a poll does. */
+function matchedPairs(
+  fetched: readonly FetchedReview[],
+  lookup: KnownLookup,
+  row: (known: { rowId: number }) => StoredReview,
+): Pair[] {
+  const seen = new SeenInPoll();
+  const pairs: Pair[] = [];
+  for (const review of fetched) {
+    if (seen.has(review)) continue;
+    const match = matchKnown(review, lookup);
+    seen.add(review, match?.identity);
+    if (match) pairs.push({ fetched: review, row: row(match) });
+  }
+  return pairs;
+}
+
+/** What survives an edit of a review: who wrote it and where from (its date becomes the edit's). */
+function authorKey(review: { reviewer: string; location: string }): string {
+  return JSON.stringify([review.reviewer, review.location]);
+}
+
+/**
+ * A review without an id is stored under a fingerprint of reviewer, date and content; an edit changes
+ * the content (or the rating) and re-dates it, so it comes back as a stranger. What survives the edit is
+ * the reviewer and their location, and a store reviews an app once: a listed review without an id is the
+ * edit of a stored row by the same reviewer and location that is no longer listed, dated no later.
+ *
+ * Only where that is unambiguous: one listed review by that reviewer and location, and exactly one such
+ * row unlisted. A listed review not stored yet becomes an edit of that row; one a poll already stored as
+ * a new review (a second row, stored after the first) is folded into it, the edit recorded.
+ */
+function planMerges(
+  pairs: readonly Pair[],
+  fresh: readonly FetchedReview[],
+  stored: readonly StoredReview[],
+  settled: (row: StoredReview) => boolean,
+): Array<Omit<Merge, 'recent'>> {
+  const listedRows = new Set(pairs.map((p) => p.row.rowId));
+  const listedByAuthor = new Map<string, Array<{ fetched: FetchedReview; row?: StoredReview }>>();
+  for (const item of [...pairs, ...fresh.map((review) => ({ fetched: review }))]) {
+    const key = authorKey(item.fetched);
+    listedByAuthor.set(key, [...(listedByAuthor.get(key) ?? []), item]);
+  }
+  const unlistedByAuthor = new Map<string, StoredReview[]>();
+  for (const row of stored) {
+    if (listedRows.has(row.rowId) || !settled(row)) continue;
+    const key = authorKey(row);
+    unlistedByAuthor.set(key, [...(unlistedByAuthor.get(key) ?? []), row]);
+  }
+  const merges: Array<Omit<Merge, 'recent'>> = [];
+  for (const [key, listed] of listedByAuthor) {
+    const unlisted = unlistedByAuthor.get(key) ?? [];
+    const [item] = listed;
+    const [into] = unlisted;
+    if (listed.length !== 1 || unlisted.length !== 1 || !item || !into) continue;
+    if (!item.fetched.fallbackIdentity || !datedNoLater(into, item.fetched)) continue;
+    if (!item.row) {
+      merges.push({ into, fetched: item.fetched });
+    } else if (
+      item.row.identity.startsWith('fp:') &&
+      settled(item.row) &&
+      item.row.firstSeenAt > into.firstSeenAt &&
+      item.row.fingerprint === item.fetched.fingerprint
+    ) {
+      merges.push({ into, fetched: item.fetched, duplicate: item.row });
+    }
+  }
+  return merges;
+}
+
+/** The stored row is dated no later than the review listed now (an edit re-dates it to the edit's day). */
+function datedNoLater(row: StoredReview, review: FetchedReview): boolean {
+  const listedAt = parseReviewDate(review.createdDate);
+  return row.createdAt === null || listedAt === null || row.createdAt <= listedAt.getTime();
+}
+
+function changeOf(handle: string, review: FetchedReview): ReviewChange {
+  return {
+    appHandle: handle,
+    identity: review.identity,
+    reviewId: review.reviewId,
+    fingerprint: review.fingerprint,
+    rating: review.rating,
+    content: review.content,
+    createdDate: review.createdDate,
+    createdAt: parseReviewDate(review.createdDate),
+  };
+}
+
+function commit(
+  deps: ReconcileDeps,
+  handle: string,
+  read: Read,
+  startedAt: Date,
+  finishedAt: Date,
+): ReconcileOutcome {
+  const { db } = deps.store;
+  const span = spanOf(read.reviews, read.complete);
+  const fallback = read.reviews.filter((r) => r.fallbackIdentity);
+  // Inside the transaction: a poll that wrote meanwhile is seen, and nothing changes under the plan.
+  const stored = storedReviews(db, handle, {
+    identities: read.reviews.map((r) => r.identity),
+    fingerprints: read.reviews.map((r) => r.fingerprint),
+    reviewers: fallback.map((r) => r.reviewer),
+    span,
+  });
+  const plan = planReconcile({
+    fetched: read.reviews,
+    stored,
+    span,
+    stable: read.stable,
+    readStartedAt: startedAt.getTime(),
+    recentSince: finishedAt.getTime() - LATE_ALERT_WINDOW_MS,
+  });
+  const runId = insertReconcileRun(db, {
+    appHandle: handle,
+    startedAt,
+    finishedAt,
+    status: 'ok',
+    requests: read.requests,
+    pages: read.pages,
+  });
+  const applied = apply(db, handle, plan, runId, finishedAt);
+  const changed = Object.values(applied.counts).some((n) => n > 0);
+  // The stored hash of page 1 vouches that the store holds that page exactly: after changes, re-read it.
+  if (changed) forgetPageHash(db, handle);
+  const raised = deps.alerts
+    ? raiseAlerts(db, deps.alerts, {
+        handle,
+        pollRunId: runId,
+        baseline: false,
+        newReviews: applied.found,
+        edits: applied.alertableEdits,
+        foundLate: true,
+        at: finishedAt,
+      })
+    : { kinds: [], messages: [] };
+  const counts = { ...applied.counts, alerted: raised.kinds.filter((kind) => kind === 'review').length };
+  if (counts.found + counts.edited + counts.merged > 0) {
+    setReconcileRunCounts(db, runId, counts.found, counts.edited + counts.merged);
+  }
+  return {
+    handle,
+    status: 'ok',
+    ...(plan.removalsSkipped ? { note: `removals not judged: ${plan.removalsSkipped}` } : {}),
+    runId,
+    requests: read.requests,
+    pages: read.pages,
+    complete: read.complete,
+    ...counts,
+    alertKinds: raised.kinds,
+    messages: raised.messages,
+  };
+}
+
+interface Applied {
+  counts: Omit<ReconcileCounts, 'alerted'>;
+  /** Stored reviews found late; only the recent ones are not history (`fromBaseline` false). */
+  found: ReviewRow[];
+  alertableEdits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
+}
+
+function apply(db: StoreDb, handle: string, plan: ReconcilePlan, runId: number, at: Date): Applied {
+  const found = insertNewReviews(
+    db,
+    plan.missed.map(({ review, recent }) => ({
+      ...changeOf(handle, review),
+      location: review.location,
+      reviewer: review.reviewer,
+      timeUsingApp: review.timeUsingApp,
+      appName: review.appName,
+      appUrl: review.appUrl,
+      // Not recent: history, as a baseline's is, alerting on nothing.
+      fromBaseline: !recent,
+      firstSeenAt: at,
+      updatedAt: at,
+      pollRunId: runId,
+    })),
+  );
+  const alertableEdits: Applied['alertableEdits'] = [];
+  let edited = 0;
+  for (const edit of plan.edits) {
+    const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), at, runId);
+    if (editId === undefined) continue;
+    edited++;
+    if (edit.recent) {
+      alertableEdits.push({
+        editId,
+        rowId: edit.known.rowId,
+        oldRating: edit.known.rating,
+        fetched: edit.fetched,
+      });
+    }
+  }
+  for (const refresh of plan.refreshes)
+    refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), at);
+  let merged = 0;
+  for (const merge of plan.merges) {
+    const { into, fetched } = merge;
+    const change = changeOf(handle, fetched);
+    let editId: number | undefined;
+    if (into.rating !== fetched.rating || into.content !== fetched.content) {
+      editId = recordEdit(db, into, change, at, runId);
+      if (editId === undefined) continue;
+    } else {
+      refreshReview(db, into, change, at);
+    }
+    if (merge.duplicate) foldDuplicate(db, into.rowId, merge.duplicate.rowId);
+    // A duplicate was alerted on (if at all) when a poll stored it as new: the merge raises nothing more.
+    else if (editId !== undefined && merge.recent) {
+      alertableEdits.push({ editId, rowId: into.rowId, oldRating: into.rating, fetched });
+    }
+    merged++;
+  }
+  return {
+    counts: {
+      found: found.length,
+      edited,
+      merged,
+      restored: restoreReviews(db, plan.restored),
+      removed: markRemoved(db, plan.removed, at),
+    },
+    found,
+    alertableEdits,
+  };
+}
+
+function logOutcome(logger: Logger, outcome: ReconcileOutcome): void {
+  const app = outcome.handle;
+  const { removed, restored, found, alerted, edited, merged } = outcome;
+  const fields = { app, requests: outcome.requests, removed, restored, found, alerted, edited, merged };
+  if (outcome.note) logger.info({ app }, `reconciliation of ${app}: ${outcome.note}`);
+  if (removed + restored + found + edited + merged > 0) {
+    logger.info(
+      fields,
+      `reconciliation of ${app}: ${found} found late, ${edited} edits and ${merged} merged edits the polls missed (${alerted} alerted), ${removed} removed, ${restored} restored`,
+    );
+  } else {
+    logger.debug(fields, `reconciliation of ${app}: the store matches the listing`);
+  }
+}

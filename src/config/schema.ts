@@ -45,6 +45,15 @@ const poll = z.strictObject({
   attempts: z.number().int().min(1).max(50).default(6),
   /** First retry delay; doubles each attempt, with jitter. */
   backoff: duration.default(5_000),
+  /**
+   * How often each app gets a deep check against the store (watch/reconcile.ts), at a moment of the
+   * period derived from its handle so that many apps spread over it.
+   */
+  reconcileEvery: duration
+    .refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h' })
+    .default(24 * 3_600_000),
+  /** How many pages, newest first, a reconciliation reads. */
+  reconcilePages: z.number().int().min(1).max(1_000).default(5),
 });
 
 const app = z.strictObject({

@@ -16,6 +16,8 @@ export function formatPollLine(result: PollJobResult): string {
   switch (result.status) {
     case 'unavailable':
       return `${result.handle}: unavailable: ${result.unavailable ?? 'not found'}`;
+    case 'skipped':
+      return `${result.handle}: skipped: another poll of it is still running`;
     case 'baseline':
       return `${result.handle}: baseline, ${result.newReviews} reviews stored as history (${requests})`;
     default: {

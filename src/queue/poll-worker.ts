@@ -1,12 +1,5 @@
-import {
-  type ConnectionOptions,
-  type Job,
-  type JobsOptions,
-  type Queue,
-  RateLimitError,
-  UnrecoverableError,
-  Worker,
-} from 'bullmq';
+import { type Job, type JobsOptions, type Queue, RateLimitError, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { OutboxMessage } from '../alerts/messages.js';
 import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
 import { errorMessage } from '../errors.js';
@@ -16,6 +9,7 @@ import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import { type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
+import { pollLockKey, withLock } from './app-lock.js';
 import { POLL_QUEUE, type PollJobData } from './names.js';
 
 export interface RetryPolicy {
@@ -27,7 +21,8 @@ export interface RetryPolicy {
 /** What a finished poll job returns; kept small, it is stored in Redis. */
 export interface PollJobResult {
   handle: string;
-  status: PollOutcome['status'];
+  /** `skipped`: another poll of the app was still running (here or in another process); this one did nothing. */
+  status: PollOutcome['status'] | 'skipped';
   requests: number;
   newReviews: number;
   editedReviews: number;
@@ -51,8 +46,15 @@ export function pollJobOptions(retry: RetryPolicy): JobsOptions {
 /** 429s do not use attempts (BullMQ's rate-limit path), so cap them separately: a 429 storm ends somewhere. */
 const MAX_RATE_LIMITED_STARTS = 50;
 
+/**
+ * How long a poll's per-app lock lasts without a refresh. It is refreshed every third of this while the
+ * poll runs, so it only bounds how long the lock of a killed process blocks the app's next polls.
+ */
+export const POLL_LOCK_TTL_MS = 30_000;
+
 export interface PollWorkerOptions {
-  connection: ConnectionOptions;
+  /** BullMQ duplicates it for its blocking reads; the per-app poll lock runs on it as it is. */
+  connection: Redis;
   /** The poll queue, paused as a whole on a 429. */
   queue: Queue<PollJobData>;
   prefix: string;
@@ -70,6 +72,8 @@ export interface PollWorkerOptions {
   rateLimitBaseMs?: number;
   /** Counts poll outcomes, durations, new reviews and raised alerts. */
   metrics?: Metrics;
+  /** `POLL_LOCK_TTL_MS` unless a test needs a killed holder's lock to lapse sooner. */
+  pollLockTtlMs?: number;
 }
 
 export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData, PollJobResult> {
@@ -81,11 +85,34 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
       try {
-        const outcome = await pollApp(deps, handle, options.poll, (progress) => {
-          // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
-          if (progress.baseline)
-            void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
-        });
+        // One poll per app at a time, across processes: a slot that comes while the app is still being
+        // polled (a slow API, `poll --once` beside `start`) would only spend the same requests twice.
+        const run = await withLock(
+          options.connection,
+          pollLockKey(options.prefix, handle),
+          {
+            ttlMs: options.pollLockTtlMs ?? POLL_LOCK_TTL_MS,
+            onLost: () =>
+              logger.warn(
+                { app: handle },
+                `the poll lock of ${handle} lapsed (the process stalled or Redis was away): another poll of it may overlap this one`,
+              ),
+          },
+          () =>
+            pollApp(deps, handle, options.poll, (progress) => {
+              // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
+              if (progress.baseline)
+                void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
+            }),
+        );
+        if (!run.taken) {
+          logger.warn(
+            { app: handle },
+            `poll of ${handle} skipped: the previous poll of it is still running (in this or another reviewwatch process)`,
+          );
+          return skipped(handle);
+        }
+        const outcome = run.value;
         options.metrics?.pollFinished(outcome, seconds());
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
         return resultOf(outcome, options.lowRatingMax);
@@ -142,6 +169,19 @@ function rateLimitBackoff(job: Job, baseMs: number): number {
 function recordFailure(store: Store, handle: string, message: string): void {
   ensureApp(store.db, handle);
   updateApp(store.db, handle, { lastPollAt: new Date(), lastPollStatus: 'failed', lastError: message });
+}
+
+function skipped(handle: string): PollJobResult {
+  return {
+    handle,
+    status: 'skipped',
+    requests: 0,
+    newReviews: 0,
+    editedReviews: 0,
+    capped: false,
+    lowRated: [],
+    deliveryIds: [],
+  };
 }
 
 function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {

@@ -83,6 +83,9 @@ function build(client: Database.Database) {
       `select app_handle as handle, max(started_at) as at from poll_runs where kind = 'reconcile'
        group by app_handle`,
     ),
+    reconcilable: client.prepare<[], { handle: string }>(
+      'select handle from apps where baseline_at is not null and unavailable_since is null',
+    ),
     cost: client.prepare<[number], { runs: number; requests: number | null }>(
       `select count(*) as runs, sum(requests) as requests from poll_runs
        where kind = 'reconcile' and started_at >= ?`,
@@ -196,6 +199,15 @@ export function lastReconciledAt(db: StoreDb): Map<string, number> {
     statements(db)
       .lastReconciled.all()
       .map((row) => [row.handle, row.at]),
+  );
+}
+
+/** Apps a reconciliation has something to compare with: a baseline stored, and not marked unavailable. */
+export function reconcilableApps(db: StoreDb): Set<string> {
+  return new Set(
+    statements(db)
+      .reconcilable.all()
+      .map((row) => row.handle),
   );
 }
 

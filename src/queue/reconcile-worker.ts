@@ -1,0 +1,238 @@
+/**
+ * Reconciliations on BullMQ. One job scheduler, every few minutes, looks for the apps whose moment came
+ * and enqueues a reconciliation for each; a worker runs them a couple at a time.
+ *
+ * Each app's moment is fixed within `poll.reconcileEvery` by a hash of its handle, so 10,000 apps spread
+ * over the day instead of all reconciling at once, and a restart or another worker changes none of them.
+ * When an app last reconciled is read from SQLite (its runs), never from Redis: after a flush, putting
+ * the one scheduler back (`syncReconcileSchedulers`, from the worker's re-assert) is all it takes, and
+ * no app is reconciled twice for one moment. An app whose moment passed while no worker ran catches up
+ * only within CATCH_UP_MS; past that it waits for its next moment, so a restart after a long stop does
+ * not reconcile every app at once.
+ */
+import { hash } from 'node:crypto';
+import { type ConnectionOptions, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { OutboxMessage } from '../alerts/messages.js';
+import type { AlertPolicy } from '../alerts/raise.js';
+import { type CatalogClient, CatalogError } from '../catalog/index.js';
+import type { Config } from '../config/index.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/db.js';
+import { lastReconciledAt, reconcilableApps } from '../store/reconcile.js';
+import { ReconcileError, type ReconcileOutcome, reconcileApp } from '../watch/reconcile.js';
+
+export const RECONCILE_QUEUE = 'reconcile';
+export const RECONCILE_JOB = 'reconcile';
+export const RECONCILE_DUE_JOB = 'due';
+export const RECONCILE_SCHEDULER_ID = 'reconcile-due';
+
+/** How often the scheduler looks for apps whose moment came: how late after it one may start. */
+export const RECONCILE_TICK_MS = 5 * 60_000;
+/** An app whose moment passed longer ago than this (no worker ran) waits for its next one. */
+export const CATCH_UP_MS = 60 * 60_000;
+
+export interface ReconcileJobData {
+  handle: string;
+  /** The moment (epoch ms) this reconciliation is for; part of the job id. */
+  slot: number;
+}
+
+/** What a finished reconciliation job returns; kept small, it is stored in Redis. */
+export type ReconcileJobResult = Omit<ReconcileOutcome, 'messages' | 'alertKinds'> & {
+  deliveryIds: number[];
+};
+
+/** A failed reconciliation is tried twice more, 1 and 2 minutes later; the next moment starts over. */
+const RECONCILE_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 60_000 },
+  removeOnComplete: { count: 1000 },
+  removeOnFail: { count: 1000 },
+};
+
+/** Where in each period of `everyMs` the handle's moment falls: stable, and spread evenly by the hash. */
+export function reconcileOffset(handle: string, everyMs: number): number {
+  const bits = Number.parseInt(hash('sha256', handle).slice(0, 12), 16);
+  return bits % everyMs;
+}
+
+/** The handle's latest moment at or before `now` (epoch ms). */
+export function latestSlot(handle: string, everyMs: number, now: number): number {
+  const offset = reconcileOffset(handle, everyMs);
+  return Math.floor((now - offset) / everyMs) * everyMs + offset;
+}
+
+/**
+ * The apps to reconcile now, each with its moment: it passed less than `catchUpMs` ago and no
+ * reconciliation started since. `last` holds when each app last started one.
+ */
+export function dueReconciles(
+  handles: readonly string[],
+  last: ReadonlyMap<string, number>,
+  everyMs: number,
+  now: number,
+  catchUpMs = CATCH_UP_MS,
+): ReconcileJobData[] {
+  return handles.flatMap((handle) => {
+    const slot = latestSlot(handle, everyMs, now);
+    const previous = last.get(handle);
+    const due = now - slot < Math.min(catchUpMs, everyMs) && (previous === undefined || previous < slot);
+    return due ? [{ handle, slot }] : [];
+  });
+}
+
+export interface ReconcileServiceDeps {
+  config: Config;
+  store: Store;
+  client: CatalogClient;
+  logger: Logger;
+  alerts: AlertPolicy;
+}
+
+export interface ReconcileServiceOptions {
+  connection: ConnectionOptions;
+  prefix: string;
+  /** Reconciliations running at once in this process. */
+  concurrency?: number;
+  /** Called with the outbox messages a reconciliation raised, after its transaction committed. */
+  onMessages?: (messages: OutboxMessage[]) => Promise<void>;
+  /** A bad key or no credits: this worker pauses itself; the caller says so. */
+  onFatal?: (err: CatalogError) => void;
+  /** The queue's and the worker's error events (a Redis outage); logged as errors by default. */
+  reportError?: (what: string) => (err: Error) => void;
+  now?: () => Date;
+}
+
+/**
+ * The scheduler that looks for due apps every RECONCILE_TICK_MS. Idempotent: safe to call whenever
+ * Redis may have lost it (the worker's re-assert).
+ */
+export async function syncReconcileSchedulers(queue: Queue<ReconcileJobData>): Promise<void> {
+  await queue.upsertJobScheduler(
+    RECONCILE_SCHEDULER_ID,
+    { every: RECONCILE_TICK_MS },
+    { name: RECONCILE_DUE_JOB, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 10 } } },
+  );
+}
+
+/** Enqueues a reconciliation for each watched app whose moment came; returns them. */
+export async function enqueueDueReconciles(
+  queue: Queue<ReconcileJobData>,
+  deps: Pick<ReconcileServiceDeps, 'config' | 'store' | 'logger'>,
+  now = new Date(),
+): Promise<ReconcileJobData[]> {
+  const ready = reconcilableApps(deps.store.db);
+  const handles = deps.config.apps.map((app) => app.handle).filter((handle) => ready.has(handle));
+  const due = dueReconciles(
+    handles,
+    lastReconciledAt(deps.store.db),
+    deps.config.poll.reconcileEvery,
+    now.getTime(),
+  );
+  if (due.length === 0) return due;
+  // The id names the moment: a second look (another worker, a retried tick) adds nothing.
+  await queue.addBulk(
+    due.map((data) => ({
+      name: RECONCILE_JOB,
+      data,
+      opts: { ...RECONCILE_JOB_OPTIONS, jobId: `reconcile-${data.handle}-${data.slot}` },
+    })),
+  );
+  deps.logger.debug({ apps: due.length }, `${due.length} reconciliation(s) due`);
+  return due;
+}
+
+export function createReconcileWorker(
+  queue: Queue<ReconcileJobData>,
+  deps: ReconcileServiceDeps,
+  options: ReconcileServiceOptions,
+): Worker<ReconcileJobData, ReconcileJobResult | number> {
+  const { logger } = deps;
+  const worker: Worker<ReconcileJobData, ReconcileJobResult | number> = new Worker(
+    RECONCILE_QUEUE,
+    async (job) => {
+      if (job.name === RECONCILE_DUE_JOB) {
+        return (await enqueueDueReconciles(queue, deps, options.now?.() ?? new Date())).length;
+      }
+      const { handle } = job.data;
+      try {
+        const outcome = await reconcileApp(
+          {
+            client: deps.client,
+            store: deps.store,
+            logger,
+            alerts: deps.alerts,
+            ...(options.now ? { now: options.now } : {}),
+          },
+          handle,
+          { pages: deps.config.poll.reconcilePages },
+        );
+        if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
+        const { messages, alertKinds, ...rest } = outcome;
+        return { ...rest, deliveryIds: messages.flatMap((m) => m.deliveryIds) };
+      } catch (err) {
+        const cause = err instanceof ReconcileError ? err.cause : err;
+        const message = errorMessage(err);
+        if (cause instanceof CatalogError && !cause.retryable) {
+          if (cause.fatal) {
+            void worker.pause(true);
+            options.onFatal?.(cause);
+          }
+          throw new UnrecoverableError(message);
+        }
+        logger.warn(
+          { app: handle, attempt: job.attemptsMade + 1 },
+          `reconciliation of ${handle} failed: ${message}`,
+        );
+        throw err;
+      }
+    },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 2,
+      autorun: false,
+    },
+  );
+  worker.on('error', reportErrorOf(deps, options)('reconcile worker'));
+  return worker;
+}
+
+function reportErrorOf(deps: ReconcileServiceDeps, options: ReconcileServiceOptions) {
+  return (
+    options.reportError ??
+    ((what: string) => (err: Error) => deps.logger.error({ err: err.message }, `${what} error`))
+  );
+}
+
+export interface ReconcileService {
+  queue: Queue<ReconcileJobData>;
+  worker: Worker<ReconcileJobData, ReconcileJobResult | number>;
+  close(): Promise<void>;
+}
+
+/**
+ * The reconcile queue and its worker, running. The scheduler is put in place by
+ * `syncReconcileSchedulers`, which the caller runs with its other schedules (and again after a flush).
+ */
+export function startReconcileService(
+  deps: ReconcileServiceDeps,
+  options: ReconcileServiceOptions,
+): ReconcileService {
+  const queue = new Queue<ReconcileJobData>(RECONCILE_QUEUE, {
+    connection: options.connection,
+    prefix: options.prefix,
+  });
+  queue.on('error', reportErrorOf(deps, options)('reconcile queue'));
+  const worker = createReconcileWorker(queue, deps, options);
+  void worker.run();
+  return {
+    queue,
+    worker,
+    async close() {
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

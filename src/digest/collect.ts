@@ -4,6 +4,7 @@
 import type { Config } from '../config/index.js';
 import { DEFAULT_SCORING_RULES, mergeScoringRules, type ScoringRules } from '../scoring/index.js';
 import type { Db } from '../store/db.js';
+import { coverageOf, watchedSince } from './coverage.js';
 import { type DigestPeriod, periodWeeks, shiftWeeks, trailingWeeks } from './period.js';
 import {
   appTitles,
@@ -153,6 +154,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
 
       return {
         period,
+        coverage: coverageOf(period, watchedSince(tx, handles)),
         generatedAt: input.now,
         maxRating,
         apps,

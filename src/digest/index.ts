@@ -1,4 +1,5 @@
 export { type CollectInput, collectDigest, type DigestAppInput, digestInputOf } from './collect.js';
+export { coverageOf, watchedSince } from './coverage.js';
 export {
   assertTimezone,
   type DigestPeriod,
@@ -13,6 +14,7 @@ export {
 export type {
   AppRole,
   ComparisonRow,
+  Coverage,
   DigestApp,
   DigestData,
   DigestReview,

@@ -123,8 +123,20 @@ export interface DigestTotals {
   failedAlerts: number;
 }
 
+/**
+ * How much of the period reviewwatch watched, counted from its first successful poll of any of the
+ * digest's apps: all of it; the days since it started (`days` calendar days in the digest's zone, the
+ * first one counted whole); or none of it, when it started after the period ended or has not yet.
+ */
+export type Coverage =
+  | { kind: 'full' }
+  | { kind: 'partial'; watchedSince: Date; days: number }
+  | { kind: 'none'; watchedSince: Date | null };
+
 export interface DigestData {
   period: DigestPeriod;
+  /** A digest of a period reviewwatch watched only in part says so; one it did not watch is not sent. */
+  coverage: Coverage;
   generatedAt: Date;
   /** alerts.lowRating.maxRating: what "low" means throughout. */
   maxRating: number;

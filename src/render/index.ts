@@ -8,7 +8,7 @@ export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
 export { notificationPriority } from './alert/alert-wording.js';
 export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
 export { renderDigestSlack } from './digest/digest-slack.js';
-export type { DigestRenderOptions } from './digest/digest-wording.js';
+export { coverageNote, type DigestRenderOptions } from './digest/digest-wording.js';
 export type { EmailMessage } from './email-blocks.js';
 export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
 export {

@@ -34,6 +34,7 @@ import {
   appTitle,
   capitalize,
   changeSentence,
+  coverageNote,
   dayLabel,
   digestReviewItem,
   failedAbout,
@@ -307,8 +308,19 @@ export function digestHtml(data: DigestData, product: string, source: DataSource
       `${heading(title, 1)}<div style="font-size:14px;color:${COLORS.muted};margin:4px 0 0;">${escapeHtml(period.label)} · ${escapeHtml(period.timezone)}</div>`,
       '20px 24px 12px',
     ),
-    row(paragraph(escapeHtml(summarySentence(data)))),
   ];
+  const note = coverageNote(data.coverage, period.timezone, product);
+  if (note !== undefined) {
+    rows.push(
+      row(
+        paragraph(
+          escapeHtml(note),
+          `border-left:4px solid ${COLORS.accent};padding:6px 0 6px 12px;background-color:#eef2ff;`,
+        ),
+      ),
+    );
+  }
+  rows.push(row(paragraph(escapeHtml(summarySentence(data)))));
   if (data.totals.failedAlerts > 0) {
     rows.push(
       row(paragraph(escapeHtml(`⚠ ${failedSentence(data.totals.failedAlerts)}.`), `color:${COLORS.down};`)),

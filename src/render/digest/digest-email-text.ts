@@ -21,6 +21,7 @@ import {
   appTitle,
   capitalize,
   changeSentence,
+  coverageNote,
   dayLabel,
   digestReviewItem,
   failedAbout,
@@ -177,11 +178,10 @@ function appSection(app: DigestApp, data: DigestData): string[] {
 export function digestText(data: DigestData, product: string, source: DataSource = {}): string {
   const { period } = data;
   const title = data.quiet ? `${product} weekly digest: a quiet week` : `${product} weekly digest`;
-  const parts = [
-    ...simulatedParagraphs(source),
-    `${title}\n${period.label} · ${period.timezone}`,
-    summarySentence(data),
-  ];
+  const parts = [...simulatedParagraphs(source), `${title}\n${period.label} · ${period.timezone}`];
+  const note = coverageNote(data.coverage, period.timezone, product);
+  if (note !== undefined) parts.push(note);
+  parts.push(summarySentence(data));
   if (data.totals.failedAlerts > 0) parts.push(`⚠ ${failedSentence(data.totals.failedAlerts)}.`);
   if (data.quiet) {
     parts.push(`CURRENT RATINGS\n${glance(data.apps, true)}`);

@@ -24,6 +24,7 @@ import {
 import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
 import {
   appTitle,
+  coverageNote,
   type DigestRenderOptions,
   failedSentence,
   formatChange,
@@ -95,9 +96,11 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   const { period, quiet } = data;
   const title = `${product} weekly digest${quiet ? ': a quiet week' : ''} · ${period.label}`;
   const summary = summarySentence(data);
+  const note = coverageNote(data.coverage, period.timezone, product);
   const before: SlackBlock[] = [
     header(tagSimulated(title, options)),
     ...simulatedBlocks(options),
+    ...(note === undefined ? [] : [section(`:information_source: ${escapeMrkdwn(note)}`)]),
     section(escapeMrkdwn(summary)),
   ];
   if (data.totals.failedAlerts > 0)
@@ -130,7 +133,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   for (let shown = entries.length - 1; shown >= 0 && !fitsSlack(blocks); shown -= 1) blocks = build(shown);
 
   return {
-    text: fallback(tagSimulated(`${title}: ${summary}`, options)),
+    text: fallback(tagSimulated(`${title}: ${note === undefined ? '' : `${note} `}${summary}`, options)),
     blocks,
   };
 }

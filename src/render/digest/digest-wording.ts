@@ -7,6 +7,7 @@ import { type DigestPeriod, periodWeeks } from '../../digest/period.js';
 import { direction } from '../../digest/summarize.js';
 import type {
   AppRole,
+  Coverage,
   DigestApp,
   DigestData,
   DigestReview,
@@ -203,4 +204,25 @@ export function periodNoun(period: DigestPeriod): string {
 
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * What a digest of a period reviewwatch did not watch whole says first; undefined when it watched all
+ * of it. Also the reason `digest --send` and the scheduled digest give for sending nothing.
+ */
+export function coverageNote(
+  coverage: Coverage,
+  timezone: string,
+  product = 'reviewwatch',
+): string | undefined {
+  switch (coverage.kind) {
+    case 'full':
+      return undefined;
+    case 'partial':
+      return `${product} started watching on ${dayLabel(coverage.watchedSince, timezone)}: this digest covers ${plural(coverage.days, 'day')}. Ratings start then; reviews from the days before are the ones its first poll found.`;
+    case 'none':
+      return coverage.watchedSince === null
+        ? `${product} has not completed a poll yet: nothing in this period was watched.`
+        : `${product} started watching on ${dayLabel(coverage.watchedSince, timezone)}, after this period ended: nothing in it was watched.`;
+  }
 }

@@ -3,10 +3,18 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChannelSender } from '../notify/sender.js';
-import { renderDigestEmail, renderDigestSlack } from '../render/index.js';
+import { coverageNote, renderDigestEmail, renderDigestSlack } from '../render/index.js';
 import type { Store } from '../store/db.js';
 import { claimDigest, digestRunsOf, finishDigest } from '../store/digests.js';
-import { collectDigest, type DigestPeriod, digestInputOf, periodKey, previousWeek } from './index.js';
+import {
+  collectDigest,
+  coverageOf,
+  type DigestPeriod,
+  digestInputOf,
+  periodKey,
+  previousWeek,
+  watchedSince,
+} from './index.js';
 
 export interface DigestDeps {
   config: Config;
@@ -19,16 +27,21 @@ export interface DigestDeps {
 
 export interface DigestOutcome {
   channel: string;
-  /** busy: another worker claimed it moments ago and may still be sending it. */
-  status: 'sent' | 'already-sent' | 'busy' | 'failed';
+  /**
+   * busy: another worker claimed it moments ago and may still be sending it. not-watched: the period
+   * ended before reviewwatch's first successful poll, so there is nothing to report (`reason` says so).
+   */
+  status: 'sent' | 'already-sent' | 'busy' | 'failed' | 'not-watched';
   subject?: string;
   error?: string;
+  reason?: string;
 }
 
 /**
  * Sends one period's digest to each digest channel that has not had it: email channels get the full
  * digest, Slack channels the compact summary. The digest_runs claim makes it once per period and channel,
- * whoever runs it.
+ * whoever runs it. A period that ended before the first successful poll gets no digest (and no claim):
+ * every number in it would be made of what nobody watched.
  */
 export async function sendDigest(
   deps: DigestDeps,
@@ -38,6 +51,13 @@ export async function sendDigest(
   const { config, store, logger } = deps;
   const channels = config.digest?.channels ?? [];
   const key = { periodStart: periodKey(period), periodEnd: period.end.toISOString() };
+  const watched = unwatchedReason(deps, period);
+  if (watched !== undefined) {
+    logger.info({ period: period.label }, `no weekly digest for ${period.label}: ${watched}`);
+    return channels
+      .filter((channel) => deps.senders.has(channel))
+      .map((channel) => ({ channel, status: 'not-watched', reason: watched }));
+  }
   let data: ReturnType<typeof collectDigest> | undefined;
   const outcomes: DigestOutcome[] = [];
   for (const channel of channels) {
@@ -89,10 +109,19 @@ export function overdueDigest(deps: DigestDeps, now: Date): DigestPeriod | undef
     .toDate();
   const period = periodForRun(deps.config, lastFire);
   if (lastFire.getTime() < period.end.getTime()) return undefined;
+  // The first start after installation: the week before it was not watched, so nothing is owed.
+  if (unwatchedReason(deps, period) !== undefined) return undefined;
   const sent = new Set(
     digestRunsOf(deps.store.db, periodKey(period))
       .filter((run) => run.status === 'sent')
       .map((run) => run.channel),
   );
   return digest.channels.every((channel) => sent.has(channel)) ? undefined : period;
+}
+
+/** Why `period` gets no digest (it ended before the first successful poll), or undefined when it does. */
+function unwatchedReason(deps: DigestDeps, period: DigestPeriod): string | undefined {
+  const handles = deps.config.apps.map((app) => app.handle);
+  const coverage = coverageOf(period, watchedSince(deps.store.db, handles));
+  return coverage.kind === 'none' ? coverageNote(coverage, period.timezone) : undefined;
 }

@@ -35,8 +35,13 @@ function config() {
 
 function seed() {
   const { db } = store;
+  // Watched since October: the week of 16–22 November is all watched time.
+  const baselineAt = new Date('2026-10-01T08:00:00Z');
   db.insert(apps)
-    .values([{ handle: 'my-app' }, { handle: 'rival' }])
+    .values([
+      { handle: 'my-app', baselineAt },
+      { handle: 'rival', baselineAt },
+    ])
     .run();
   const run = db
     .insert(pollRuns)

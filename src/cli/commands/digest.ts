@@ -10,7 +10,7 @@ import {
 import { sendDigest } from '../../digest/send.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { createSenders } from '../../notify/channels.js';
-import { renderDigestEmail } from '../../render/index.js';
+import { coverageNote, renderDigestEmail } from '../../render/index.js';
 import { openStore } from '../../store/db.js';
 import { catalogTargetOf } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
@@ -71,8 +71,9 @@ export function digestCommand(): Command {
           const email = renderDigestEmail(data, { simulated: settings.simulated });
           if (options.out) {
             writeFileSync(options.out, email.html);
+            const note = coverageNote(data.coverage, period.timezone);
             process.stdout.write(
-              `Subject: ${email.subject}\nWrote the HTML digest for ${period.label} to ${options.out}\n`,
+              `Subject: ${email.subject}\nWrote the HTML digest for ${period.label} to ${options.out}\n${note === undefined ? '' : `Note: ${note}\n`}`,
             );
           } else {
             process.stdout.write(`Subject: ${email.subject}\n\n${email.text}\n`);
@@ -94,6 +95,12 @@ export function digestCommand(): Command {
             period,
             now,
           );
+          const unwatched = outcomes.find((o) => o.status === 'not-watched');
+          if (unwatched) {
+            // Not a failure: nothing was owed. Said once, not per channel.
+            process.stdout.write(`nothing sent for ${period.label}: ${unwatched.reason}\n`);
+            return;
+          }
           for (const o of outcomes) {
             const line =
               o.status === 'sent'

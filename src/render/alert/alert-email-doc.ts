@@ -27,6 +27,7 @@ import {
   dropHeadline,
   groupHeadline,
   incidentHeadline,
+  lateMark,
   notificationPriority,
   priorityCounts,
   reviewHeadline,
@@ -57,7 +58,7 @@ export interface EmailDoc {
 function listed(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
   const item = reviewItem(
     review,
-    formatDate(review.createdDate),
+    `${formatDate(review.createdDate)}${alert ? lateMark(alert) : ''}`,
     MAX_EMAIL_REVIEW_CHARACTERS,
     alert?.severity,
   );

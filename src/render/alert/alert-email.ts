@@ -6,7 +6,7 @@ import { appTag, type DataSource, excerpt, reviewContent, tagSimulated } from '.
 import { emailDocOf } from './alert-email-doc.js';
 import { emailHtml } from './alert-email-html.js';
 import { emailText } from './alert-email-text.js';
-import { incidentShort, ratingChange } from './alert-wording.js';
+import { incidentShort, lateMark, ratingChange } from './alert-wording.js';
 
 /** Room for the app tag and the review's start; inboxes show less than this anyway. */
 const MAX_SUBJECT = 200;
@@ -26,7 +26,7 @@ export function emailSubject(notification: Notification, source: DataSource = {}
       case 'review': {
         const content = reviewContent(alert.review);
         const said = content === '' ? '(no text)' : `"${excerpt(content, SUBJECT_EXCERPT)}"`;
-        subject = `${stars(alert.review.rating)} ${appTag(alert.app)}: ${said}`;
+        subject = `${stars(alert.review.rating)} ${appTag(alert.app)}${lateMark(alert)}: ${said}`;
         break;
       }
       case 'rating-drop': {

@@ -49,6 +49,7 @@ import {
   dropHeadline,
   groupHeadline,
   incidentHeadline,
+  lateMark,
   priorityCounts,
   reviewHeadline,
 } from './alert-wording.js';
@@ -215,7 +216,7 @@ function renderGroup(
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
   const items = alerts.map((a) => {
-    const listed = listedReview(a.review, severityLabel(a.severity));
+    const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
     if (reasons === '' || listed.text === undefined) return listed;
     return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);

@@ -16,9 +16,17 @@ import { appName, type Fact, formatTimestamp, priorityLabel } from '../wording.j
 export function reviewHeadline(alert: ReviewAlert): string {
   const { review } = alert;
   if (review.previousRating !== undefined && review.previousRating > review.rating) {
-    return `Review of ${appName(alert.app)} re-rated from ${review.previousRating} to ${starsLabel(review.rating)}`;
+    return `Review of ${appName(alert.app)} re-rated from ${review.previousRating} to ${starsLabel(review.rating)}${lateMark(alert)}`;
   }
-  return `New ${review.rating}-star review of ${appName(alert.app)}`;
+  return `New ${review.rating}-star review of ${appName(alert.app)}${lateMark(alert)}`;
+}
+
+/**
+ * " (found late)" for a review a reconciliation found after the polls missed it, else nothing: a reader
+ * should know it is not as fresh as an alert usually is.
+ */
+export function lateMark(alert: Pick<ReviewAlert, 'foundLate'>): string {
+  return alert.foundLate ? ' (found late)' : '';
 }
 
 /** Most severe first, ties in the order given: the order a support agent should read them in. */

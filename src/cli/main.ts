@@ -7,6 +7,7 @@ import { digestCommand } from './commands/digest.js';
 import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
 import { pruneCommand } from './commands/prune.js';
+import { reconcileCommand } from './commands/reconcile.js';
 import { rulesCommand } from './commands/rules.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
@@ -30,6 +31,7 @@ program.addCommand(notifyCommand());
 program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
 program.addCommand(pruneCommand());
+program.addCommand(reconcileCommand());
 
 /**
  * Commands added with addCommand() do not inherit exitOverride(): without this, a subcommand's usage

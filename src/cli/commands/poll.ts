@@ -12,7 +12,7 @@ interface PollCommandOptions {
   timeout: number;
 }
 
-function seconds(value: string): number {
+export function seconds(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
     throw new InvalidArgumentError('must be a positive number of seconds.');
@@ -88,7 +88,7 @@ export function pollCommand(): Command {
 }
 
 /** Prints what became of each channel's deliveries; returns how many failed or are still pending. */
-function reportDeliveries(states: DeliveryState[]): number {
+export function reportDeliveries(states: DeliveryState[]): number {
   const byChannel = new Map<string, Record<DeliveryState['status'], number>>();
   for (const s of states) {
     const entry = byChannel.get(s.channel) ?? { sent: 0, failed: 0, held: 0, pending: 0 };

@@ -6,6 +6,7 @@ import { connectRedis } from '../../queue/connection.js';
 import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from '../../queue/names.js';
 import { openStore } from '../../store/db.js';
 import { failedDeliveries, outboxCounts } from '../../store/outbox.js';
+import { reconcileCost } from '../../store/reconcile.js';
 import { appStatuses } from '../../store/status.js';
 import { settingsFor } from '../context.js';
 import { stars } from '../format.js';
@@ -46,12 +47,14 @@ export function statusCommand(): Command {
       const settings = settingsFor(command);
       const store = openStore(settings.databasePath);
       const handles = settings.config.apps.map((app) => app.handle);
-      const { apps, outbox, failed } = (() => {
+      const { apps, outbox, failed, reconciliation } = (() => {
         try {
           return {
             apps: appStatuses(store.db, handles),
             outbox: outboxCounts(store.db),
             failed: failedDeliveries<Alert>(store.db),
+            // What the deep checks cost: the last day's runs and their requests, failed ones included.
+            reconciliation: reconcileCost(store.db, new Date(Date.now() - 86_400_000)),
           };
         } finally {
           store.close();
@@ -89,6 +92,7 @@ export function statusCommand(): Command {
           queue: queue ?? null,
           queueError: queueError ?? null,
           notifications: outbox,
+          reconciliation: { ...reconciliation, period: '24h' },
           failed: failed.map((d) => ({
             id: d.id,
             kind: d.alert.kind,
@@ -127,6 +131,9 @@ export function statusCommand(): Command {
       } else {
         process.stdout.write(`poll queue: unknown (${queueError})\n`);
       }
+      process.stdout.write(
+        `reconciliation: ${reconciliation.requests} API requests in the last 24 h (${reconciliation.runs} runs)\n`,
+      );
       for (const c of outbox) {
         process.stdout.write(
           `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed\n`,

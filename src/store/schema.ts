@@ -4,7 +4,8 @@ import { PRIORITIES } from '../scoring/priority.js';
 
 /**
  * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
- * children silently deletes them (docs/stack-notes.md). Reviews are never deleted by the product.
+ * children silently deletes them (docs/stack-notes.md). Reviews are never deleted by the product, but for
+ * a duplicate a reconciliation folds into its original after moving what points to it (store/reconcile.ts).
  */
 
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });

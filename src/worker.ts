@@ -310,7 +310,10 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     pollWorker.on('error', reportError('poll worker'));
     notifyWorker.on('error', reportError('notify worker'));
     if (health) {
-      pollWorker.on('completed', () => health.pollFinished());
+      // A skipped slot (the app's previous poll still running) proves nothing about polling.
+      pollWorker.on('completed', (_job, result) => {
+        if (result.status !== 'skipped') health.pollFinished();
+      });
       // A failure recorded for good is an answer too; an attempt that will be retried is not.
       pollWorker.on('failed', (job) => {
         if (job?.finishedOn) health.pollFinished();

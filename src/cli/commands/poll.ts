@@ -59,10 +59,12 @@ export function pollCommand(): Command {
         });
         const polled = outcomes.flatMap((o) => (o.result ? [o.result] : []));
         failed += outcomes.length - polled.filter((r) => r.status !== 'unavailable').length;
+        // Not a failure: the app's poll in flight elsewhere reports what it finds.
+        const skipped = polled.filter((r) => r.status === 'skipped').length;
         const lowRated = polled.flatMap((r) => r.lowRated.map((review) => ({ handle: r.handle, review })));
         const requests = worker.requests();
         process.stdout.write(
-          `\nPolled ${handles.length - failed} of ${handles.length} apps with ${requests} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
+          `\nPolled ${handles.length - failed - skipped} of ${handles.length} apps${skipped > 0 ? ` (${skipped} skipped: another poll of it was already running)` : ''} with ${requests} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
         );
         if (lowRated.length > 0) process.stdout.write(`${formatLowRated(lowRated)}\n`);
         for (const o of outcomes.filter((o) => o.error !== undefined))

@@ -3,6 +3,7 @@ import type { FetchedReview } from '../catalog/index.js';
 import type { Db, StoreDb } from './db.js';
 import { type NewReviewRow, type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { type KnownReview, statements } from './statements.js';
+import { reopenIfRerated } from './triage.js';
 
 export type { KnownReview } from './statements.js';
 
@@ -115,6 +116,8 @@ export function recordEdit(
     )
     .run();
   if (updated.changes === 0) return undefined;
+  // A resolved review re-rated down needs someone to look at it again.
+  reopenIfRerated(db, known.rowId, { from: known.rating, to: change.rating }, at);
   return db
     .insert(reviewEdits)
     .values({

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { PRIORITIES } from '../scoring/priority.js';
 
 /**
@@ -115,6 +115,10 @@ export const reviews = sqliteTable(
     // The poll-run indexes here and below serve the prune (store/retention.ts): SQLite checks every child
     // table when a poll run is deleted, and without an index that is a full scan per deleted row.
     index('reviews_poll_run').on(t.pollRunId),
+    // Also on this table, outside the schema because drizzle-kit cannot write them (drizzle/0008_inbox.sql):
+    // the inbox's indexes on coalesce(created_at, first_seen_at), and the full-text index reviews_fts with
+    // the triggers that keep it in sync. A rebuild of this table by drizzle-kit drops the triggers: a
+    // generated migration that rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks).
   ],
 );
 
@@ -198,6 +202,8 @@ export const alerts = sqliteTable(
     uniqueIndex('alerts_dedupe').on(t.dedupeKey),
     index('alerts_app_created').on(t.appHandle, t.createdAt),
     index('alerts_poll_run').on(t.pollRunId),
+    // A review's alerts: its priority in the inbox, and its page.
+    index('alerts_review').on(t.reviewRowId),
     /**
      * The alerts whose payload the prune has not emptied yet (store/retention.ts): partial, so the daily
      * prune reads only those, not every alert ever raised.
@@ -262,6 +268,110 @@ export const digestRuns = sqliteTable(
   (t) => [uniqueIndex('digest_runs_period_channel').on(t.periodStart, t.channel)],
 );
 
+export const TRIAGE_STATUSES = ['new', 'acknowledged', 'resolved', 'ignored'] as const;
+
+/**
+ * Where a support team is with one review (store/triage.ts). A review without a row is `new`: rows are
+ * written by people, a few per review at most, never by a poll.
+ */
+export const reviewTriage = sqliteTable(
+  'review_triage',
+  {
+    reviewRowId: integer('review_row_id')
+      .primaryKey()
+      .references(() => reviews.id),
+    status: text('status', { enum: TRIAGE_STATUSES }).notNull().default('new'),
+    /** A user's name (users.name); kept as text so the history stays readable after the user is removed. */
+    assignee: text('assignee'),
+    updatedAt: timestamp('updated_at').notNull(),
+    updatedBy: text('updated_by').notNull(),
+  },
+  (t) => [index('review_triage_status').on(t.status), index('review_triage_assignee').on(t.assignee)],
+);
+
+/** Free tags a person put on a review. */
+export const reviewTags = sqliteTable(
+  'review_tags',
+  {
+    reviewRowId: integer('review_row_id')
+      .notNull()
+      .references(() => reviews.id),
+    tag: text('tag').notNull(),
+    addedAt: timestamp('added_at').notNull(),
+    addedBy: text('added_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewRowId, t.tag] }), index('review_tags_tag').on(t.tag)],
+);
+
+/** A review's notes thread: append-only. */
+export const reviewNotes = sqliteTable(
+  'review_notes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reviewRowId: integer('review_row_id')
+      .notNull()
+      .references(() => reviews.id),
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('review_notes_review').on(t.reviewRowId)],
+);
+
+/**
+ * The audit trail of triage: one row per field a change touched, with who and when. `actor` is a user's
+ * name, `@token` for a script using REVIEWWATCH_ADMIN_TOKEN, or `@system` for what reviewwatch did itself
+ * (a re-rated review reopened). A tag added has only `new_value`, a tag removed only `old_value`; a note
+ * has its id as `new_value`.
+ */
+export const triageEvents = sqliteTable(
+  'triage_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reviewRowId: integer('review_row_id')
+      .notNull()
+      .references(() => reviews.id),
+    actor: text('actor').notNull(),
+    at: timestamp('at').notNull(),
+    field: text('field', { enum: ['status', 'assignee', 'tag', 'note'] }).notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    /** Why, when the actor is not a person: "re-rated from 4 to 2 stars". */
+    reason: text('reason'),
+  },
+  (t) => [
+    index('triage_events_review').on(t.reviewRowId, t.at),
+    index('triage_events_field_at').on(t.field, t.at),
+  ],
+);
+
+/** People who may open the inbox (`reviewwatch user add`). */
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  email: text('email'),
+  /** `scrypt$N$r$p$salt$hash` (web/passwords.ts); the password itself is never stored. */
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at').notNull(),
+});
+
+/** A browser's login: the cookie holds a random token, this table only its SHA-256. */
+export const webSessions = sqliteTable(
+  'web_sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** Sent back with every form and state-changing API call made with this session's cookie. */
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (t) => [index('web_sessions_user').on(t.userId), index('web_sessions_expires').on(t.expiresAt)],
+);
+
 export type AppRow = typeof apps.$inferSelect;
 export type DigestRunRow = typeof digestRuns.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
@@ -271,3 +381,8 @@ export type NewReviewRow = typeof reviews.$inferInsert;
 export type PollRunRow = typeof pollRuns.$inferSelect;
 export type RatingSnapshotRow = typeof ratingSnapshots.$inferSelect;
 export type ReviewEditRow = typeof reviewEdits.$inferSelect;
+export type ReviewTriageRow = typeof reviewTriage.$inferSelect;
+export type TriageStatus = (typeof TRIAGE_STATUSES)[number];
+export type TriageEventRow = typeof triageEvents.$inferSelect;
+export type ReviewNoteRow = typeof reviewNotes.$inferSelect;
+export type UserRow = typeof users.$inferSelect;

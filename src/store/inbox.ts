@@ -1,0 +1,261 @@
+/**
+ * The triage inbox's list of reviews: filtered, newest first, a page at a time. Pages are keyed by a
+ * cursor on (date, row id), so page 500 costs what page 1 does, and each query shape is chosen so SQLite
+ * walks an index in the order of the list (test/store/inbox.test.ts checks the plans).
+ *
+ * The date of a review is its own (`created_at`), or when it was first seen when the API's date did not
+ * parse: `coalesce(created_at, first_seen_at)`, spelled exactly as in the indexes of drizzle/0008_inbox.sql.
+ */
+import type Database from 'better-sqlite3';
+import { PRIORITIES, type Priority } from '../scoring/priority.js';
+import type { StoreDb } from './db.js';
+import type { TriageStatus } from './schema.js';
+
+const AT = 'coalesce(r.created_at, r.first_seen_at)';
+
+/** The priority of a review: the highest of its review alerts (a new low review, a re-rating), if any. */
+const PRIORITY_RANK = `(select min(case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)
+  from alerts a where a.review_row_id = r.id and a.kind = 'review')`;
+
+/** Characters of a review's text a list row carries; the review's page shows it all. */
+export const EXCERPT_LENGTH = 400;
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** Every field narrows the list; an absent one does not filter. */
+export interface InboxFilter {
+  /** These apps only (an app filter, a role's apps, or both intersected); an empty list matches nothing. */
+  apps?: readonly string[];
+  stars?: readonly number[];
+  priorities?: readonly Priority[];
+  statuses?: readonly TriageStatus[];
+  assignee?: string;
+  tag?: string;
+  /** From this moment, inclusive. */
+  from?: Date;
+  /** Until this moment, exclusive. */
+  to?: Date;
+  /** Words to find in the review's text or reviewer (full-text, each word a prefix, all of them). */
+  text?: string;
+}
+
+export interface InboxRow {
+  id: number;
+  appHandle: string;
+  appName: string;
+  reviewer: string;
+  location: string;
+  rating: number;
+  /** The first EXCERPT_LENGTH characters. */
+  excerpt: string;
+  contentLength: number;
+  createdDate: string;
+  /** The date the list is ordered by (see the module comment). */
+  at: Date;
+  timeUsingApp: string;
+  removedAt: Date | null;
+  status: TriageStatus;
+  assignee: string | null;
+  tags: string[];
+  /** Of its review alerts; null for a review that raised none (history, or above the low-rating bar). */
+  priority: Priority | null;
+}
+
+export interface InboxPage {
+  rows: InboxRow[];
+  /** Pass back as `cursor` for the next page; absent on the last one. */
+  next?: string;
+}
+
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+}
+
+/** A cursor the caller made up or mangled: the list answers with its first page instead. */
+export function parseCursor(cursor: string | undefined): { at: number; id: number } | undefined {
+  const match = cursor ? /^(-?\d{1,16})_(\d{1,16})$/.exec(cursor) : null;
+  if (!match) return undefined;
+  return { at: Number(match[1]), id: Number(match[2]) };
+}
+
+interface Query {
+  sql: string;
+  params: unknown[];
+}
+
+/** The words of a search as an FTS5 query: each a quoted prefix, all required; undefined when none is left. */
+export function ftsQuery(text: string): string | undefined {
+  const terms = text
+    .split(/\s+/)
+    .map((word) => word.replace(/"/g, ''))
+    // A word of punctuation alone is no token to FTS5, and would match nothing.
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .slice(0, 16);
+  if (terms.length === 0) return undefined;
+  return terms.map((term) => `"${term}"*`).join(' ');
+}
+
+function buildQuery(
+  filter: InboxFilter,
+  limit: number,
+  cursor: { at: number; id: number } | undefined,
+): Query {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    params.push(...values);
+  };
+
+  // A filter only triaged reviews can match (none of them "new", an assignee, a tag) is small: the query
+  // starts from those rows and sorts them. Otherwise it walks the reviews in date order and stops once the
+  // page is full.
+  const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
+  let from: string;
+  if (filter.tag !== undefined) {
+    from = `review_tags g cross join reviews r on r.id = g.review_row_id
+      left join review_triage t on t.review_row_id = r.id`;
+    add('g.tag = ?', filter.tag);
+  } else if (filter.assignee !== undefined || (statuses && !statuses.includes('new'))) {
+    from = 'review_triage t cross join reviews r on r.id = t.review_row_id';
+  } else {
+    from = 'reviews r left join review_triage t on t.review_row_id = r.id';
+  }
+
+  if (filter.apps) {
+    const apps = [...new Set(filter.apps)];
+    // One app: its own index gives the order. Several: the date index does, and the apps are only checked
+    // (`+` keeps SQLite from choosing the app index, which would mean sorting every match).
+    if (apps.length === 1) add('r.app_handle = ?', apps[0]);
+    else add('+r.app_handle in (select value from json_each(?))', JSON.stringify(apps));
+  }
+  if (filter.stars) add('r.rating in (select value from json_each(?))', JSON.stringify(filter.stars));
+  if (filter.priorities) {
+    const ranks = filter.priorities.map((p) => PRIORITIES.indexOf(p));
+    add(`${PRIORITY_RANK} in (select value from json_each(?))`, JSON.stringify(ranks));
+  }
+  if (statuses) {
+    const named = statuses.filter((s) => s !== 'new');
+    const clauses = [
+      ...(statuses.includes('new') ? ["t.status is null or t.status = 'new'"] : []),
+      ...(named.length > 0 ? ['t.status in (select value from json_each(?))'] : []),
+    ];
+    add(`(${clauses.join(' or ')})`, ...(named.length > 0 ? [JSON.stringify(named)] : []));
+  }
+  if (filter.assignee !== undefined) add('t.assignee = ?', filter.assignee);
+  if (filter.from) add(`${AT} >= ?`, filter.from.getTime());
+  if (filter.to) add(`${AT} < ?`, filter.to.getTime());
+  if (filter.text !== undefined) {
+    const match = ftsQuery(filter.text);
+    // Words with nothing searchable in them find nothing, rather than everything.
+    if (match === undefined) add('0');
+    else add('r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+  }
+  if (cursor) {
+    // Written so the first term bounds the index range; the second only breaks ties within one date.
+    add(`${AT} <= ? and (${AT} < ? or r.id < ?)`, cursor.at, cursor.at, cursor.id);
+  }
+
+  // The page's rows are found and ordered first, by id and date alone; only those get their columns, tags
+  // and priority. A search matching half the store sorts two integers per match, not whole rows.
+  const sql = `select r.id as id, r.app_handle as appHandle, r.app_name as appName, r.reviewer as reviewer,
+      r.location as location, r.rating as rating, substr(r.content, 1, ${EXCERPT_LENGTH}) as excerpt,
+      length(r.content) as contentLength, r.created_date as createdDate, p.at as at,
+      r.time_using_app as timeUsingApp, r.removed_at as removedAt, coalesce(t.status, 'new') as status,
+      t.assignee as assignee,
+      (select json_group_array(tag) from (select tag from review_tags where review_row_id = r.id order by tag))
+        as tags,
+      ${PRIORITY_RANK} as priorityRank
+    from (
+      select r.id as id, ${AT} as at from ${from}
+      ${where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : ''}
+      order by ${AT} desc, r.id desc
+      limit ${limit + 1}
+    ) p
+    cross join reviews r on r.id = p.id
+    left join review_triage t on t.review_row_id = r.id
+    order by p.at desc, p.id desc`;
+  return { sql, params };
+}
+
+interface RawRow {
+  id: number;
+  appHandle: string;
+  appName: string;
+  reviewer: string;
+  location: string;
+  rating: number;
+  excerpt: string;
+  contentLength: number;
+  createdDate: string;
+  at: number;
+  timeUsingApp: string;
+  removedAt: number | null;
+  status: TriageStatus;
+  assignee: string | null;
+  tags: string;
+  priorityRank: number | null;
+}
+
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement<unknown[], RawRow>>>();
+
+/** Statements by their SQL: a handful of shapes, each prepared once per connection. */
+function statement(db: StoreDb, sql: string): Database.Statement<unknown[], RawRow> {
+  const client = db.$client;
+  let cache = prepared.get(client);
+  if (!cache) {
+    cache = new Map();
+    prepared.set(client, cache);
+  }
+  let st = cache.get(sql);
+  if (!st) {
+    st = client.prepare<unknown[], RawRow>(sql);
+    cache.set(sql, st);
+  }
+  return st;
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
+}
+
+export function listInbox(db: StoreDb, filter: InboxFilter, options: PageOptions = {}): InboxPage {
+  if (filter.apps?.length === 0) return { rows: [] };
+  const limit = pageSize(options.limit);
+  const { sql, params } = buildQuery(filter, limit, parseCursor(options.cursor));
+  const raw = statement(db, sql).all(...params);
+  const rows = raw.slice(0, limit).map(
+    (r): InboxRow => ({
+      id: r.id,
+      appHandle: r.appHandle,
+      appName: r.appName,
+      reviewer: r.reviewer,
+      location: r.location,
+      rating: r.rating,
+      excerpt: r.excerpt,
+      contentLength: r.contentLength,
+      createdDate: r.createdDate,
+      at: new Date(r.at),
+      timeUsingApp: r.timeUsingApp,
+      removedAt: r.removedAt === null ? null : new Date(r.removedAt),
+      status: r.status,
+      assignee: r.assignee,
+      tags: JSON.parse(r.tags) as string[],
+      priority: r.priorityRank === null ? null : (PRIORITIES[r.priorityRank] ?? null),
+    }),
+  );
+  const last = rows.at(-1);
+  return raw.length > limit && last ? { rows, next: `${last.at.getTime()}_${last.id}` } : { rows };
+}
+
+/** SQLite's plan for a list query, one line per step: for tests, and for whoever tunes the indexes. */
+export function explainInbox(db: StoreDb, filter: InboxFilter, options: PageOptions = {}): string[] {
+  const { sql, params } = buildQuery(filter, pageSize(options.limit), parseCursor(options.cursor));
+  return db.$client
+    .prepare<unknown[], { detail: string }>(`explain query plan ${sql}`)
+    .all(...params)
+    .map((r) => r.detail);
+}

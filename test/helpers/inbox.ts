@@ -1,0 +1,118 @@
+import type { Store } from '../../src/store/db.js';
+
+export interface SeedReview {
+  app?: string;
+  rating?: number;
+  content?: string;
+  reviewer?: string;
+  location?: string;
+  /** Epoch ms; null stores an unparseable date ("Invalid Date"). */
+  createdAt?: number | null;
+  firstSeenAt?: number;
+  timeUsingApp?: string;
+  appUrl?: string;
+}
+
+/** Rows for the inbox written the way a poll writes them (one poll run per app), without the network. */
+export class ReviewSeeder {
+  readonly #store: Store;
+  readonly #runs = new Map<string, number>();
+  #n = 0;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  #runOf(app: string): number {
+    let run = this.#runs.get(app);
+    if (run === undefined) {
+      const client = this.#store.db.$client;
+      client.prepare('insert or ignore into apps (handle) values (?)').run(app);
+      run = Number(
+        client
+          .prepare(
+            `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
+             edited_reviews) values (?, 0, 0, 'ok', 1, 1, 0, 0)`,
+          )
+          .run(app).lastInsertRowid,
+      );
+      this.#runs.set(app, run);
+    }
+    return run;
+  }
+
+  review(seed: SeedReview = {}): number {
+    const n = ++this.#n;
+    const app = seed.app ?? 'shop';
+    const createdAt = seed.createdAt === undefined ? Date.UTC(2026, 10, 1) + n * 60_000 : seed.createdAt;
+    const result = this.#store.db.$client
+      .prepare(
+        `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+         created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
+         poll_run_id)
+         values (@app, @identity, @fingerprint, @identity, @reviewer, @location, @rating, @content, @createdDate,
+         @createdAt, @timeUsingApp, @appName, @appUrl, 0, @firstSeenAt, @firstSeenAt, @run)`,
+      )
+      .run({
+        app,
+        identity: `r${n}`,
+        fingerprint: `f${n}`,
+        reviewer: seed.reviewer ?? `Reviewer ${n}`,
+        location: seed.location ?? 'Canada',
+        rating: seed.rating ?? 1,
+        content: seed.content ?? `Review number ${n}`,
+        createdDate: createdAt === null ? 'Invalid Date' : new Date(createdAt).toISOString(),
+        createdAt,
+        timeUsingApp: seed.timeUsingApp ?? '2 months using the app',
+        appName: `${app} app`,
+        appUrl: seed.appUrl ?? `https://apps.example.com/${app}`,
+        firstSeenAt: seed.firstSeenAt ?? createdAt ?? Date.UTC(2026, 10, 1),
+        run: this.#runOf(app),
+      });
+    return Number(result.lastInsertRowid);
+  }
+
+  /** A review alert about this review, as the outbox stores one, with a delivery per channel. */
+  alert(
+    reviewRowId: number,
+    priority: 'critical' | 'high' | 'medium' | 'low',
+    channels: Array<{ channel: string; status: 'pending' | 'held' | 'sent' | 'failed' }> = [],
+  ): number {
+    const client = this.#store.db.$client;
+    const review = client
+      .prepare<[number], { app: string }>('select app_handle as app from reviews where id = ?')
+      .get(reviewRowId);
+    if (!review) throw new Error(`no review ${reviewRowId}`);
+    const id = Number(
+      client
+        .prepare(
+          `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at)
+           values (?, 'review', ?, ?, 50, ?, '{}', ?)`,
+        )
+        .run(review.app, `review-${reviewRowId}-${++this.#n}`, priority, reviewRowId, Date.UTC(2026, 10, 2))
+        .lastInsertRowid,
+    );
+    for (const { channel, status } of channels) {
+      client
+        .prepare(
+          `insert into deliveries (alert_id, channel, app_handle, status, created_at, sent_at)
+           values (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          channel,
+          review.app,
+          status,
+          Date.UTC(2026, 10, 2),
+          status === 'sent' ? Date.UTC(2026, 10, 2) : null,
+        );
+    }
+    return id;
+  }
+
+  user(name: string): void {
+    this.#store.db.$client
+      .prepare('insert into users (name, password_hash, created_at) values (?, ?, 0)')
+      .run(name, 'scrypt$test');
+  }
+}

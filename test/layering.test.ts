@@ -29,6 +29,8 @@ const LAYER: Readonly<Record<string, number>> = {
   queue: 5,
   ops: 5,
   'settings.ts': 5,
+  // The inbox's pages and API, mounted by ops' server: a peer it may import, importing nothing of ops.
+  web: 5,
   'worker.ts': 6,
   'demo.ts': 7,
   cli: 8,

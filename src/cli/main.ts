@@ -12,6 +12,7 @@ import { rulesCommand } from './commands/rules.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
 import { statusCommand } from './commands/status.js';
+import { userCommand } from './commands/user.js';
 
 const program = new Command()
   .name('reviewwatch')
@@ -31,6 +32,7 @@ program.addCommand(notifyCommand());
 program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
 program.addCommand(pruneCommand());
+program.addCommand(userCommand());
 program.addCommand(reconcileCommand());
 
 /**

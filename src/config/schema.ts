@@ -191,6 +191,22 @@ const http = z.strictObject({
   enabled: z.boolean().default(true),
 });
 
+/** The triage inbox the ops server serves (src/web/). */
+const web = z.strictObject({
+  /**
+   * Where people reach the inbox, e.g. https://reviews.example.com: the session cookie is Secure when it is
+   * https, and the login page checks that forms come from it.
+   */
+  publicUrl: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => new URL(url).pathname === '/' && !new URL(url).search, {
+      message: 'the inbox is served at the root: give only the scheme, host and port',
+    })
+    .optional(),
+  /** How long a login lasts. */
+  sessionTtl: duration.default(12 * 3_600_000),
+});
+
 export const configSchema = z
   .strictObject({
     catalog: catalog.prefault({}),
@@ -202,6 +218,7 @@ export const configSchema = z
       .default({}),
     digest: digest.optional(),
     http: http.prefault({}),
+    web: web.prefault({}),
     retention: retention.prefault({}),
   })
   .superRefine((config, ctx) => {

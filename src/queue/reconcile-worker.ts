@@ -97,7 +97,7 @@ export interface ReconcileServiceOptions {
   concurrency?: number;
   /** Called with the outbox messages a reconciliation raised, after its transaction committed. */
   onMessages?: (messages: OutboxMessage[]) => Promise<void>;
-  /** A bad key or no credits: this worker pauses itself; the caller says so. */
+  /** A bad key or no credits: this worker pauses itself and logs it once, then calls this. */
   onFatal?: (err: CatalogError) => void;
   /** The queue's and the worker's error events (a Redis outage); logged as errors by default. */
   reportError?: (what: string) => (err: Error) => void;
@@ -175,7 +175,10 @@ export function createReconcileWorker(
         const cause = err instanceof ReconcileError ? err.cause : err;
         const message = errorMessage(err);
         if (cause instanceof CatalogError && !cause.retryable) {
-          if (cause.fatal) {
+          if (cause.fatal && !worker.isPaused()) {
+            logger.error(
+              `${cause.message} Reconciliations are paused; restart reviewwatch once it is fixed.`,
+            );
             void worker.pause(true);
             options.onFatal?.(cause);
           }

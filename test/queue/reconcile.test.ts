@@ -148,7 +148,7 @@ describe('the reconcile service', () => {
       enqueueDueReconciles(queue, { config, store, logger: log.logger }, new Date(t));
     expect(await again(now)).toEqual([]);
     const next = latestSlot('shop-b', HOUR, now) + HOUR + 1_000;
-    expect(await again(next)).toEqual([{ handle: 'shop-b', slot: next - 1_000 }]);
+    expect(await again(next)).toContainEqual({ handle: 'shop-b', slot: next - 1_000 });
   });
 
   it("runs the scheduler's look for due apps as a job: an app reconciles once its baseline is stored", async () => {

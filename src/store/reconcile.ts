@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StoreDb } from './db.js';
+import { moveTriage } from './triage.js';
 
 /** A stored review as a reconciliation compares it; times in epoch ms. */
 export interface StoredReview {
@@ -144,13 +145,14 @@ export function restoreReviews(db: StoreDb, rowIds: readonly number[]): number {
 }
 
 /**
- * Deletes a row that duplicates another (one review stored twice), after pointing its alerts and edits
- * at the row that stays: nothing that referred to it is lost.
+ * Deletes a row that duplicates another (one review stored twice), after pointing its alerts, edits and
+ * triage (notes, audit trail, tags, status) at the row that stays: nothing that referred to it is lost.
  */
 export function foldDuplicate(db: StoreDb, keepRowId: number, dropRowId: number): void {
   const st = statements(db);
   st.repointAlerts.run(keepRowId, dropRowId);
   st.repointEdits.run(keepRowId, dropRowId);
+  moveTriage(db, keepRowId, dropRowId);
   st.deleteReview.run(dropRowId);
 }
 

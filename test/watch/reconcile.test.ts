@@ -14,6 +14,7 @@ import { openStore } from '../../src/store/db.js';
 import { reconcileCost, type StoredReview } from '../../src/store/reconcile.js';
 import { reviewsOf } from '../../src/store/reviews.js';
 import { alerts, pollRuns, reviewEdits } from '../../src/store/schema.js';
+import { applyTriage, notesOf, triageOf } from '../../src/store/triage.js';
 import { pollApp } from '../../src/watch/poll.js';
 import { planReconcile, type ReconcileDeps, reconcileApp, spanOf } from '../../src/watch/reconcile.js';
 import { captureLog, tempDir, tempStore } from '../helpers/index.js';
@@ -237,6 +238,14 @@ describe('a reconciliation of reviews without ids', () => {
     expect(reviewsOf(store.db, APP)).toHaveLength(61);
     const duplicate = polled.newReviews[0];
     expect(alertRows().map((a) => a.reviewRowId)).toEqual([duplicate?.id]);
+    // Support already picked the duplicate up: its triage must survive the merge.
+    applyTriage(
+      store.db,
+      duplicate?.id as number,
+      { status: 'acknowledged', addTags: ['billing'], note: 'Called them back' },
+      'ana',
+      new Date(),
+    );
 
     const outcome = await reconcile(5);
     expect(outcome).toMatchObject({ merged: 1, removed: 0, found: 0, alerted: 0 });
@@ -247,6 +256,11 @@ describe('a reconciliation of reviews without ids', () => {
     expect(rows.some((r) => r.id === duplicate?.id)).toBe(false);
     // The alert the poll raised now points at the row that stays; the edit is on record.
     expect(alertRows().map((a) => a.reviewRowId)).toEqual([original?.id]);
+    expect(triageOf(store.db, original?.id as number)).toMatchObject({
+      status: 'acknowledged',
+      tags: ['billing'],
+    });
+    expect(notesOf(store.db, original?.id as number).map((n) => n.body)).toEqual(['Called them back']);
     const edits = store.db.select().from(reviewEdits).all();
     expect(edits).toMatchObject([{ reviewRowId: original?.id, oldRating: target.rating, newRating: 1 }]);
     // And the next poll takes the listed review for the stored one.

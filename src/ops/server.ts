@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
+import type { Web } from '../web/router.js';
 import type { PollingVerdict } from './health.js';
 import type { Metrics } from './metrics.js';
 
@@ -33,6 +34,11 @@ export interface OpsServerDeps {
   metrics: Metrics;
   /** The polling watchdog of a long-running worker; absent for a server that polls nothing. */
   polling?: { verdict(): PollingVerdict };
+  /**
+   * The triage inbox (web/router.ts), served at `/` after the endpoints above. With it, Bull Board opens to
+   * anyone logged in to the inbox as well as to the admin credentials.
+   */
+  web?: Web;
 }
 
 export interface OpsServerOptions {
@@ -64,13 +70,18 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   if (options.admin.problem) logger.warn(options.admin.problem);
   const access = options.admin.token || options.admin.basic ? options.admin : undefined;
   const app = createOpsApp(options, access);
+  const board = deps.web
+    ? 'Bull Board, with a login or credentials'
+    : access
+      ? 'Bull Board, with credentials'
+      : 'Bull Board closed: set REVIEWWATCH_ADMIN_TOKEN or REVIEWWATCH_ADMIN_USER and REVIEWWATCH_ADMIN_PASSWORD to open it';
   const server = createServer(app);
   await listen(server, options.host, options.port);
   server.on('error', (err) => logger.error({ err: err.message }, 'ops server error'));
   const url = urlOf(server.address() as AddressInfo);
   logger.info(
     { url },
-    `ops server at ${url}: /healthz, /readyz, /metrics, ${ADMIN_PATH} (${access ? 'Bull Board, with credentials' : 'Bull Board closed: set REVIEWWATCH_ADMIN_TOKEN or REVIEWWATCH_ADMIN_USER and REVIEWWATCH_ADMIN_PASSWORD to open it'})`,
+    `ops server at ${url}: ${deps.web ? '/ (the inbox), ' : ''}/healthz, /readyz, /metrics, ${ADMIN_PATH} (${board})`,
   );
   if (!isLoopback(options.host)) {
     logger.warn(`ops server listens on ${options.host}: /metrics and /readyz answer anyone who can reach it`);
@@ -130,7 +141,7 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
     res.set('content-type', deps.metrics.contentType).send(text);
   });
 
-  if (access) {
+  if (access || deps.web) {
     const serverAdapter = new ExpressAdapter();
     serverAdapter.setBasePath(ADMIN_PATH);
     createBullBoard({
@@ -139,12 +150,14 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
       options: { uiConfig: { boardTitle: 'reviewwatch' } },
     });
     const router: RequestHandler = serverAdapter.getRouter();
-    app.use(ADMIN_PATH, requireAdmin(access), router);
+    app.use(ADMIN_PATH, boardGuard(access, deps.web), router);
   } else {
     app.use(ADMIN_PATH, (_req, res) => {
       res.status(404).json({ error: 'not found', hint: CLOSED_HINT });
     });
   }
+
+  if (deps.web) app.use(deps.web.router);
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found', paths: ['/healthz', '/readyz', '/metrics', ADMIN_PATH] });
@@ -182,6 +195,19 @@ function checkSqlite(store: Store): Check {
   } catch (err) {
     return { status: 'error', detail: errorMessage(err) };
   }
+}
+
+/** The admin credentials as before; with the inbox, its login (or the token) opens the board as well. */
+function boardGuard(access: AdminCredentials | undefined, web: Web | undefined): RequestHandler {
+  const admin = access ? requireAdmin(access) : undefined;
+  if (!web) {
+    if (!admin) throw new Error('Bull Board needs credentials or the inbox login');
+    return admin;
+  }
+  return (req, res, next) => {
+    if (access && authorized(req.headers.authorization, access)) return next();
+    web.guard(req, res, next);
+  };
 }
 
 /**

@@ -17,9 +17,6 @@ const AT = 'coalesce(r.created_at, r.first_seen_at)';
 const PRIORITY_RANK = `(select min(case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)
   from alerts a where a.review_row_id = r.id and a.kind = 'review')`;
 
-/** Characters of a review's text a list row carries; the review's page shows it all. */
-export const EXCERPT_LENGTH = 400;
-
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
@@ -47,9 +44,7 @@ export interface InboxRow {
   reviewer: string;
   location: string;
   rating: number;
-  /** The first EXCERPT_LENGTH characters. */
-  excerpt: string;
-  contentLength: number;
+  content: string;
   createdDate: string;
   /** The date the list is ordered by (see the module comment). */
   at: Date;
@@ -161,8 +156,7 @@ function buildQuery(
   // The page's rows are found and ordered first, by id and date alone; only those get their columns, tags
   // and priority. A search matching half the store sorts two integers per match, not whole rows.
   const sql = `select r.id as id, r.app_handle as appHandle, r.app_name as appName, r.reviewer as reviewer,
-      r.location as location, r.rating as rating, substr(r.content, 1, ${EXCERPT_LENGTH}) as excerpt,
-      length(r.content) as contentLength, r.created_date as createdDate, p.at as at,
+      r.location as location, r.rating as rating, r.content as content, r.created_date as createdDate, p.at as at,
       r.time_using_app as timeUsingApp, r.removed_at as removedAt, coalesce(t.status, 'new') as status,
       t.assignee as assignee,
       (select json_group_array(tag) from (select tag from review_tags where review_row_id = r.id order by tag))
@@ -187,8 +181,7 @@ interface RawRow {
   reviewer: string;
   location: string;
   rating: number;
-  excerpt: string;
-  contentLength: number;
+  content: string;
   createdDate: string;
   at: number;
   timeUsingApp: string;
@@ -235,8 +228,7 @@ export function listInbox(db: StoreDb, filter: InboxFilter, options: PageOptions
       reviewer: r.reviewer,
       location: r.location,
       rating: r.rating,
-      excerpt: r.excerpt,
-      contentLength: r.contentLength,
+      content: r.content,
       createdDate: r.createdDate,
       at: new Date(r.at),
       timeUsingApp: r.timeUsingApp,

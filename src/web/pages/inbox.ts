@@ -1,0 +1,102 @@
+import { truncate } from '../../render/escape.js';
+import { PRIORITIES } from '../../scoring/priority.js';
+import type { InboxPage, InboxRow } from '../../store/inbox.js';
+import { TRIAGE_STATUSES } from '../../store/triage.js';
+import type { Principal } from '../auth.js';
+import { type InboxQuery, PERIODS, queryString } from '../filters.js';
+import { html, type SafeHtml } from '../html.js';
+import { type AppInfo, formatTime, type Presenter } from '../present.js';
+import { layout } from './layout.js';
+
+export interface InboxView {
+  principal: Principal;
+  query: InboxQuery;
+  problems: string[];
+  page: InboxPage;
+  apps: AppInfo[];
+  users: string[];
+  maxRating: number;
+  presenter: Presenter;
+}
+
+const EXCERPT = 280;
+
+export function starsOf(rating: number): SafeHtml {
+  const filled = Math.min(5, Math.max(0, rating));
+  return html`<span class="stars" role="img" aria-label="${rating} star${rating === 1 ? '' : 's'}">${'★'.repeat(filled)}${'☆'.repeat(5 - filled)}</span>`;
+}
+
+export function statusLabel(status: string): string {
+  return status === 'new' ? 'new' : status;
+}
+
+function checkbox(
+  name: string,
+  value: string | number,
+  checked: boolean,
+  label: string | SafeHtml,
+): SafeHtml {
+  return html`<label><input type="checkbox" name="${name}" value="${value}"${checked ? html` checked` : ''}> ${label}</label>`;
+}
+
+function option(value: string, label: string, selected: boolean): SafeHtml {
+  return html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
+}
+
+function filtersForm(view: InboxView): SafeHtml {
+  const { query } = view;
+  const stars = query.stars ?? Array.from({ length: view.maxRating }, (_, i) => i + 1);
+  return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the inbox">
+  <label class="field" for="q">Search <input type="search" id="q" name="q" value="${query.q ?? ''}" placeholder="words in the review"></label>
+  <label class="field">App <select name="app">${option('', 'All apps', !query.app)}${view.apps.map((a) => option(a.handle, a.name, query.app === a.handle))}</select></label>
+  <label class="field">Role <select name="role">${option('', 'Any', !query.role)}${option('own', 'Own apps', query.role === 'own')}${option('competitor', 'Competitors', query.role === 'competitor')}</select></label>
+  <fieldset><legend>Stars</legend>${[1, 2, 3, 4, 5].map((n) => checkbox('stars', n, stars.includes(n), String(n)))}</fieldset>
+  <fieldset><legend>Priority</legend>${PRIORITIES.map((p) => checkbox('priority', p, query.priority?.includes(p) ?? false, p))}</fieldset>
+  <fieldset><legend>Status</legend>${TRIAGE_STATUSES.map((s) => checkbox('status', s, query.status?.includes(s) ?? false, s))}</fieldset>
+  <label class="field">Assignee <select name="assignee">${option('', 'Anyone', !query.assignee)}${view.users.map((u) => option(u, u, query.assignee === u))}</select></label>
+  <label class="field">Tag <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
+  <label class="field">Period <select name="period">${Object.keys(PERIODS).map((p) => option(p, p === 'all' ? 'all time' : `last ${p}`, (query.period ?? '30d') === p))}</select></label>
+  <label class="field">From <input type="date" name="from" value="${query.from ?? ''}"></label>
+  <label class="field">To <input type="date" name="to" value="${query.to ?? ''}"></label>
+  <button class="primary" type="submit">Filter</button>
+  <a href="/">Reset</a>
+</form>`;
+}
+
+function row(view: InboxView, review: InboxRow): SafeHtml {
+  const app = view.presenter.app(review.appHandle, review.appName);
+  const severity = view.presenter.severity(review);
+  const groups = view.presenter.keywordGroups(review.content);
+  const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
+  return html`<tr${review.removedAt ? html` class="removed"` : ''}>
+  <td>${starsOf(review.rating)}</td>
+  <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<span class="muted small">removed from the listing</span>` : ''}</td>
+  <td>${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
+  <td>${review.reviewer || 'anonymous'}<div class="muted small">${review.location}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}</div></td>
+  <td class="small">${formatTime(review.at)}</td>
+  <td>${review.priority ? html`<span class="badge p-${review.priority}">${review.priority}</span>` : html`<span class="muted small">no alert</span>`}
+    <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul></td>
+  <td><span class="status">${statusLabel(review.status)}</span>${review.assignee ? html`<div class="small">→ ${review.assignee}</div>` : ''}</td>
+  <td>${groups.map((g) => html`<span class="tag auto" title="keyword group">${g}</span>`)}${review.tags.map((t) => html`<a class="tag" href="/${queryString({ tag: t })}">${t}</a>`)}</td>
+</tr>`;
+}
+
+export function inboxPage(view: InboxView): string {
+  const { page, query } = view;
+  const body = html`<h1>Inbox</h1>
+${filtersForm(view)}
+${view.problems.length > 0 ? html`<p class="error" role="alert">Ignored: ${view.problems.join('; ')}.</p>` : ''}
+${
+  page.rows.length === 0
+    ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
+    : html`<table class="inbox">
+  <thead><tr><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
+  <tbody>${page.rows.map((r) => row(view, r))}</tbody>
+</table>`
+}
+<nav class="pages" aria-label="Pages">
+  ${query.cursor ? html`<a href="/${queryString(query, { cursor: undefined })}">← Newest</a>` : ''}
+  ${page.next ? html`<a rel="next" href="/${queryString(query, { cursor: page.next })}">Older →</a>` : ''}
+</nav>`;
+  return layout({ title: 'Inbox', principal: view.principal, body });
+}

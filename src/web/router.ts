@@ -1,0 +1,425 @@
+/**
+ * The triage inbox: the login page, the list (`GET /`), a review's page, their forms, and the JSON API,
+ * as one express router the ops server mounts at `/` after its own endpoints. Everything but the login
+ * page and the stylesheet needs a session or the admin token; every state-changing request made with a
+ * session cookie needs its CSRF token and must come from this site.
+ */
+import type { IncomingMessage } from 'node:http';
+import { eq } from 'drizzle-orm';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../log.js';
+import type { AdminCredentials } from '../settings.js';
+import type { Store } from '../store/db.js';
+import { listInbox } from '../store/inbox.js';
+import { reviewDetail } from '../store/review-detail.js';
+import { reviews } from '../store/schema.js';
+import {
+  applyTriage,
+  MAX_NOTE_LENGTH,
+  TRIAGE_STATUSES,
+  type TriageChange,
+  TriageInputError,
+} from '../store/triage.js';
+import { listUsers } from '../store/users.js';
+import { detailJson, eventJson, rowJson, triageJson } from './api-json.js';
+import { ASSETS } from './assets.js';
+import {
+  actorOf,
+  bearerMatches,
+  crossSite,
+  type Principal,
+  parseCookies,
+  randomToken,
+  Sessions,
+  sameSecret,
+} from './auth.js';
+import { inboxFilterOf, parseInboxQuery } from './filters.js';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
+import { inboxPage } from './pages/inbox.js';
+import { loginPage } from './pages/login.js';
+import { reviewPage } from './pages/review.js';
+import { presenterOf } from './present.js';
+import { checkLogin } from './users.js';
+
+export interface WebOptions {
+  store: Store;
+  config: Config;
+  /** REVIEWWATCH_ADMIN_TOKEN opens the API (and the pages) to scripts. */
+  admin: AdminCredentials;
+  logger: Logger;
+  /** The clock sessions expire by; tests move it. */
+  now?: () => Date;
+  loginLimits?: LoginLimits;
+}
+
+export interface Web {
+  router: express.Router;
+  /**
+   * Lets through a request with a session or the admin token, else answers it (a login redirect for a
+   * browser, 401 for a script): for what the ops server serves itself behind the same login (Bull Board).
+   */
+  guard: RequestHandler;
+  principalOf(req: IncomingMessage): Principal | undefined;
+}
+
+/** No inline script or style, nothing from elsewhere, no framing, forms only to this site. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const BODY_LIMIT = '64kb';
+const LOGIN_COOKIE_AGE_S = 3_600;
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const principals = new WeakMap<IncomingMessage, Principal>();
+
+function principalOfRequest(req: Request): Principal {
+  const principal = principals.get(req);
+  // The routes below the authentication middleware are only reached with one.
+  if (!principal) throw new Error('no principal on an authenticated route');
+  return principal;
+}
+
+function field(body: unknown, name: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Only a path of this site: `//evil.example` and `/\evil.example` are other sites to a browser. */
+function safeNext(next: string | undefined): string {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}
+
+function wantsHtml(req: Request): boolean {
+  return !req.path.startsWith('/api/') && (req.method === 'GET' || req.method === 'HEAD');
+}
+
+const triageBody = z
+  .strictObject({
+    status: z.enum(TRIAGE_STATUSES).optional(),
+    assignee: z.string().min(1).nullable().optional(),
+    addTags: z.array(z.string()).max(20).optional(),
+    removeTags: z.array(z.string()).max(20).optional(),
+    note: z.string().max(MAX_NOTE_LENGTH).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' });
+
+export function createWeb(options: WebOptions): Web {
+  const { store, config, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const publicUrl = config.web.publicUrl;
+  const sessions = new Sessions(store, {
+    ttlMs: config.web.sessionTtl,
+    secure: publicUrl?.startsWith('https:') ?? false,
+    now,
+  });
+  const loginCookie = publicUrl?.startsWith('https:') ? '__Host-rw_login' : 'rw_login';
+  const throttle = new LoginThrottle(options.loginLimits ?? DEFAULT_LOGIN_LIMITS);
+  const presenter = presenterOf(config);
+  const userNames = () => listUsers(store.db).map((u) => u.name);
+  const apps = () => config.apps.map((a) => presenter.app(a.handle, ''));
+
+  const principalOf = (req: IncomingMessage): Principal | undefined =>
+    bearerMatches(req, options.admin.token) ? { kind: 'token' } : sessions.principalOf(req);
+
+  const refuse = (req: Request, res: Response) => {
+    if (wantsHtml(req)) {
+      res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    res.setHeader('WWW-Authenticate', 'Bearer realm="reviewwatch"');
+    res.status(401).json({
+      error: 'unauthorized',
+      hint: 'log in at /login, or send "Authorization: Bearer <REVIEWWATCH_ADMIN_TOKEN>"',
+    });
+  };
+
+  /** The CSRF token and the site of a state-changing request made with a session cookie. */
+  const forged = (req: Request, principal: Principal): boolean => {
+    if (principal.kind !== 'user' || !UNSAFE.has(req.method)) return false;
+    if (crossSite(req, publicUrl)) return true;
+    const header = req.headers['x-csrf-token'];
+    const token = field(req.body, '_csrf') ?? (typeof header === 'string' ? header : undefined);
+    return token === undefined || !sameSecret(token, principal.csrfToken);
+  };
+
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  for (const asset of ASSETS) {
+    router.get(asset.path, (_req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.type(asset.contentType).send(asset.body);
+    });
+  }
+
+  const showLogin = (
+    res: Response,
+    status: number,
+    form: { next: string; name?: string; error?: string },
+  ) => {
+    const csrf = randomToken();
+    res.setHeader(
+      'Set-Cookie',
+      sessions.cookie(loginCookie, csrf, { maxAgeSeconds: LOGIN_COOKIE_AGE_S, sameSite: 'Strict' }),
+    );
+    res
+      .status(status)
+      .type('html')
+      .send(loginPage({ csrf, ...form }));
+  };
+
+  router.get('/login', (req, res) => {
+    const next = safeNext(typeof req.query.next === 'string' ? req.query.next : undefined);
+    if (principalOf(req)) {
+      res.redirect(303, next);
+      return;
+    }
+    showLogin(res, 200, { next });
+  });
+
+  router.post('/login', express.urlencoded({ extended: false, limit: BODY_LIMIT }), async (req, res) => {
+    const name = (field(req.body, 'name') ?? '').trim().toLowerCase();
+    const password = field(req.body, 'password') ?? '';
+    const next = safeNext(field(req.body, 'next'));
+    const expected = parseCookies(req.headers.cookie).get(loginCookie);
+    const given = field(req.body, '_csrf');
+    if (!expected || !given || !sameSecret(given, expected) || crossSite(req, publicUrl)) {
+      showLogin(res, 403, { next, name, error: 'The login form expired. Please try again.' });
+      return;
+    }
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const at = now().getTime();
+    const wait = throttle.retryAfterMs(name, address, at);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+      logger.warn({ name, address }, 'login refused: too many failed attempts');
+      showLogin(res, 429, {
+        next,
+        name,
+        error: `Too many failed logins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      });
+      return;
+    }
+    const user = await checkLogin(store, name, password);
+    if (!user) {
+      throttle.failed(name, address, at);
+      logger.info({ name, address }, 'login failed');
+      showLogin(res, 401, { next, name, error: 'Wrong name or password.' });
+      return;
+    }
+    throttle.succeeded(name);
+    logger.info({ name: user.name }, 'logged in');
+    res.setHeader('Set-Cookie', [
+      sessions.start(user.id),
+      sessions.cookie(loginCookie, '', { maxAgeSeconds: 0, sameSite: 'Strict' }),
+    ]);
+    res.redirect(303, next);
+  });
+
+  // Everything below needs credentials.
+  router.use((req, res, next) => {
+    const principal = principalOf(req);
+    if (!principal) return refuse(req, res);
+    principals.set(req, principal);
+    next();
+  });
+  router.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  router.use(express.json({ limit: BODY_LIMIT }));
+  router.use((req, res, next) => {
+    if (!forged(req, principalOfRequest(req))) return next();
+    logger.warn({ path: req.path }, 'refused a state-changing request without a valid CSRF token');
+    res.status(403).json({ error: 'forbidden', hint: 'the CSRF token is missing or wrong; reload the page' });
+  });
+
+  router.post('/logout', (req, res) => {
+    res.setHeader('Set-Cookie', sessions.end(principalOfRequest(req)));
+    res.redirect(303, '/login');
+  });
+
+  router.get('/', (req, res) => {
+    const { query, problems } = parseInboxQuery(req.query);
+    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
+      ...(query.limit ? { limit: query.limit } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    res.type('html').send(
+      inboxPage({
+        principal: principalOfRequest(req),
+        query,
+        problems,
+        page,
+        apps: apps(),
+        users: userNames(),
+        maxRating: config.alerts.lowRating.maxRating,
+        presenter,
+      }),
+    );
+  });
+
+  const reviewIdOf = (req: Request): number | undefined => {
+    const raw = req.params.id;
+    return typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+  };
+
+  const showReview = (req: Request, res: Response, status: number, error?: string) => {
+    const id = reviewIdOf(req);
+    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
+    if (!detail) {
+      res
+        .status(404)
+        .type('html')
+        .send('<!doctype html><title>Not found</title><p>No such review. <a href="/">Inbox</a></p>');
+      return;
+    }
+    res
+      .status(status)
+      .type('html')
+      .send(
+        reviewPage({
+          principal: principalOfRequest(req),
+          detail,
+          users: userNames(),
+          presenter,
+          ...(error ? { error } : {}),
+        }),
+      );
+  };
+
+  router.get('/reviews/:id', (req, res) => showReview(req, res, 200));
+
+  router.post('/reviews/:id/triage', (req, res) => {
+    const id = reviewIdOf(req);
+    if (id === undefined || !reviewExists(store, id)) return showReview(req, res, 404);
+    const change = formChange(req.body);
+    if (!change) return showReview(req, res, 400, 'Unknown action.');
+    try {
+      applyTriage(store.db, id, change, actorOf(principalOfRequest(req)), now());
+    } catch (err) {
+      if (err instanceof TriageInputError) return showReview(req, res, 400, err.message);
+      throw err;
+    }
+    res.redirect(303, `/reviews/${id}#triage`);
+  });
+
+  router.get('/api/reviews', (req, res) => {
+    const { query, problems } = parseInboxQuery(req.query);
+    if (problems.length > 0) {
+      res.status(400).json({ error: 'bad filter', problems });
+      return;
+    }
+    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
+      ...(query.limit ? { limit: query.limit } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    res.json({
+      reviews: page.rows.map((r) => rowJson(r, presenter, publicUrl)),
+      next: page.next ?? null,
+    });
+  });
+
+  router.get('/api/reviews/:id', (req, res) => {
+    const id = reviewIdOf(req);
+    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
+    if (!detail) {
+      res.status(404).json({ error: 'no such review' });
+      return;
+    }
+    res.json(detailJson(detail, presenter, publicUrl));
+  });
+
+  router.post('/api/reviews/:id/triage', (req, res) => {
+    const id = reviewIdOf(req);
+    if (id === undefined || !reviewExists(store, id)) {
+      res.status(404).json({ error: 'no such review' });
+      return;
+    }
+    const parsed = triageBody.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({
+        error: 'bad request',
+        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
+        hint: 'send JSON: {"status"?, "assignee"? (null unassigns), "addTags"?, "removeTags"?, "note"?}',
+      });
+      return;
+    }
+    const { status, assignee, addTags, removeTags, note } = parsed.data;
+    const change: TriageChange = {
+      ...(status ? { status } : {}),
+      ...(assignee !== undefined ? { assignee } : {}),
+      ...(addTags ? { addTags } : {}),
+      ...(removeTags ? { removeTags } : {}),
+      ...(note !== undefined ? { note } : {}),
+    };
+    try {
+      const result = applyTriage(store.db, id, change, actorOf(principalOfRequest(req)), now());
+      res.json({ triage: triageJson(result.state), events: result.events.map(eventJson) });
+    } catch (err) {
+      if (err instanceof TriageInputError) {
+        res.status(400).json({ error: err.message });
+        return;
+      }
+      throw err;
+    }
+  });
+
+  const guard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    const principal = principalOf(req);
+    if (!principal) return refuse(req, res);
+    // Bull Board's own calls carry no CSRF token: for them, the site check and SameSite=Lax must do.
+    if (principal.kind === 'user' && UNSAFE.has(req.method) && crossSite(req, publicUrl)) {
+      res.status(403).json({ error: 'forbidden', hint: 'cross-site request refused' });
+      return;
+    }
+    next();
+  };
+
+  return { router, guard, principalOf };
+}
+
+function reviewExists(store: Store, id: number): boolean {
+  return store.db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, id)).get() !== undefined;
+}
+
+/** What a form on a review's page asks for; undefined for an unknown action. */
+function formChange(body: unknown): TriageChange | undefined {
+  const action = field(body, 'action');
+  const tag = field(body, 'tag') ?? '';
+  switch (action) {
+    case 'status': {
+      const status = field(body, 'status') ?? '';
+      return TRIAGE_STATUSES.includes(status as (typeof TRIAGE_STATUSES)[number])
+        ? { status: status as (typeof TRIAGE_STATUSES)[number] }
+        : undefined;
+    }
+    case 'assign':
+      return { assignee: field(body, 'assignee') || null };
+    case 'tag':
+      return { addTags: [tag] };
+    case 'untag':
+      return { removeTags: [tag] };
+    case 'note':
+      return { note: field(body, 'note') ?? '' };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,177 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/queue/connection.js';
+import { applyTriage } from '../../src/store/triage.js';
+import { ReviewSeeder } from '../helpers/inbox.js';
+import { REDIS_URL, tempStore } from '../helpers/index.js';
+import { ADMIN_TOKEN, startWebServer, type WebServer } from '../helpers/web.js';
+
+const HOSTILE = {
+  script: '<script>alert("xss")</script> refund now',
+  img: '<img src=x onerror="alert(1)"> broken',
+  link: '<a href="javascript:alert(1)">click</a> [x](javascript:alert(2))',
+  rtl: 'Great app \u202Egnp.exe\u202C and \u2067hidden\u2069 שלום עולם',
+  zeroWidth: 'ref\u200Bund\u200D\uFEFF please',
+};
+const LONG = `${'very long complaint about billing '.repeat(1_600)}END-OF-TEXT`;
+
+let redis: Redis;
+let store: ReturnType<typeof tempStore>;
+let server: WebServer;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  redis = await connectRedis(REDIS_URL);
+  store = tempStore();
+  const seed = new ReviewSeeder(store);
+  seed.user('ana');
+  const day = Date.now() - 86_400_000;
+  for (const [key, content] of Object.entries(HOSTILE)) {
+    ids[key] = seed.review({ content, reviewer: `<b>${key}</b>"'`, location: '<i>here</i>', createdAt: day });
+  }
+  ids.long = seed.review({ content: LONG, createdAt: day, appUrl: 'javascript:alert(3)' });
+  ids.alerted = seed.review({ content: 'Charged twice, refund please', rating: 1, createdAt: day + 1000 });
+  seed.alert(ids.alerted, 'high', [
+    { channel: 'support', status: 'sent' },
+    { channel: 'mail', status: 'failed' },
+  ]);
+  applyTriage(
+    store.db,
+    ids.script as number,
+    { status: 'acknowledged', assignee: 'ana', addTags: ['xss'], note: '<script>alert("note")</script>' },
+    'ana',
+    new Date(),
+  );
+  store.db.$client
+    .prepare(
+      `insert into review_edits (review_row_id, app_handle, old_rating, new_rating, old_content, new_content,
+       old_created_date, new_created_date, detected_at, poll_run_id)
+       values (?, 'shop', 3, 1, '<svg onload=alert(4)>', 'Charged twice, refund please', 'a', 'b', ?, 1)`,
+    )
+    .run(ids.alerted, Date.now());
+  server = await startWebServer({ store, redis });
+});
+afterAll(async () => {
+  await server.server.close();
+  store.cleanup();
+  await redis.quit();
+});
+
+async function page(path: string): Promise<string> {
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(res.status, path).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  return res.text();
+}
+
+/** Markup a hostile text could have smuggled in: any of these in a page means it was not escaped. */
+function expectNoInjectedMarkup(text: string): void {
+  expect(text).not.toMatch(/<script/i);
+  expect(text).not.toMatch(/<img/i);
+  expect(text).not.toMatch(/<svg/i);
+  expect(text).not.toMatch(/<a href="javascript:/i);
+  expect(text).not.toMatch(/href="javascript:/i);
+  expect(text).not.toMatch(/<b>|<i>/);
+  expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+}
+
+describe('hostile review text', () => {
+  it('is shown escaped in the inbox, every row', async () => {
+    const text = await page('/');
+    expectNoInjectedMarkup(text);
+    expect(text).toContain('&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt; refund now');
+    expect(text).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt; broken');
+    expect(text).toContain('&lt;b&gt;script&lt;/b&gt;&quot;&#39;');
+    expect(text).toContain('שלום עולם');
+    // The 50 KB text is cut in the list; its page has it all.
+    expect(text).not.toContain('END-OF-TEXT');
+    expect(text.length).toBeLessThan(200_000);
+  });
+
+  it('is shown escaped on each review’s page, with notes, edits and the listing link checked', async () => {
+    for (const key of Object.keys(HOSTILE)) {
+      expectNoInjectedMarkup(await page(`/reviews/${ids[key]}`));
+    }
+    const scripted = await page(`/reviews/${ids.script}`);
+    expect(scripted).toContain('&lt;script&gt;alert(&quot;note&quot;)&lt;/script&gt;');
+    const long = await page(`/reviews/${ids.long}`);
+    expect(long).toContain('END-OF-TEXT');
+    expect(long).not.toContain('javascript:');
+    const edited = await page(`/reviews/${ids.alerted}`);
+    expectNoInjectedMarkup(edited);
+    expect(edited).toContain('&lt;svg onload=alert(4)&gt;');
+  });
+
+  it('comes back as data in the JSON API, served as JSON', async () => {
+    const res = await fetch(`${server.url}/api/reviews/${ids.img}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(((await res.json()) as { content: string }).content).toBe(HOSTILE.img);
+  });
+});
+
+describe('the inbox', () => {
+  it('shows severity reasons, keyword groups, priority, status, assignee and tags on each row', async () => {
+    const text = await page('/');
+    const alerted = text.slice(text.indexOf(`href="/reviews/${ids.alerted}"`));
+    const row = alerted.slice(0, alerted.indexOf('</tr>'));
+    expect(row).toContain('<span class="badge p-high">high</span>');
+    expect(row).toContain('<li>1 star</li>');
+    expect(row).toMatch(/mentions billing: /);
+    expect(row).toContain('<span class="tag auto" title="keyword group">billing</span>');
+    const scripted = text.slice(text.indexOf(`href="/reviews/${ids.script}"`));
+    const scriptRow = scripted.slice(0, scripted.indexOf('</tr>'));
+    expect(scriptRow).toContain('<span class="status">acknowledged</span>');
+    expect(scriptRow).toContain('→ ana');
+    expect(scriptRow).toContain('>xss</a>');
+  });
+
+  it('keeps its filters in the URL and in the form', async () => {
+    const text = await page('/?status=acknowledged&q=refund&stars=1,2,3');
+    expect(text).toContain(`href="/reviews/${ids.script}"`);
+    expect(text).not.toContain(`href="/reviews/${ids.alerted}"`);
+    expect(text).toContain('<input type="search" id="q" name="q" value="refund"');
+    expect(text).toContain('<input type="checkbox" name="status" value="acknowledged" checked>');
+    const none = await page('/?tag=nothing-like-this');
+    expect(none).toContain('No reviews match.');
+  });
+
+  it('links the next page with the same filters', async () => {
+    const first = await page('/?limit=2');
+    const next = /<a rel="next" href="([^"]+)">/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+    expect(next).toMatch(/^\/\?limit=2&cursor=\d+_\d+$/);
+    const second = await page(next ?? '/');
+    const idsOf = (html: string) => [...html.matchAll(/href="\/reviews\/(\d+)"/g)].map((m) => m[1]);
+    expect(idsOf(second)).toHaveLength(2);
+    expect(idsOf(second).some((id) => idsOf(first).includes(id))).toBe(false);
+  });
+});
+
+describe('a review’s page', () => {
+  it('shows its triage, audit trail, edit history, and alerts with their deliveries', async () => {
+    const scripted = await page(`/reviews/${ids.script}`);
+    expect(scripted).toContain('<span class="status" id="status">acknowledged</span>');
+    expect(scripted).toMatch(
+      /<strong>ana<\/strong> set the status from <strong>new<\/strong> to <strong>acknowledged<\/strong>/,
+    );
+    expect(scripted).toContain('assigned it to <strong>ana</strong>');
+    expect(scripted).toContain('added the tag <span class="tag">xss</span>');
+    expect(scripted).toContain(
+      '<button type="submit" aria-pressed="true" accesskey="a">acknowledged</button>',
+    );
+    const alerted = await page(`/reviews/${ids.alerted}`);
+    expect(alerted).toContain('review alert');
+    expect(alerted).toMatch(/support: <strong>sent<\/strong>/);
+    expect(alerted).toMatch(/mail: <strong>failed<\/strong>/);
+    expect(alerted).toMatch(/★★★☆☆<\/span> → <span class="stars" role="img" aria-label="1 star">★☆☆☆☆/);
+  });
+
+  it('is a 404 for a review that does not exist', async () => {
+    const res = await fetch(`${server.url}/reviews/424242`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.status).toBe(404);
+  });
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { type Worker as BullWorker, Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { OutboxMessage } from './alerts/messages.js';
 import { alertPolicyOf } from './alerts/policy.js';
 import { CatalogClient, type CatalogError } from './catalog/index.js';
 import { ExitCode, errorMessage, ReviewwatchError } from './errors.js';
@@ -39,6 +40,12 @@ import {
   type RetryPolicy,
 } from './queue/poll-worker.js';
 import { RedisRequestGate } from './queue/rate-gate.js';
+import {
+  createReconcileWorker,
+  RECONCILE_QUEUE,
+  type ReconcileJobData,
+  syncReconcileSchedulers,
+} from './queue/reconcile-worker.js';
 import { syncPollSchedulers } from './queue/schedulers.js';
 import { startUpkeep, type Upkeep } from './queue/upkeep.js';
 import type { Settings } from './settings.js';
@@ -220,10 +227,14 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     const maintenanceQueue = options.maintenance
       ? new Queue(MAINTENANCE_QUEUE, { connection, prefix })
       : undefined;
+    // Reconciliation is part of watching unattended: it runs wherever the schedules do.
+    const reconcileQueue = options.schedule
+      ? new Queue<ReconcileJobData>(RECONCILE_QUEUE, { connection, prefix })
+      : undefined;
     const queues = [
       pollQueue,
       notifyQueue,
-      ...[digestQueue, maintenanceQueue].filter((q) => q !== undefined),
+      ...[digestQueue, maintenanceQueue, reconcileQueue].filter((q) => q !== undefined),
     ];
     for (const queue of queues) queue.on('error', reportError(`${queue.name} queue`));
     releasers.add('queues', async () => {
@@ -252,6 +263,13 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       releasers.add('ops server', () => server.close());
     }
 
+    // The alerts are in the outbox already; if Redis refuses them now, the sweep enqueues them later.
+    const enqueueRaised = (messages: OutboxMessage[]) =>
+      enqueueMessages(notifyQueue, messages).catch((err) =>
+        logger.warn(
+          `could not enqueue ${messages.length} notification(s) now (${errorMessage(err)}); they stay in the outbox`,
+        ),
+      );
     const retry: RetryPolicy = { attempts: config.poll.attempts, backoffMs: config.poll.backoff };
     const pollWorker = createPollWorker({
       connection,
@@ -264,13 +282,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       deps: { client, store, logger, alerts: alertPolicyOf(config) },
       metrics,
       logger,
-      // The alerts are in the outbox already; if Redis refuses them now, the sweep enqueues them later.
-      onMessages: (messages) =>
-        enqueueMessages(notifyQueue, messages).catch((err) =>
-          logger.warn(
-            `could not enqueue ${messages.length} notification(s) now (${errorMessage(err)}); they stay in the outbox`,
-          ),
-        ),
+      onMessages: enqueueRaised,
       onFatal:
         options.onFatal ??
         ((err) => {
@@ -305,6 +317,15 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         : []),
       ...(maintenanceQueue
         ? [createMaintenanceWorker(digestDeps, { connection, prefix, autorun: false })]
+        : []),
+      ...(reconcileQueue
+        ? [
+            createReconcileWorker(
+              reconcileQueue,
+              { config, store, client, logger, alerts: alertPolicyOf(config) },
+              { connection, prefix, onMessages: enqueueRaised, reportError },
+            ),
+          ]
         : []),
     ];
     pollWorker.on('error', reportError('poll worker'));
@@ -347,6 +368,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       );
       if (digestQueue) await syncDigestSchedule(digestQueue, digestDeps);
       if (maintenanceQueue) await syncMaintenanceSchedule(maintenanceQueue, digestDeps);
+      if (reconcileQueue) await syncReconcileSchedulers(reconcileQueue);
       // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
       const undelivered = await enqueueUndelivered(notifyQueue, store);
       if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);

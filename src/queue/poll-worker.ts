@@ -102,7 +102,11 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
             pollApp(deps, handle, options.poll, (progress) => {
               // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
               if (progress.baseline)
-                void job.updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null });
+                // Progress is for the eyes only: a flushed Redis (no job hash) must not fail the poll, let
+                // alone the process.
+                job
+                  .updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null })
+                  .catch(() => undefined);
             }),
         );
         if (!run.taken) {

@@ -9,6 +9,7 @@ import { pollCommand } from './commands/poll.js';
 import { pruneCommand } from './commands/prune.js';
 import { reconcileCommand } from './commands/reconcile.js';
 import { rulesCommand } from './commands/rules.js';
+import { serveCommand } from './commands/serve.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
 import { statusCommand } from './commands/status.js';
@@ -33,6 +34,7 @@ program.addCommand(rulesCommand());
 program.addCommand(simulateCommand());
 program.addCommand(pruneCommand());
 program.addCommand(userCommand());
+program.addCommand(serveCommand());
 program.addCommand(reconcileCommand());
 
 /**

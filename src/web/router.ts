@@ -172,11 +172,15 @@ export function createWeb(options: WebOptions): Web {
   }
 
   const showLogin = (
+    req: Request,
     res: Response,
     status: number,
     form: { next: string; name?: string; error?: string },
   ) => {
-    const csrf = randomToken();
+    // The token a browser already holds is kept: a second login tab, or a request the browser makes on its
+    // own (a favicon sent here to log in), must not invalidate the form on screen.
+    const held = parseCookies(req.headers.cookie).get(loginCookie);
+    const csrf = held && /^[\w-]{43}$/.test(held) ? held : randomToken();
     res.setHeader(
       'Set-Cookie',
       sessions.cookie(loginCookie, csrf, { maxAgeSeconds: LOGIN_COOKIE_AGE_S, sameSite: 'Strict' }),
@@ -187,13 +191,18 @@ export function createWeb(options: WebOptions): Web {
       .send(loginPage({ csrf, ...form }));
   };
 
+  // Browsers ask for it on their own; there is none, and a login redirect for it would be noise.
+  router.get('/favicon.ico', (_req, res) => {
+    res.status(404).end();
+  });
+
   router.get('/login', (req, res) => {
     const next = safeNext(typeof req.query.next === 'string' ? req.query.next : undefined);
     if (principalOf(req)) {
       res.redirect(303, next);
       return;
     }
-    showLogin(res, 200, { next });
+    showLogin(req, res, 200, { next });
   });
 
   router.post('/login', express.urlencoded({ extended: false, limit: BODY_LIMIT }), async (req, res) => {
@@ -203,7 +212,7 @@ export function createWeb(options: WebOptions): Web {
     const expected = parseCookies(req.headers.cookie).get(loginCookie);
     const given = field(req.body, '_csrf');
     if (!expected || !given || !sameSecret(given, expected) || crossSite(req, publicUrl)) {
-      showLogin(res, 403, { next, name, error: 'The login form expired. Please try again.' });
+      showLogin(req, res, 403, { next, name, error: 'The login form expired. Please try again.' });
       return;
     }
     const address = req.socket.remoteAddress ?? 'unknown';
@@ -213,7 +222,7 @@ export function createWeb(options: WebOptions): Web {
       const minutes = Math.ceil(wait / 60_000);
       res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
       logger.warn({ name, address }, 'login refused: too many failed attempts');
-      showLogin(res, 429, {
+      showLogin(req, res, 429, {
         next,
         name,
         error: `Too many failed logins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
@@ -224,7 +233,7 @@ export function createWeb(options: WebOptions): Web {
     if (!user) {
       throttle.failed(name, address, at);
       logger.info({ name, address }, 'login failed');
-      showLogin(res, 401, { next, name, error: 'Wrong name or password.' });
+      showLogin(req, res, 401, { next, name, error: 'Wrong name or password.' });
       return;
     }
     throttle.succeeded(name);

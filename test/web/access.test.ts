@@ -153,6 +153,21 @@ describe('logging in', () => {
     }
   });
 
+  it('keeps a login form valid when the login page is loaded again (a second tab, a favicon redirect)', async () => {
+    const { url } = await start();
+    const browser = new Browser(url);
+    const first = await (await browser.get('/login')).text();
+    await browser.get('/login?next=%2Ffavicon.ico');
+    expect((await browser.get('/favicon.ico')).status).toBe(404);
+    const res = await browser.post('/login', {
+      _csrf: hiddenField(first, '_csrf'),
+      next: '/',
+      name: 'ana',
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(303);
+  });
+
   it('rate-limits failed logins per name, even with the right password, until the window passes', async () => {
     const server = await start({ loginLimits: { perName: 3, perAddress: 100, windowMs: 60_000 } });
     const browser = new Browser(server.url);

@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/queue/connection.js';
+import { auditOf, triageOf } from '../../src/store/triage.js';
+import { addUser } from '../../src/web/users.js';
+import { ReviewSeeder } from '../helpers/inbox.js';
+import { REDIS_URL, tempStore } from '../helpers/index.js';
+import { startWebServer, type WebServer } from '../helpers/web.js';
+
+/**
+ * The real pages in Debian's Chromium (`apt-get install chromium`; .ci/run installs it), driven by
+ * playwright-core, which downloads no browser of its own. Outside CI, a machine without it skips this file.
+ */
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const PASSWORD = 'browser test password';
+const HOSTILE_IMG = '<img src=x onerror="window.__xss = (window.__xss || 0) + 1">';
+const HOSTILE_SCRIPT = '<script>window.__xss = (window.__xss || 0) + 10</script>';
+
+describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
+  let redis: Redis;
+  let store: ReturnType<typeof tempStore>;
+  let server: WebServer;
+  let browser: Browser;
+  let page: Page;
+  const ids: Record<string, number> = {};
+  const dialogs: string[] = [];
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    if (!CHROMIUM) throw new Error('Chromium is not installed: apt-get install -y chromium');
+    redis = await connectRedis(REDIS_URL);
+    store = tempStore();
+    const seed = new ReviewSeeder(store);
+    const day = Date.now() - 86_400_000;
+    ids.refund = seed.review({ content: 'They never sent my refund', rating: 1, createdAt: day });
+    ids.slow = seed.review({ content: 'Support is slow', rating: 2, createdAt: day + 1000 });
+    ids.hostile = seed.review({
+      content: `${HOSTILE_IMG} ${HOSTILE_SCRIPT} <a href="javascript:window.__xss=100">click</a>`,
+      reviewer: HOSTILE_IMG,
+      rating: 1,
+      createdAt: day + 2000,
+      appUrl: 'javascript:window.__xss=1000',
+    });
+    await addUser(store, { name: 'ana', password: PASSWORD });
+    server = await startWebServer({ store, redis });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage();
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.server.close();
+    store?.cleanup();
+    await redis?.quit();
+  });
+
+  it('logs in with the form and lands on the inbox it was sent away from', async () => {
+    await page.goto(`${server.url}/?status=new`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=name]', 'ana');
+    await page.fill('input[name=password]', PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/?status=new`);
+    expect(await page.textContent('header .who')).toContain('ana');
+    expect(await page.locator('table.inbox tbody tr').count()).toBe(3);
+  });
+
+  it('filters with the search box, and the filter stays in the URL', async () => {
+    await page.goto(`${server.url}/`);
+    await page.focus('#q');
+    await page.keyboard.type('refund');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/q=refund/);
+    const rows = page.locator('table.inbox tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('They never sent my refund');
+  });
+
+  it('sets a status with the keyboard alone, and shows it in the audit trail', async () => {
+    await page.goto(`${server.url}/reviews/${ids.refund}`);
+    await page.focus('button[accesskey=r]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.url}/reviews/${ids.refund}#triage`);
+    expect(await page.textContent('#status')).toBe('resolved');
+    expect(await page.textContent('#audit')).toMatch(/ana\s+set the status from new to resolved/);
+    expect(triageOf(store.db, ids.refund as number).status).toBe('resolved');
+    expect(auditOf(store.db, ids.refund as number).at(-1)?.actor).toBe('ana');
+
+    // A note, typed and sent with the keyboard.
+    await page.focus('textarea[name=note]');
+    await page.keyboard.type('Refunded by hand.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForLoadState();
+    expect(await page.textContent('.note .text')).toBe('Refunded by hand.');
+  });
+
+  it('runs no script from a hostile review, in the list or on its page', async () => {
+    await page.goto(`${server.url}/?q=click`);
+    expect(await page.locator('table.inbox tbody tr').count()).toBe(1);
+    expect(await page.textContent('table.inbox tbody')).toContain(HOSTILE_IMG);
+    await page.goto(`${server.url}/reviews/${ids.hostile}`);
+    expect(await page.textContent('#review-text')).toContain(HOSTILE_SCRIPT);
+    expect(await page.locator('#main img, #main script, a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+});

@@ -182,6 +182,29 @@ export function applyTriage(
     .immediate();
 }
 
+/** At most this many reviews in one bulk change: one short transaction, one readable audit. */
+export const MAX_BULK = 500;
+
+/**
+ * The same change to several reviews (bulk actions), all or nothing: an unknown review or a bad value
+ * anywhere changes none of them. Returns each review's result, in the order given.
+ */
+export function applyTriageToMany(
+  db: StoreDb,
+  reviewRowIds: readonly number[],
+  change: TriageChange,
+  actor: string,
+  at: Date,
+): Array<{ reviewRowId: number } & TriageResult> {
+  const ids = [...new Set(reviewRowIds)];
+  if (ids.length === 0) throw new TriageInputError('select at least one review');
+  if (ids.length > MAX_BULK)
+    throw new TriageInputError(`at most ${MAX_BULK} reviews at once, got ${ids.length}`);
+  return db.$client
+    .transaction(() => ids.map((id) => ({ reviewRowId: id, ...applyTriage(db, id, change, actor, at) })))
+    .immediate();
+}
+
 function writeState(
   db: Db,
   reviewRowId: number,

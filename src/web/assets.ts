@@ -49,6 +49,7 @@ table.inbox tr.removed td { opacity: .6; }
 .tag { display: inline-block; background: var(--soft); border: 1px solid var(--line); border-radius: 10px; padding: 0 .5rem; font-size: .78rem; margin: 0 .2rem .2rem 0; }
 .tag.auto { border-style: dashed; }
 ul.reasons { margin: .2rem 0 0; padding-left: 1rem; font-size: .8rem; color: var(--muted); }
+form.bulk { display: flex; flex-wrap: wrap; gap: .6rem; align-items: flex-end; margin: 0 0 .6rem; }
 nav.pages { display: flex; gap: 1rem; margin-top: 1rem; }
 .review { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }

@@ -17,6 +17,8 @@ import { reviewDetail } from '../store/review-detail.js';
 import { reviews } from '../store/schema.js';
 import {
   applyTriage,
+  applyTriageToMany,
+  MAX_BULK,
   MAX_NOTE_LENGTH,
   TRIAGE_STATUSES,
   type TriageChange,
@@ -39,6 +41,7 @@ import { inboxFilterOf, parseInboxQuery } from './filters.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
 import { inboxPage } from './pages/inbox.js';
 import { loginPage } from './pages/login.js';
+import { messagePage } from './pages/message.js';
 import { reviewPage } from './pages/review.js';
 import { presenterOf } from './present.js';
 import { checkLogin } from './users.js';
@@ -105,15 +108,35 @@ function wantsHtml(req: Request): boolean {
   return !req.path.startsWith('/api/') && (req.method === 'GET' || req.method === 'HEAD');
 }
 
+const changeFields = {
+  status: z.enum(TRIAGE_STATUSES).optional(),
+  assignee: z.string().min(1).nullable().optional(),
+  addTags: z.array(z.string()).max(20).optional(),
+  removeTags: z.array(z.string()).max(20).optional(),
+  note: z.string().max(MAX_NOTE_LENGTH).optional(),
+};
+
 const triageBody = z
-  .strictObject({
-    status: z.enum(TRIAGE_STATUSES).optional(),
-    assignee: z.string().min(1).nullable().optional(),
-    addTags: z.array(z.string()).max(20).optional(),
-    removeTags: z.array(z.string()).max(20).optional(),
-    note: z.string().max(MAX_NOTE_LENGTH).optional(),
-  })
+  .strictObject(changeFields)
   .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' });
+
+const bulkBody = z
+  .strictObject({ ids: z.array(z.number().int().positive()).min(1).max(MAX_BULK), ...changeFields })
+  .refine((b) => Object.keys(b).length > 1, { message: 'nothing to change' });
+
+type ChangeFields = z.infer<typeof triageBody>;
+
+/** The store's change from the API's fields (zod's optional keys may be present as undefined). */
+function changeOf(fields: ChangeFields): TriageChange {
+  const { status, assignee, addTags, removeTags, note } = fields;
+  return {
+    ...(status ? { status } : {}),
+    ...(assignee !== undefined ? { assignee } : {}),
+    ...(addTags ? { addTags } : {}),
+    ...(removeTags ? { removeTags } : {}),
+    ...(note !== undefined ? { note } : {}),
+  };
+}
 
 export function createWeb(options: WebOptions): Web {
   const { store, config, logger } = options;
@@ -330,6 +353,67 @@ export function createWeb(options: WebOptions): Web {
     res.redirect(303, `/reviews/${id}#triage`);
   });
 
+  router.post('/reviews/bulk', (req, res) => {
+    const back = safeNext(field(req.body, 'back'));
+    const ids = idsOf(req.body, 'ids');
+    const change = bulkChange(req.body);
+    const fail = (message: string) =>
+      res
+        .status(400)
+        .type('html')
+        .send(
+          messagePage(
+            'Nothing was changed',
+            `Nothing was changed: ${message}.`,
+            back,
+            principalOfRequest(req),
+          ),
+        );
+    if (!change) return fail('choose what to do with the selected reviews');
+    try {
+      applyTriageToMany(store.db, ids, change, actorOf(principalOfRequest(req)), now());
+    } catch (err) {
+      if (err instanceof TriageInputError) return fail(err.message);
+      throw err;
+    }
+    res.redirect(303, back);
+  });
+
+  router.post('/api/reviews/triage', (req, res) => {
+    const parsed = bulkBody.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({
+        error: 'bad request',
+        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
+        hint: 'send JSON: {"ids": [1, 2], and what to change as for one review}',
+      });
+      return;
+    }
+    const { ids, ...rest } = parsed.data;
+    try {
+      const results = applyTriageToMany(
+        store.db,
+        ids,
+        changeOf(rest),
+        actorOf(principalOfRequest(req)),
+        now(),
+      );
+      res.json({
+        results: results.map((r) => ({
+          id: r.reviewRowId,
+          triage: triageJson(r.state),
+          events: r.events.map(eventJson),
+        })),
+      });
+    } catch (err) {
+      if (err instanceof TriageInputError) {
+        res.status(400).json({ error: err.message });
+        return;
+      }
+      throw err;
+    }
+  });
+
   router.get('/api/reviews', (req, res) => {
     const { query, problems } = parseInboxQuery(req.query);
     if (problems.length > 0) {
@@ -371,16 +455,14 @@ export function createWeb(options: WebOptions): Web {
       });
       return;
     }
-    const { status, assignee, addTags, removeTags, note } = parsed.data;
-    const change: TriageChange = {
-      ...(status ? { status } : {}),
-      ...(assignee !== undefined ? { assignee } : {}),
-      ...(addTags ? { addTags } : {}),
-      ...(removeTags ? { removeTags } : {}),
-      ...(note !== undefined ? { note } : {}),
-    };
     try {
-      const result = applyTriage(store.db, id, change, actorOf(principalOfRequest(req)), now());
+      const result = applyTriage(
+        store.db,
+        id,
+        changeOf(parsed.data),
+        actorOf(principalOfRequest(req)),
+        now(),
+      );
       res.json({ triage: triageJson(result.state), events: result.events.map(eventJson) });
     } catch (err) {
       if (err instanceof TriageInputError) {
@@ -407,6 +489,23 @@ export function createWeb(options: WebOptions): Web {
 
 function reviewExists(store: Store, id: number): boolean {
   return store.db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, id)).get() !== undefined;
+}
+
+/** The ids a form posted under `name` (one or repeated); anything not an id is left out. */
+function idsOf(body: unknown, name: string): number[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const value = (body as Record<string, unknown>)[name];
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((v): v is string => typeof v === 'string' && /^\d{1,15}$/.test(v)).map(Number);
+}
+
+/** What the inbox's bulk form asks for: `status:<status>`, `assign:<name>` (empty unassigns) or `tag`. */
+function bulkChange(body: unknown): TriageChange | undefined {
+  const action = field(body, 'action') ?? '';
+  if (action.startsWith('status:')) return formChange({ action: 'status', status: action.slice(7) });
+  if (action.startsWith('assign:')) return { assignee: action.slice(7) || null };
+  if (action === 'tag') return { addTags: [field(body, 'tag') ?? ''] };
+  return undefined;
 }
 
 /** What a form on a review's page asks for; undefined for an unknown action. */

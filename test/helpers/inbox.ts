@@ -21,6 +21,10 @@ export class ReviewSeeder {
 
   constructor(store: Store) {
     this.#store = store;
+    // Another seeder may have written to this store: identities must not collide with its rows.
+    this.#n = (
+      store.db.$client.prepare('select coalesce(max(id), 0) as n from reviews').get() as { n: number }
+    ).n;
   }
 
   #runOf(app: string): number {

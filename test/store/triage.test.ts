@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordEdit } from '../../src/store/reviews.js';
 import {
   applyTriage,
+  applyTriageToMany,
   auditOf,
   MAX_TAGS_PER_REVIEW,
   moveTriage,
@@ -143,6 +144,31 @@ describe('triage state', () => {
     expect(normalizeTag('café')).toBe('café');
     expect(() => normalizeTag('-x')).toThrow(TriageInputError);
     expect(() => normalizeTag('a"b')).toThrow(TriageInputError);
+  });
+});
+
+describe('a bulk change', () => {
+  it('applies to every review given, each audited', () => {
+    const ids = [seed.review(), seed.review(), seed.review()];
+    const results = applyTriageToMany(store.db, ids, { assignee: 'ben', addTags: ['wave-1'] }, 'ana', AT);
+    expect(results.map((r) => r.reviewRowId)).toEqual(ids);
+    for (const id of ids) expect(triageOf(store.db, id)).toMatchObject({ assignee: 'ben', tags: ['wave-1'] });
+    expect(count('triage_events')).toBe(6);
+  });
+
+  it('changes nothing when one review is unknown or the change is bad', () => {
+    const ids = [seed.review(), seed.review()];
+    expect(() => applyTriageToMany(store.db, [...ids, 999], { status: 'resolved' }, 'ana', AT)).toThrow(
+      TriageInputError,
+    );
+    expect(() => applyTriageToMany(store.db, ids, { assignee: 'nobody' }, 'ana', AT)).toThrow(
+      TriageInputError,
+    );
+    expect(() => applyTriageToMany(store.db, [], { status: 'resolved' }, 'ana', AT)).toThrow(
+      TriageInputError,
+    );
+    expect(ids.map((id) => triageOf(store.db, id).status)).toEqual(['new', 'new']);
+    expect(count('triage_events')).toBe(0);
   });
 });
 

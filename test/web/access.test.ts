@@ -301,6 +301,57 @@ describe('state-changing requests', () => {
   });
 });
 
+describe('bulk changes', () => {
+  it('from the list’s form apply to the selected reviews, need the CSRF token, and go back to the list', async () => {
+    const seed = new ReviewSeeder(store);
+    const ids = [seed.review({ createdAt: Date.now() }), seed.review({ createdAt: Date.now() })];
+    const server = await start();
+    const browser = await loggedIn(server);
+    const list = await (await browser.get('/?status=new')).text();
+    const csrf = hiddenField(list, '_csrf');
+    const back = hiddenField(list, 'back');
+    expect(back).toBe('/?status=new');
+    const form = new URLSearchParams({ action: 'assign:ana', back });
+    for (const id of ids) form.append('ids', String(id));
+    const post = (body: URLSearchParams) =>
+      browser.request('/reviews/bulk', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      });
+    expect((await post(form)).status).toBe(403);
+    form.set('_csrf', csrf);
+    const res = await post(form);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/?status=new');
+    expect(ids.map((id) => triageOf(store.db, id).assignee)).toEqual(['ana', 'ana']);
+
+    form.set('action', 'status:closed');
+    const bad = await post(form);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('Nothing was changed');
+  });
+
+  it('from the API apply to the ids given, all or nothing', async () => {
+    const seed = new ReviewSeeder(store);
+    const ids = [seed.review(), seed.review()];
+    const { url } = await start();
+    const send = (body: unknown) =>
+      fetch(`${url}/api/reviews/triage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await send({ ids: [...ids, 999_999], status: 'ignored' })).status).toBe(400);
+    expect(ids.map((id) => triageOf(store.db, id).status)).toEqual(['new', 'new']);
+    const res = await send({ ids, status: 'ignored' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: Array<{ id: number; triage: { status: string } }> };
+    expect(body.results.map((r) => [r.id, r.triage.status])).toEqual(ids.map((id) => [id, 'ignored']));
+    expect((await send({ ids })).status).toBe(400);
+  });
+});
+
 describe('Bull Board', () => {
   it('opens to a logged-in user and to the token, and its changes refuse other sites', async () => {
     const server = await start();

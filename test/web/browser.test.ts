@@ -104,6 +104,21 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
     expect(await page.textContent('.note .text')).toBe('Refunded by hand.');
   });
 
+  it('assigns the selected reviews in bulk, and the list shows it', async () => {
+    await page.goto(`${server.url}/?period=all`);
+    await page.focus(`input[name=ids][value="${ids.slow}"]`);
+    await page.keyboard.press('Space');
+    await page.check(`input[name=ids][value="${ids.refund}"]`);
+    await page.selectOption('select[name=action]', 'assign:ana');
+    await page.click('form.bulk button[type=submit]');
+    await page.waitForURL(`${server.url}/?period=all`);
+    for (const id of [ids.slow, ids.refund] as number[]) expect(triageOf(store.db, id).assignee).toBe('ana');
+    expect(triageOf(store.db, ids.hostile as number).assignee).toBeNull();
+    expect(
+      await page.locator('table.inbox tbody tr', { hasText: 'Support is slow' }).textContent(),
+    ).toContain('→ ana');
+  });
+
   it('runs no script from a hostile review, in the list or on its page', async () => {
     await page.goto(`${server.url}/?q=click`);
     expect(await page.locator('table.inbox tbody tr').count()).toBe(1);

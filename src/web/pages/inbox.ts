@@ -6,7 +6,7 @@ import type { Principal } from '../auth.js';
 import { type InboxQuery, PERIODS, queryString } from '../filters.js';
 import { html, type SafeHtml } from '../html.js';
 import { type AppInfo, formatTime, type Presenter } from '../present.js';
-import { layout } from './layout.js';
+import { csrfField, layout } from './layout.js';
 
 export interface InboxView {
   principal: Principal;
@@ -69,6 +69,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
   return html`<tr${review.removedAt ? html` class="removed"` : ''}>
+  <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<span class="muted small">removed from the listing</span>` : ''}</td>
   <td>${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
@@ -81,6 +82,22 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
 </tr>`;
 }
 
+/** Bulk actions: the rows' checkboxes belong to this form (`form="bulk"`), so it works without JavaScript. */
+function bulkForm(view: InboxView): SafeHtml {
+  return html`<form class="bulk" id="bulk" method="post" action="/reviews/bulk">${csrfField(view.principal)}
+  <input type="hidden" name="back" value="/${queryString(view.query)}">
+  <label class="field">With the selected reviews <select name="action" required>
+    <option value="">choose…</option>
+    ${TRIAGE_STATUSES.map((s) => html`<option value="status:${s}">set status: ${s}</option>`)}
+    ${view.users.map((u) => html`<option value="assign:${u}">assign to ${u}</option>`)}
+    <option value="assign:">unassign</option>
+    <option value="tag">add the tag below</option>
+  </select></label>
+  <label class="field">Tag <input type="text" name="tag" maxlength="40" size="12"></label>
+  <button type="submit">Apply</button>
+</form>`;
+}
+
 export function inboxPage(view: InboxView): string {
   const { page, query } = view;
   const body = html`<h1>Inbox</h1>
@@ -89,8 +106,8 @@ ${view.problems.length > 0 ? html`<p class="error" role="alert">Ignored: ${view.
 ${
   page.rows.length === 0
     ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
-    : html`<table class="inbox">
-  <thead><tr><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
+    : html`${bulkForm(view)}<table class="inbox">
+  <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
   <tbody>${page.rows.map((r) => row(view, r))}</tbody>
 </table>`
 }

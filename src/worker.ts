@@ -54,6 +54,7 @@ import { openStore, type Store } from './store/db.js';
 import { type DeliveryState, deliveryStates } from './store/outbox.js';
 import { type Releasers, withReleasers } from './util/releasers.js';
 import { TimeoutError, withTimeout } from './util/timeout.js';
+import { createWeb } from './web/router.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;
@@ -256,7 +257,15 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       ops = await startOpsServer({
         ...settings.http,
         admin: settings.admin,
-        deps: { redis, store, queues, metrics, ...(health ? { polling: health } : {}) },
+        deps: {
+          redis,
+          store,
+          queues,
+          metrics,
+          // The triage inbox at `/`, and Bull Board behind its login.
+          web: createWeb({ store, config, admin: settings.admin, logger }),
+          ...(health ? { polling: health } : {}),
+        },
         logger,
       });
       const server = ops;

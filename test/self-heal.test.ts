@@ -22,9 +22,7 @@ interface Running {
   dbPath: string;
 }
 
-async function setUp(
-  options: { apiKey?: string } = {},
-): Promise<{
+async function setUp(options: { apiKey?: string } = {}): Promise<{
   sim: Simulator;
   slack: FakeSlack;
   redis: PrivateRedis;
@@ -114,7 +112,13 @@ describe('a worker left alone', () => {
       run.stderr,
     );
     expect(run.stderr()).toMatch(/Redis has lost reviewwatch's schedules/);
-    expect((await readyz(await run.opsUrl())).status).toBe(200);
+    const ops = await run.opsUrl();
+    expect((await readyz(ops)).status).toBe(200);
+    // start serves the triage inbox beside its health endpoints, behind a login.
+    const inbox = await fetch(`${ops}/`, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(inbox.status).toBe(303);
+    expect(inbox.headers.get('location')).toMatch(/^\/login/);
+    expect((await fetch(`${ops}/login`)).status).toBe(200);
   }, 90_000);
 
   it('says once that Redis went away and once that it came back, heals, and /readyz tells the truth meanwhile', async () => {

@@ -1,8 +1,8 @@
 /**
- * The inbox's stylesheet, served as a file by the worker itself (no CDN, no inline styles: the
- * Content-Security-Policy allows only what comes from the worker). Kept in a module rather than a .css
- * file so the TypeScript build ships it without a copy step. Its URL carries a hash of its content, so
- * browsers may cache it for good.
+ * The inbox's stylesheet and script, served as files by the worker itself (no CDN, no inline style or
+ * script: the Content-Security-Policy allows only what comes from the worker). Kept in a module rather
+ * than as .css and .js files so the TypeScript build ships them without a copy step. Their URLs carry a
+ * hash of their content, so browsers may cache them for good.
  */
 import { createHash } from 'node:crypto';
 
@@ -38,6 +38,8 @@ table.inbox { width: 100%; border-collapse: collapse; }
 table.inbox th { text-align: left; font-size: .8rem; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: .35rem .4rem; }
 table.inbox td { border-bottom: 1px solid var(--line); padding: .5rem .4rem; vertical-align: top; }
 table.inbox tr.removed td { opacity: .6; }
+table.inbox tr.current td { background: var(--soft); }
+table.inbox tr.current td:first-child { box-shadow: inset 3px 0 0 var(--accent); }
 .stars { color: #e0a200; white-space: nowrap; letter-spacing: .05em; }
 .muted { color: var(--muted); }
 .small { font-size: .85rem; }
@@ -69,6 +71,82 @@ ol.trail li { padding: .3rem 0; border-bottom: 1px solid var(--line); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
+/**
+ * Keyboard shortcuts, and nothing the pages need to work: j/k move through the list, a/r/i set the status
+ * of the current review (through the JSON API, with the page's CSRF token), x selects it for a bulk
+ * action, / jumps to the search. On a review's page a/r/i press its status buttons. Keys typed into a
+ * field are left alone.
+ */
+const SCRIPT = `'use strict';
+(function () {
+  var STATUS = { a: 'acknowledged', r: 'resolved', i: 'ignored' };
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var csrf = meta ? meta.getAttribute('content') : null;
+  var live = document.getElementById('live');
+  var rows = Array.prototype.slice.call(document.querySelectorAll('table.inbox tbody tr[data-review-id]'));
+  var current = -1;
+
+  function say(text) { if (live) live.textContent = text; }
+
+  function select(index) {
+    if (rows.length === 0) return;
+    index = Math.max(0, Math.min(rows.length - 1, index));
+    if (current >= 0 && rows[current]) rows[current].classList.remove('current');
+    current = index;
+    var row = rows[current];
+    row.classList.add('current');
+    var link = row.querySelector('a.excerpt');
+    if (link) link.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  }
+
+  function setStatus(row, status) {
+    var id = row.getAttribute('data-review-id');
+    var headers = { 'content-type': 'application/json' };
+    if (csrf) headers['x-csrf-token'] = csrf;
+    fetch('/api/reviews/' + id + '/triage', {
+      method: 'POST', headers: headers, credentials: 'same-origin', body: JSON.stringify({ status: status })
+    }).then(function (res) {
+      if (!res.ok) throw new Error('HTTP ' + res.status);
+      return res.json();
+    }).then(function (body) {
+      var cell = row.querySelector('.status');
+      if (cell) cell.textContent = body.triage.status;
+      say('Review ' + id + ' is now ' + body.triage.status + '.');
+    }).catch(function (err) {
+      say('Could not set the status: ' + err.message + '. Reload the page and try again.');
+    });
+  }
+
+  document.addEventListener('keydown', function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target && target.closest && target.closest('input, textarea, select, [contenteditable]')) return;
+    var key = event.key;
+    if (key === '/') {
+      var search = document.getElementById('q');
+      if (search) { event.preventDefault(); search.focus(); search.select(); }
+      return;
+    }
+    if (rows.length > 0) {
+      if (key === 'j') { event.preventDefault(); select(current + 1); return; }
+      if (key === 'k') { event.preventDefault(); select(current < 0 ? 0 : current - 1); return; }
+      if (current < 0) return;
+      if (STATUS[key]) { event.preventDefault(); setStatus(rows[current], STATUS[key]); return; }
+      if (key === 'x') {
+        var box = rows[current].querySelector('input[name="ids"]');
+        if (box) { event.preventDefault(); box.checked = !box.checked; }
+      }
+      return;
+    }
+    if (STATUS[key]) {
+      var button = document.querySelector('#triage button[data-status="' + STATUS[key] + '"]');
+      if (button) { event.preventDefault(); button.click(); }
+    }
+  });
+})();
+`;
+
 export interface Asset {
   path: string;
   contentType: string;
@@ -82,4 +160,6 @@ function asset(name: string, extension: string, contentType: string, body: strin
 
 export const STYLESHEET = asset('inbox', 'css', 'text/css; charset=utf-8', CSS.trim());
 
-export const ASSETS: readonly Asset[] = [STYLESHEET];
+export const SCRIPT_FILE = asset('inbox', 'js', 'text/javascript; charset=utf-8', SCRIPT.trim());
+
+export const ASSETS: readonly Asset[] = [STYLESHEET, SCRIPT_FILE];

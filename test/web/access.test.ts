@@ -382,7 +382,13 @@ describe('every page', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       const text = await res.text();
-      expect(text).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+      const scripts = [...text.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
+      expect(scripts).toEqual(
+        path === '/login'
+          ? []
+          : [expect.stringMatching(/^<script src="\/assets\/inbox\.[0-9a-f]{12}\.js" defer>$/)],
+      );
+      expect(text).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     }
   });
 });

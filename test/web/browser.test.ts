@@ -104,6 +104,33 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
     expect(await page.textContent('.note .text')).toBe('Refunded by hand.');
   });
 
+  it('moves with j/k, sets a status with a/r/i, selects with x and searches with / (the script)', async () => {
+    await page.goto(`${server.url}/?period=all`);
+    const rows = page.locator('table.inbox tbody tr');
+    const order = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-review-id'))));
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    await page.keyboard.press('j');
+    expect(await page.locator('tr.current').getAttribute('data-review-id')).toBe(String(order[1]));
+    await page.keyboard.press('i');
+    await expect.poll(() => page.textContent(`tr[data-review-id="${order[1]}"] .status`)).toBe('ignored');
+    expect(triageOf(store.db, order[1] as number).status).toBe('ignored');
+    expect(auditOf(store.db, order[1] as number).at(-1)).toMatchObject({ actor: 'ana', newValue: 'ignored' });
+    await page.keyboard.press('x');
+    expect(await page.isChecked(`input[name=ids][value="${order[1]}"]`)).toBe(true);
+    await page.keyboard.press('/');
+    expect(await page.locator('#q:focus').count()).toBe(1);
+    // Typed into the search box, the same letters are text, not shortcuts.
+    await page.keyboard.type('jar');
+    expect(await page.inputValue('#q')).toBe('jar');
+    expect(triageOf(store.db, order[1] as number).status).toBe('ignored');
+    await page.goto(`${server.url}/reviews/${order[1]}`);
+    await page.keyboard.press('a');
+    await page.waitForURL(/#triage$/);
+    expect(await page.textContent('#status')).toBe('acknowledged');
+  });
+
   it('assigns the selected reviews in bulk, and the list shows it', async () => {
     await page.goto(`${server.url}/?period=all`);
     await page.focus(`input[name=ids][value="${ids.slow}"]`);

@@ -68,7 +68,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   const severity = view.presenter.severity(review);
   const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
-  return html`<tr${review.removedAt ? html` class="removed"` : ''}>
+  return html`<tr data-review-id="${review.id}"${review.removedAt ? html` class="removed"` : ''}>
   <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<span class="muted small">removed from the listing</span>` : ''}</td>
@@ -111,6 +111,7 @@ ${
   <tbody>${page.rows.map((r) => row(view, r))}</tbody>
 </table>`
 }
+<p class="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous review, <kbd>a</kbd> acknowledged, <kbd>r</kbd> resolved, <kbd>i</kbd> ignored, <kbd>x</kbd> select, <kbd>/</kbd> search.</p>
 <nav class="pages" aria-label="Pages">
   ${query.cursor ? html`<a href="/${queryString(query, { cursor: undefined })}">← Newest</a>` : ''}
   ${page.next ? html`<a rel="next" href="/${queryString(query, { cursor: page.next })}">Older →</a>` : ''}

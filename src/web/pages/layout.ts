@@ -1,4 +1,4 @@
-import { STYLESHEET } from '../assets.js';
+import { SCRIPT_FILE, STYLESHEET } from '../assets.js';
 import type { Principal } from '../auth.js';
 import { documentOf, html, type SafeHtml } from '../html.js';
 
@@ -25,11 +25,14 @@ export function layout(options: { title: string; principal?: Principal; body: Sa
 <meta name="referrer" content="same-origin">
 <title>${options.title} · reviewwatch</title>
 <link rel="stylesheet" href="${STYLESHEET.path}">
+${principal?.kind === 'user' ? html`<meta name="csrf-token" content="${principal.csrfToken}">` : ''}
+${principal ? html`<script src="${SCRIPT_FILE.path}" defer></script>` : ''}
 </head>
 <body>
 <header class="top"><a class="brand" href="/">reviewwatch inbox</a><div class="who">${who}</div></header>
 <main id="main">
 ${options.body}
+<p id="live" class="visually-hidden" role="status" aria-live="polite"></p>
 </main>
 </body>
 </html>`);

@@ -57,7 +57,7 @@ function triagePanel(view: ReviewView): SafeHtml {
     (
       status,
     ) => html`<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="status"><input type="hidden" name="status" value="${status}">
-      <button type="submit" aria-pressed="${String(triage.status === status)}" accesskey="${STATUS_KEYS[status] ?? ''}">${status}</button></form>`,
+      <button type="submit" data-status="${status}" aria-pressed="${String(triage.status === status)}" accesskey="${STATUS_KEYS[status] ?? ''}">${status}</button></form>`,
   )}</div>
   <form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="assign">
     <label class="field">Assignee <select name="assignee"><option value="">nobody</option>${view.users.map(

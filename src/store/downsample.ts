@@ -57,46 +57,50 @@ export function snapshotTiers(
   };
 }
 
-/** One snapshot as the prune reads it, in `taken_at, id` order. */
-export type SnapshotRef = [id: number, takenAt: number, hasAverage: 0 | 1];
+/** One snapshot as the prune reads it. */
+export type SnapshotRef = [id: number, takenAt: number, hasAverage: 0 | 1, pollRunId: number];
+
+/** Whether `a` is a better one to keep than `b`: one with an average, then the later, then the newer row. */
+function better(a: SnapshotRef, b: SnapshotRef): boolean {
+  if (a[2] !== b[2]) return a[2] > b[2];
+  if (a[1] !== b[1]) return a[1] > b[1];
+  return a[0] > b[0];
+}
 
 /**
- * Walks an app's snapshots in time order, page by page, and reports the ids to delete: all but the kept
- * one of each bucket. A bucket may span two pages, so its decision waits for the next bucket or `end()`.
+ * Follows one app's snapshots and reports those to delete: all but the kept one of each bucket. A bucket's
+ * decision waits until a snapshot of another bucket (or `end()`) comes. Snapshots may come in any order:
+ * a bucket seen twice is decided twice, and each decision drops only snapshots its own kept one beats, so
+ * the best of every bucket always stays (an out-of-order one at worst keeps an extra snapshot until the
+ * next prune).
  */
 export class Downsampler {
   readonly #bucketOf: (t: number) => number;
-  readonly #drop: (id: number) => void;
+  readonly #drop: (row: SnapshotRef) => void;
   #key: number | undefined;
-  #ids: number[] = [];
-  /** The bucket's last snapshot with an average, else its last one. */
-  #keep: number | undefined;
-  #keepHasAverage = false;
+  #rows: SnapshotRef[] = [];
+  #keep: SnapshotRef | undefined;
 
-  constructor(bucketOf: (t: number) => number, drop: (id: number) => void) {
+  constructor(bucketOf: (t: number) => number, drop: (row: SnapshotRef) => void) {
     this.#bucketOf = bucketOf;
     this.#drop = drop;
   }
 
-  add([id, takenAt, hasAverage]: SnapshotRef): void {
-    const key = this.#bucketOf(takenAt);
+  add(row: SnapshotRef): void {
+    const key = this.#bucketOf(row[1]);
     if (key !== this.#key) {
       this.end();
       this.#key = key;
     }
-    this.#ids.push(id);
-    if (hasAverage === 1 || !this.#keepHasAverage) {
-      this.#keep = id;
-      this.#keepHasAverage = hasAverage === 1;
-    }
+    this.#rows.push(row);
+    if (this.#keep === undefined || better(row, this.#keep)) this.#keep = row;
   }
 
   /** Decides the bucket in progress. */
   end(): void {
-    for (const id of this.#ids) if (id !== this.#keep) this.#drop(id);
-    this.#ids = [];
+    for (const row of this.#rows) if (row !== this.#keep) this.#drop(row);
+    this.#rows = [];
     this.#keep = undefined;
-    this.#keepHasAverage = false;
     this.#key = undefined;
   }
 }

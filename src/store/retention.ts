@@ -17,13 +17,14 @@
  * - Sent digest runs older than their age are deleted, except the latest of each channel: a digest that
  *   is due checks that its own period was sent, never an older one.
  *
- * Work is done in short write transactions, yielding to the event loop between them: the worker's polls
- * share the database (and, in `start`, the connection), and better-sqlite3 is synchronous.
+ * Work is done in write transactions of at most about `maxLockMs` (200 ms), yielding to the event loop
+ * between them: the worker's polls share the database (and, in `start`, the connection), and
+ * better-sqlite3 is synchronous.
  */
 import type Database from 'better-sqlite3';
 import type { Config } from '../config/index.js';
 import type { StoreDb } from './db.js';
-import { Downsampler, type SnapshotRef, type SnapshotTiers, snapshotTiers } from './downsample.js';
+import { Downsampler, type SnapshotRef, snapshotTiers } from './downsample.js';
 import { fileBytes, freeBytes, type ReclaimMode, reclaimSpace } from './reclaim.js';
 
 export interface RetentionPolicy {
@@ -82,11 +83,11 @@ export interface PruneResult {
   durationMs: number;
 }
 
-export type PrunePhase = 'alerts' | 'digest runs' | 'apps' | 'reclaim';
+export type PrunePhase = 'alerts' | 'digest runs' | 'snapshots' | 'poll runs' | 'reclaim';
 
 export interface PruneProgress {
   phase: PrunePhase;
-  /** Units of the phase done and in all: alerts, apps, or free pages returned. */
+  /** How far the phase got, in its own units (rows by id for the tables, free pages for reclaim). */
   done: number;
   total: number;
   counts: Readonly<PruneCounts>;
@@ -98,13 +99,18 @@ export interface PruneOptions {
   /** Rewrite the file with VACUUM afterwards (once, for a database created before auto_vacuum). */
   vacuum?: boolean;
   onProgress?: (progress: PruneProgress) => void;
-  /** Rows per write transaction. */
+  /** Rows per delete statement (and per page read). */
   batchRows?: number;
+  /** A write transaction takes more statements while it has held the lock for less than this. */
+  maxLockMs?: number;
 }
 
-const DEFAULT_BATCH_ROWS = 5_000;
-/** Rows read per query while deciding: reading takes no lock in WAL, but it does block the event loop. */
-const PAGE_ROWS = 5_000;
+const DEFAULT_BATCH_ROWS = 2_000;
+const DEFAULT_MAX_LOCK_MS = 200;
+/** Rows are read in id order up to the first one this much past the cutoff (ids follow time closely). */
+const SCAN_MARGIN_MS = 3_600_000;
+/** The prune's page cache while it runs (64 MB), instead of SQLite's 2 MB: it touches pages all over. */
+const PRUNE_CACHE_KB = 65_536;
 /** What an alert's payload becomes when its deliveries are deleted (matches the partial index). */
 export const EMPTIED_PAYLOAD = '{}';
 
@@ -112,10 +118,10 @@ const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function statementsOf(client: Database.Database) {
   const ids = 'select value from json_each(@ids)';
-  /** No kept row other than a snapshot points to the poll run `p`. */
-  const unreferenced = `not exists (select 1 from reviews where poll_run_id = p.id)
+  const notPinned = `not exists (select 1 from reviews where poll_run_id = p.id)
     and not exists (select 1 from review_edits where poll_run_id = p.id)
     and not exists (select 1 from alerts where poll_run_id = p.id)`;
+  const noSnapshot = 'not exists (select 1 from rating_snapshots where poll_run_id = p.id)';
   return {
     sentAlerts: client.prepare<
       { cutoff: number; afterAt: number; afterId: number; limit: number },
@@ -140,68 +146,62 @@ function statementsOf(client: Database.Database) {
        and id <> (select max(id) from digest_runs where channel = d.channel and status = 'sent')`,
     ),
     deleteDigestRuns: client.prepare<{ ids: string }>(`delete from digest_runs where id in (${ids})`),
-    apps: client.prepare<[], { handle: string }>('select handle from apps order by handle'),
-    snapshots: client.prepare<{
-      app: string;
-      before: number;
-      afterAt: number;
-      afterId: number;
-      limit: number;
-    }>(
-      `select id, taken_at, average is not null from rating_snapshots
-       where app_handle = @app and taken_at < @before and (taken_at, id) > (@afterAt, @afterId)
-       order by taken_at, id limit @limit`,
+    snapshotIds: client.prepare<[], { first: number | null; last: number | null }>(
+      'select min(id) as first, max(id) as last from rating_snapshots',
+    ),
+    snapshotAt: client.prepare<[number], { id: number; at: number }>(
+      'select id, taken_at as at from rating_snapshots where id >= ? order by id limit 1',
+    ),
+    /** `[id, app, takenAt, hasAverage, pollRunId]`, in id order. */
+    snapshots: client.prepare<{ after: number; last: number; before: number; limit: number }>(
+      `select id, app_handle, taken_at, average is not null, poll_run_id from rating_snapshots
+       where id > @after and id <= @last and taken_at < @before order by id limit @limit`,
     ),
     deleteSnapshots: client.prepare<{ ids: string }>(`delete from rating_snapshots where id in (${ids})`),
-    /** Old poll runs no review, edit or alert points to, each with the snapshot pointing to it, if any. */
-    oldPollRuns: client.prepare<{
-      app: string;
-      before: number;
-      afterAt: number;
-      afterId: number;
-      limit: number;
-    }>(
-      `select p.id, p.started_at, s.id from poll_runs p left join rating_snapshots s on s.poll_run_id = p.id
-       where p.app_handle = @app and p.started_at < @before and (p.started_at, p.id) > (@afterAt, @afterId)
-         and ${unreferenced}
-       order by p.started_at, p.id limit @limit`,
+    pollRunIds: client.prepare<[], { first: number | null; last: number | null }>(
+      'select min(id) as first, max(id) as last from poll_runs',
+    ),
+    pollRunAt: client.prepare<[number], { id: number; at: number }>(
+      'select id, started_at as at from poll_runs where id >= ? order by id limit 1',
+    ),
+    /** `[id]` of old poll runs nothing points to, in id order. */
+    freePollRuns: client.prepare<{ after: number; last: number; before: number; limit: number }>(
+      `select id from poll_runs p where id > @after and id <= @last and started_at < @before
+       and ${noSnapshot} and ${notPinned} order by id limit @limit`,
+    ),
+    /** In a dry run: `[id, hasSnapshot]` of old poll runs no review, edit or alert points to. */
+    unpinnedPollRuns: client.prepare<{ after: number; last: number; before: number; limit: number }>(
+      `select id, exists (select 1 from rating_snapshots where poll_run_id = p.id) from poll_runs p
+       where id > @after and id <= @last and started_at < @before and ${notPinned} order by id limit @limit`,
     ),
     // Checked again as it deletes: a row written since the decision keeps its poll run.
     deletePollRuns: client.prepare<{ ids: string }>(
-      `delete from poll_runs as p where id in (${ids})
-       and not exists (select 1 from rating_snapshots where poll_run_id = p.id) and ${unreferenced}`,
+      `delete from poll_runs as p where id in (${ids}) and ${noSnapshot} and ${notPinned}`,
     ),
   };
 }
 
 type Statements = ReturnType<typeof statementsOf>;
 
-/** One prune's shared state: its statements, mode and running counts. */
+/** One prune's shared state: its statements, mode, limits and running counts. */
 interface Pass {
   client: Database.Database;
   st: Statements;
   dryRun: boolean;
   batchRows: number;
+  maxLockMs: number;
   counts: PruneCounts;
   progress(phase: PrunePhase, done: number, total: number): void;
-}
-
-/** Runs `work` as one short write transaction; in a dry run, as plain reads. */
-function write(pass: Pass, work: () => void): void {
-  if (pass.dryRun) work();
-  else pass.client.transaction(work).immediate();
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**
  * Deletes what the policy says has expired, as of `now`, then gives the space back (reclaim.ts). With
  * `dryRun` it reads the same rows and deletes nothing. Safe beside a running worker, and beside another
  * prune: every delete is by id, and a poll run is deleted only while nothing points to it.
+ *
+ * The big tables are read and deleted in id order, which is the order polls wrote them in: each write
+ * transaction then rewrites a few neighbouring pages of the table instead of a page per row (the
+ * per-app index still takes a page per app; bench/README.md has the figures).
  */
 export async function pruneDatabase(
   db: StoreDb,
@@ -223,20 +223,20 @@ export async function pruneDatabase(
     st: statementsOf(client),
     dryRun: options.dryRun === true,
     batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
+    maxLockMs: options.maxLockMs ?? DEFAULT_MAX_LOCK_MS,
     counts,
     progress: (phase, done, total) => options.onProgress?.({ phase, done, total, counts: { ...counts } }),
   };
   const bytesBefore = fileBytes(client);
-
-  await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
-  pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
-  const apps = pass.st.apps.all();
-  const tiers = snapshotTiers(now, policy.snapshots, policy.timezone);
-  const pollRunsBefore = now.getTime() - policy.pollRunsMs;
-  for (const [i, { handle }] of apps.entries()) {
-    await pruneApp(pass, handle, tiers, pollRunsBefore);
-    pass.progress('apps', i + 1, apps.length);
-    await yieldNow();
+  const cacheSize = client.pragma('cache_size', { simple: true }) as number;
+  client.pragma(`cache_size = -${PRUNE_CACHE_KB}`);
+  try {
+    await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
+    pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
+    const dropped = await pruneSnapshots(pass, policy, now);
+    await prunePollRuns(pass, now.getTime() - policy.pollRunsMs, dropped);
+  } finally {
+    client.pragma(`cache_size = ${cacheSize}`);
   }
 
   let reclaim: ReclaimMode | undefined;
@@ -262,6 +262,35 @@ export async function pruneDatabase(
     checkpointed,
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/** Runs `work` as one write transaction; in a dry run, as plain reads. */
+function write(pass: Pass, work: () => void): void {
+  if (pass.dryRun) work();
+  else pass.client.transaction(work).immediate();
+}
+
+/**
+ * Deletes rows by id, `batchRows` per statement, as many statements per transaction as fit in
+ * `maxLockMs` (at least one), yielding between transactions. Returns the rows deleted.
+ */
+async function deleteByIds(pass: Pass, statement: Database.Statement<{ ids: string }>, ids: number[]) {
+  let deleted = 0;
+  let at = 0;
+  while (at < ids.length) {
+    const lockedAt = performance.now();
+    pass.client
+      .transaction(() => {
+        do {
+          const chunk = ids.slice(at, at + pass.batchRows);
+          at += chunk.length;
+          deleted += statement.run({ ids: JSON.stringify(chunk) }).changes;
+        } while (at < ids.length && performance.now() - lockedAt < pass.maxLockMs);
+      })
+      .immediate();
+    await yieldNow();
+  }
+  return deleted;
 }
 
 async function pruneSentAlerts(pass: Pass, cutoff: number): Promise<void> {
@@ -303,77 +332,163 @@ function pruneDigestRuns(pass: Pass, cutoff: number): void {
   pass.progress('digest runs', 1, 1);
 }
 
-/** Reads a keyset-paged query to the end, `[id, time, ...]` rows in (time, id) order, yielding between pages. */
-async function readPaged<R extends [number, number, ...unknown[]]>(
-  statement: Database.Statement<{
-    app: string;
-    before: number;
-    afterAt: number;
-    afterId: number;
-    limit: number;
-  }>,
-  params: { app: string; before: number },
+/**
+ * The id range to read for rows older than `before`: from the first id to the first one written at or
+ * after `before` plus a margin, found by bisection (ids follow time closely, not exactly; a row written
+ * far out of order is only left for a later prune).
+ */
+function idRange(
+  bounds: Database.Statement<[], { first: number | null; last: number | null }>,
+  timeAt: Database.Statement<[number], { id: number; at: number }>,
+  before: number,
+): { first: number; last: number } | undefined {
+  const { first, last } = bounds.get() ?? { first: null, last: null };
+  if (first === null || last === null) return undefined;
+  const stop = before + SCAN_MARGIN_MS;
+  let lo = first;
+  let hi = last + 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const row = timeAt.get(mid);
+    if (row === undefined || row.at >= stop) hi = mid;
+    else lo = row.id + 1;
+  }
+  return { first, last: lo - 1 };
+}
+
+/**
+ * Reads `[id, ...]` rows of an id range in pages, in id order, reporting progress by id and calling
+ * `afterPage` (which may write) between pages.
+ */
+async function readRange<R extends [number, ...unknown[]]>(
+  pass: Pass,
+  phase: PrunePhase,
+  range: { first: number; last: number },
+  read: (after: number) => R[],
   each: (row: R) => void,
+  afterPage: () => Promise<void>,
 ): Promise<void> {
-  let afterAt = Number.MIN_SAFE_INTEGER;
-  let afterId = 0;
+  let after = range.first - 1;
   for (;;) {
-    const rows = statement.raw().all({ ...params, afterAt, afterId, limit: PAGE_ROWS }) as R[];
+    const rows = read(after);
     for (const row of rows) each(row);
     const last = rows.at(-1);
-    if (!last || rows.length < PAGE_ROWS) return;
-    [afterId, afterAt] = last;
+    const done = !last || rows.length < pass.batchRows;
+    pass.progress(phase, (done ? range.last : last[0]) - range.first + 1, range.last - range.first + 1);
+    if (done) return;
+    after = last[0];
+    await afterPage();
     await yieldNow();
   }
 }
 
-async function pruneApp(
-  pass: Pass,
-  app: string,
-  tiers: SnapshotTiers,
-  pollRunsBefore: number,
-): Promise<void> {
+/** A set of positive integers up to a known bound, in one bit each. */
+class IdSet {
+  readonly #bits: Uint8Array;
+  constructor(max: number) {
+    this.#bits = new Uint8Array((max >> 3) + 1);
+  }
+  add(id: number): void {
+    this.#bits[id >> 3] = (this.#bits[id >> 3] ?? 0) | (1 << (id & 7));
+  }
+  has(id: number): boolean {
+    return ((this.#bits[id >> 3] ?? 0) & (1 << (id & 7))) !== 0;
+  }
+}
+
+/** Deletes decided rows once this many have gathered: fewer, longer runs of neighbouring ids. */
+const DELETE_RUN = 20_000;
+
+/**
+ * Downsamples the snapshots older than the full-detail window. Returns, in a dry run, the poll runs whose
+ * snapshot would go (a real run deletes those snapshots, so the poll-run pass finds them gone).
+ */
+async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): Promise<IdSet | undefined> {
   const { st, counts } = pass;
-  const dropped = new Set<number>();
-  const sampler = new Downsampler(tiers.bucketOf, (id) => dropped.add(id));
-  await readPaged<SnapshotRef>(st.snapshots, { app, before: tiers.fullFrom }, (row) => sampler.add(row));
-  sampler.end();
-
-  // A poll run goes when nothing but dropped snapshots points to it. (A run with two snapshots split
-  // across pages may be counted wrongly in a dry run; the delete itself checks again.)
-  const runs: number[] = [];
-  let run: number | undefined;
-  let free = true;
-  await readPaged<[number, number, number | null]>(
-    st.oldPollRuns,
-    { app, before: pollRunsBefore },
-    ([id, , snapshot]) => {
-      if (id !== run) {
-        if (run !== undefined && free) runs.push(run);
-        run = id;
-        free = true;
+  const tiers = snapshotTiers(now, policy.snapshots, policy.timezone);
+  const range = idRange(st.snapshotIds, st.snapshotAt, tiers.fullFrom);
+  if (!range) return undefined;
+  const droppedRuns = pass.dryRun ? new IdSet(st.pollRunIds.get()?.last ?? 0) : undefined;
+  let doomed: number[] = [];
+  const drop = (row: SnapshotRef) => {
+    if (droppedRuns) {
+      counts.ratingSnapshots++;
+      droppedRuns.add(row[3]);
+    } else {
+      doomed.push(row[0]);
+    }
+  };
+  const flush = async (least: number) => {
+    if (doomed.length === 0 || doomed.length < least) return;
+    const ids = doomed.sort((a, b) => a - b);
+    doomed = [];
+    counts.ratingSnapshots += await deleteByIds(pass, st.deleteSnapshots, ids);
+  };
+  // One sampler per app, fed in id order: an app's bucket is decided when its next bucket begins.
+  const samplers = new Map<string, Downsampler>();
+  await readRange<[number, string, number, 0 | 1, number]>(
+    pass,
+    'snapshots',
+    range,
+    (after) =>
+      st.snapshots
+        .raw()
+        .all({ after, last: range.last, before: tiers.fullFrom, limit: pass.batchRows }) as Array<
+        [number, string, number, 0 | 1, number]
+      >,
+    ([id, app, takenAt, hasAverage, pollRunId]) => {
+      let sampler = samplers.get(app);
+      if (!sampler) {
+        sampler = new Downsampler(tiers.bucketOf, drop);
+        samplers.set(app, sampler);
       }
-      if (snapshot !== null && !dropped.has(snapshot)) free = false;
+      sampler.add([id, takenAt, hasAverage, pollRunId]);
     },
+    () => flush(DELETE_RUN),
   );
-  if (run !== undefined && free) runs.push(run);
+  for (const sampler of samplers.values()) sampler.end();
+  await flush(0);
+  return droppedRuns;
+}
 
+/**
+ * Deletes the poll runs older than `before` that nothing points to any more. In a dry run, a snapshot
+ * that would go (`droppedRuns`) does not hold its poll run either.
+ */
+async function prunePollRuns(pass: Pass, before: number, droppedRuns: IdSet | undefined): Promise<void> {
+  const { st, counts } = pass;
+  const range = idRange(st.pollRunIds, st.pollRunAt, before);
+  if (!range) return;
+  let doomed: number[] = [];
+  const flush = async (least: number) => {
+    if (doomed.length === 0 || doomed.length < least) return;
+    const ids = doomed;
+    doomed = [];
+    counts.pollRuns += await deleteByIds(pass, st.deletePollRuns, ids);
+  };
+  const params = (after: number) => ({ after, last: range.last, before, limit: pass.batchRows });
   if (pass.dryRun) {
-    counts.ratingSnapshots += dropped.size;
-    counts.pollRuns += runs.length;
+    await readRange<[number, 0 | 1]>(
+      pass,
+      'poll runs',
+      range,
+      (after) => st.unpinnedPollRuns.raw().all(params(after)) as Array<[number, 0 | 1]>,
+      ([id, hasSnapshot]) => {
+        if (hasSnapshot === 0 || droppedRuns?.has(id)) counts.pollRuns++;
+      },
+      async () => {},
+    );
     return;
   }
-  // Snapshots first: a poll run cannot go while a snapshot still points to it.
-  for (const chunk of chunks([...dropped], pass.batchRows)) {
-    write(pass, () => {
-      counts.ratingSnapshots += st.deleteSnapshots.run({ ids: JSON.stringify(chunk) }).changes;
-    });
-    await yieldNow();
-  }
-  for (const chunk of chunks(runs, pass.batchRows)) {
-    write(pass, () => {
-      counts.pollRuns += st.deletePollRuns.run({ ids: JSON.stringify(chunk) }).changes;
-    });
-    await yieldNow();
-  }
+  await readRange<[number]>(
+    pass,
+    'poll runs',
+    range,
+    (after) => st.freePollRuns.raw().all(params(after)) as Array<[number]>,
+    ([id]) => {
+      doomed.push(id);
+    },
+    () => flush(DELETE_RUN),
+  );
+  await flush(0);
 }

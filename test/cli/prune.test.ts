@@ -66,7 +66,7 @@ it('prune --dry-run counts what prune then deletes, and prune reports it per tab
   expect(real.stdout).toMatch(new RegExp(`poll runs\\s+${counted.counts.pollRuns.toLocaleString('en')}\\n`));
   expect(real.stdout).toMatch(/Database: .* → .*, .* reclaimed \(incremental vacuum\)\./);
   expect(count('rating_snapshots')).toBe(snapshots - counted.counts.ratingSnapshots);
-});
+}, 60_000);
 
 it('exits 2 on a usage error and deletes nothing', async () => {
   const snapshots = count('rating_snapshots');
@@ -81,4 +81,4 @@ it('exits 2 on a usage error and deletes nothing', async () => {
   expect(tooShort.code).toBe(2);
   expect(tooShort.stderr).toContain('retention.pollRuns: must be at least 1d');
   expect(count('rating_snapshots')).toBe(snapshots);
-});
+}, 60_000);

@@ -92,10 +92,20 @@ export function ftsQuery(text: string): string | undefined {
   return terms.map((term) => `"${term}"*`).join(' ');
 }
 
+/**
+ * How a list query reaches its rows when it has a choice (see `planOf`): through the apps' own index or
+ * the date index, and from the search's matches or along the dates.
+ */
+interface Plan {
+  apps: 'app-index' | 'date-index';
+  text: 'from-matches' | 'along-dates';
+}
+
 function buildQuery(
   filter: InboxFilter,
   limit: number,
   cursor: { at: number; id: number } | undefined,
+  plan: Plan,
 ): Query {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -121,9 +131,12 @@ function buildQuery(
 
   if (filter.apps) {
     const apps = [...new Set(filter.apps)];
-    // One app: its own index gives the order. Several: the date index does, and the apps are only checked
-    // (`+` keeps SQLite from choosing the app index, which would mean sorting every match).
+    // One app: its own index gives the order. A few of many: their index, and the page's rows are sorted.
+    // A large share: the date index gives the order and the apps are only checked (`+` keeps SQLite from
+    // choosing the app index, which would mean sorting most of the store).
     if (apps.length === 1) add('r.app_handle = ?', apps[0]);
+    else if (plan.apps === 'app-index')
+      add('r.app_handle in (select value from json_each(?))', JSON.stringify(apps));
     else add('+r.app_handle in (select value from json_each(?))', JSON.stringify(apps));
   }
   if (filter.stars) add('r.rating in (select value from json_each(?))', JSON.stringify(filter.stars));
@@ -146,7 +159,11 @@ function buildQuery(
     const match = ftsQuery(filter.text);
     // Words with nothing searchable in them find nothing, rather than everything.
     if (match === undefined) add('0');
-    else add('r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+    // Few matches: start from them and sort them. Many: walk the dates and check each row against the
+    // matches, gathered once (`+` keeps SQLite from starting from them), so the page fills in a few rows.
+    else if (plan.text === 'from-matches') {
+      add('r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+    } else add('+r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
   }
   if (cursor) {
     // Written so the first term bounds the index range; the second only breaks ties within one date.
@@ -215,10 +232,51 @@ function pageSize(limit: number | undefined): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
 }
 
-export function listInbox(db: StoreDb, filter: InboxFilter, options: PageOptions = {}): InboxPage {
+/** Searches matching fewer reviews than this start from the matches; see `planOf`. */
+export const SEARCH_MATCHES_TO_SORT = 10_000;
+/** App filters naming at most this share of the stored apps use the apps' index; see `planOf`. */
+export const APP_SHARE_FOR_APP_INDEX = 0.05;
+
+export interface PlanOptions {
+  /** Overrides SEARCH_MATCHES_TO_SORT (tests). */
+  searchMatchesToSort?: number;
+}
+
+/**
+ * The choices SQLite cannot make well without statistics, made from two cheap counts. Starting from a
+ * search's matches costs one row lookup per match, walking the dates costs about a page divided by the
+ * share of reviews that match: a count of the matches, capped, tells which is less. The same holds for a
+ * filter on several apps, with the share of the apps as the estimate.
+ */
+function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
+  const client = db.$client;
+  let apps: Plan['apps'] = 'date-index';
+  if (filter.apps && filter.apps.length > 1) {
+    const stored = client.prepare<[], { n: number }>('select count(*) as n from apps').get()?.n ?? 0;
+    if (stored > 0 && new Set(filter.apps).size / stored <= APP_SHARE_FOR_APP_INDEX) apps = 'app-index';
+  }
+  let text: Plan['text'] = 'from-matches';
+  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
+  if (match !== undefined) {
+    const cap = options.searchMatchesToSort ?? SEARCH_MATCHES_TO_SORT;
+    const found = client
+      .prepare<[string, number], { n: number }>(
+        'select count(*) as n from (select rowid from reviews_fts where reviews_fts match ? limit ?)',
+      )
+      .get(match, cap)?.n;
+    if (found !== undefined && found >= cap) text = 'along-dates';
+  }
+  return { apps, text };
+}
+
+export function listInbox(
+  db: StoreDb,
+  filter: InboxFilter,
+  options: PageOptions & PlanOptions = {},
+): InboxPage {
   if (filter.apps?.length === 0) return { rows: [] };
   const limit = pageSize(options.limit);
-  const { sql, params } = buildQuery(filter, limit, parseCursor(options.cursor));
+  const { sql, params } = buildQuery(filter, limit, parseCursor(options.cursor), planOf(db, filter, options));
   const raw = statement(db, sql).all(...params);
   const rows = raw.slice(0, limit).map(
     (r): InboxRow => ({
@@ -244,8 +302,17 @@ export function listInbox(db: StoreDb, filter: InboxFilter, options: PageOptions
 }
 
 /** SQLite's plan for a list query, one line per step: for tests, and for whoever tunes the indexes. */
-export function explainInbox(db: StoreDb, filter: InboxFilter, options: PageOptions = {}): string[] {
-  const { sql, params } = buildQuery(filter, pageSize(options.limit), parseCursor(options.cursor));
+export function explainInbox(
+  db: StoreDb,
+  filter: InboxFilter,
+  options: PageOptions & PlanOptions = {},
+): string[] {
+  const { sql, params } = buildQuery(
+    filter,
+    pageSize(options.limit),
+    parseCursor(options.cursor),
+    planOf(db, filter, options),
+  );
   return db.$client
     .prepare<unknown[], { detail: string }>(`explain query plan ${sql}`)
     .all(...params)

@@ -188,6 +188,37 @@ describe('query plans that stay fast at a million reviews', () => {
     expect(p).not.toMatch(/SCAN (a|review_tags|alerts)\b/);
   });
 
+  it('takes a few apps of many through their own index, sorting only what they match', () => {
+    const insert = store.db.$client.prepare('insert into apps (handle) values (?)');
+    for (let i = 0; i < 100; i++) insert.run(`app-${i}`);
+    const p = plan({ apps: ['app-1', 'app-2'], from });
+    expect(p).toMatch(
+      /^CO-ROUTINE p \| SEARCH r USING (COVERING )?INDEX reviews_app_inbox \(app_handle=\? AND/,
+    );
+    // Ten of a hundred is a large share: the date index, as above.
+    const many = plan({ apps: Array.from({ length: 10 }, (_, i) => `app-${i}`), from });
+    expect(many).toMatch(/^CO-ROUTINE p \| SEARCH r USING (COVERING )?INDEX reviews_inbox/);
+  });
+
+  it('walks the dates for a search matching many reviews, with the same answer', () => {
+    const matching = [1, 2, 3, 4, 5].map((d) =>
+      seed.review({ content: `refund ${d}`, createdAt: NOW - d * DAY }),
+    );
+    seed.review({ content: 'nothing', createdAt: NOW });
+    const few = listInbox(store.db, { text: 'refund' }, { limit: 2 });
+    const many = listInbox(store.db, { text: 'refund' }, { limit: 2, searchMatchesToSort: 3 });
+    expect(many.rows.map((r) => r.id)).toEqual(few.rows.map((r) => r.id));
+    expect(many.next).toBe(few.next);
+    expect(few.rows.map((r) => r.id)).toEqual(matching.slice(0, 2));
+    const walk = explainInbox(store.db, { text: 'refund', from }, { searchMatchesToSort: 3 }).join(' | ');
+    expect(walk).toMatch(/^CO-ROUTINE p \| SEARCH r USING (COVERING )?INDEX reviews_inbox/);
+    expect(walk).not.toMatch(/TEMP B-TREE/);
+    const sort = explainInbox(store.db, { text: 'refund', from }).join(' | ');
+    expect(sort).toMatch(
+      /SEARCH r USING INTEGER PRIMARY KEY .*reviews_fts VIRTUAL TABLE INDEX .*TEMP B-TREE/,
+    );
+  });
+
   it('searches the full-text index, not the text', () => {
     const p = plan({ text: 'refund', from });
     expect(p).toMatch(/reviews_fts VIRTUAL TABLE INDEX/);

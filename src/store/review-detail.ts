@@ -34,6 +34,10 @@ export interface ReviewDetail {
   alerts: AlertWithDeliveries[];
 }
 
+export function reviewExists(db: Db, reviewRowId: number): boolean {
+  return db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, reviewRowId)).get() !== undefined;
+}
+
 export function reviewDetail(db: Db, reviewRowId: number): ReviewDetail | undefined {
   const review = db.select().from(reviews).where(eq(reviews.id, reviewRowId)).get();
   if (!review) return undefined;

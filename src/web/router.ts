@@ -5,7 +5,6 @@
  * session cookie needs its CSRF token and must come from this site.
  */
 import type { IncomingMessage } from 'node:http';
-import { eq } from 'drizzle-orm';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config/index.js';
@@ -13,8 +12,7 @@ import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { listInbox } from '../store/inbox.js';
-import { reviewDetail } from '../store/review-detail.js';
-import { reviews } from '../store/schema.js';
+import { reviewDetail, reviewExists } from '../store/review-detail.js';
 import {
   applyTriage,
   applyTriageToMany,
@@ -320,7 +318,7 @@ export function createWeb(options: WebOptions): Web {
       res
         .status(404)
         .type('html')
-        .send('<!doctype html><title>Not found</title><p>No such review. <a href="/">Inbox</a></p>');
+        .send(messagePage('Not found', 'No such review.', '/', principalOfRequest(req)));
       return;
     }
     res
@@ -341,7 +339,7 @@ export function createWeb(options: WebOptions): Web {
 
   router.post('/reviews/:id/triage', (req, res) => {
     const id = reviewIdOf(req);
-    if (id === undefined || !reviewExists(store, id)) return showReview(req, res, 404);
+    if (id === undefined || !reviewExists(store.db, id)) return showReview(req, res, 404);
     const change = formChange(req.body);
     if (!change) return showReview(req, res, 400, 'Unknown action.');
     try {
@@ -442,7 +440,7 @@ export function createWeb(options: WebOptions): Web {
 
   router.post('/api/reviews/:id/triage', (req, res) => {
     const id = reviewIdOf(req);
-    if (id === undefined || !reviewExists(store, id)) {
+    if (id === undefined || !reviewExists(store.db, id)) {
       res.status(404).json({ error: 'no such review' });
       return;
     }
@@ -485,10 +483,6 @@ export function createWeb(options: WebOptions): Web {
   };
 
   return { router, guard, principalOf };
-}
-
-function reviewExists(store: Store, id: number): boolean {
-  return store.db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, id)).get() !== undefined;
 }
 
 /** The ids a form posted under `name` (one or repeated); anything not an id is left out. */

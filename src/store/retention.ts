@@ -7,8 +7,8 @@
  *   a week boundary, which downsampling keeps. Rating-drop detection reads no snapshot: it compares with
  *   the level stored on the app and explains a drop with reviews and edits, all kept.
  * - Poll runs older than their age are deleted, except those a kept review, edit, snapshot or alert
- *   points to (foreign keys). So a downsampled snapshot keeps its poll run: one per app and hour, then
- *   day, costing about as much again as the snapshots themselves.
+ *   points to (foreign keys), and each app's latest reconciliation. So a downsampled snapshot keeps its
+ *   poll run: one per app and hour, then day, costing about as much again as the snapshots themselves.
  * - Sent alerts: once every delivery of an alert was sent, and sent before the age, its deliveries are
  *   deleted and its payload emptied (`{}`). The alert row stays, small: its dedupe key keeps a retried
  *   or concurrent poll from raising it again, the incident rule reads when the last incident was, and the
@@ -118,9 +118,12 @@ const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function statementsOf(client: Database.Database) {
   const ids = 'select value from json_each(@ids)';
+  // Each app's latest reconciliation stays too: it says when the next one is due (store/reconcile.ts).
   const notPinned = `not exists (select 1 from reviews where poll_run_id = p.id)
     and not exists (select 1 from review_edits where poll_run_id = p.id)
-    and not exists (select 1 from alerts where poll_run_id = p.id)`;
+    and not exists (select 1 from alerts where poll_run_id = p.id)
+    and not (p.kind = 'reconcile' and p.started_at >= (select max(started_at) from poll_runs
+      where app_handle = p.app_handle and kind = 'reconcile'))`;
   const noSnapshot = 'not exists (select 1 from rating_snapshots where poll_run_id = p.id)';
   return {
     sentAlerts: client.prepare<

@@ -334,6 +334,17 @@ describe('pruneDatabase', () => {
 
   it('keeps one snapshot per hour, then per day, and every poll run something still points to', async () => {
     const store = open(tempPath());
+    store.db.$client.prepare("insert into apps (handle) values ('my-app')").run();
+    // Two reconciliations, written first (the prune reads in id order: one written far out of time
+    // order would wait for a later prune).
+    for (const daysAgo of [40, 20]) {
+      store.db.$client
+        .prepare(
+          `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews, kind)
+           values ('my-app', ?, ?, 'ok', 5, 5, 0, 0, 'reconcile')`,
+        )
+        .run(NOW.getTime() - daysAgo * DAY, NOW.getTime() - daysAgo * DAY);
+    }
     simulatePolls(store, 'my-app', NOW.getTime() - 70 * DAY, NOW.getTime());
     const reviewed = storeReview(store, 'my-app', 1, NOW.getTime() - 30 * DAY);
     const policy = retentionPolicyOf(config());
@@ -360,7 +371,8 @@ describe('pruneDatabase', () => {
     const pinned = new Set(
       client
         .prepare<[], { id: number }>(
-          'select poll_run_id as id from rating_snapshots union select poll_run_id from reviews',
+          `select poll_run_id as id from rating_snapshots union select poll_run_id from reviews
+           union select id from poll_runs where kind = 'reconcile'`,
         )
         .all()
         .map((r) => r.id),
@@ -372,6 +384,13 @@ describe('pruneDatabase', () => {
         .get(reviewed)?.id,
     );
     expect(client.pragma('foreign_key_check')).toEqual([]);
+    // Each app's latest reconciliation stays, whatever its age: it says when the next one is due.
+    expect(
+      client
+        .prepare<[], { at: number }>("select started_at as at from poll_runs where kind = 'reconcile'")
+        .all()
+        .map((r) => r.at),
+    ).toEqual([NOW.getTime() - 20 * DAY]);
     expect(rows(store, 'poll_runs')).toBeLessThan(7 * 288 + 58 * 24 + 12 + 12);
   });
 

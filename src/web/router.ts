@@ -35,6 +35,7 @@ import {
   Sessions,
   sameSecret,
 } from './auth.js';
+import { writeInboxCsv } from './csv.js';
 import { inboxFilterOf, parseInboxQuery } from './filters.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
 import { inboxPage } from './pages/inbox.js';
@@ -304,6 +305,23 @@ export function createWeb(options: WebOptions): Web {
         presenter,
       }),
     );
+  });
+
+  router.get('/export.csv', async (req, res) => {
+    const { query, problems } = parseInboxQuery(req.query);
+    if (problems.length > 0) {
+      res.status(400).json({ error: 'bad filter', problems });
+      return;
+    }
+    const day = now().toISOString().slice(0, 10);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="reviewwatch-inbox-${day}.csv"`);
+    const count = await writeInboxCsv(res, store.db, inboxFilterOf(query, config, now()), {
+      presenter,
+      publicUrl,
+    });
+    logger.info({ count, actor: actorOf(principalOfRequest(req)) }, 'inbox exported as CSV');
+    res.end();
   });
 
   const reviewIdOf = (req: Request): number | undefined => {

@@ -72,6 +72,7 @@ describe('without credentials', () => {
       '/?status=new&q=refund',
       `/reviews/${reviewId}`,
       '/reviews/999',
+      '/export.csv?period=all',
       '/admin/queues',
       '/nowhere',
     ];

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,19 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
     expect(
       await page.locator('table.inbox tbody tr', { hasText: 'Support is slow' }).textContent(),
     ).toContain('→ ana');
+  });
+
+  it('exports the filtered view as CSV', async () => {
+    await page.goto(`${server.url}/?q=slow`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('text=Export this view as CSV'),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^reviewwatch-inbox-.*\.csv$/);
+    const path = await download.path();
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('Support is slow');
+    expect(text).not.toContain('never sent my refund');
   });
 
   it('runs no script from a hostile review, in the list or on its page', async () => {

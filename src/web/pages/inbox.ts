@@ -114,6 +114,7 @@ ${
 <p class="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous review, <kbd>a</kbd> acknowledged, <kbd>r</kbd> resolved, <kbd>i</kbd> ignored, <kbd>x</kbd> select, <kbd>/</kbd> search.</p>
 <nav class="pages" aria-label="Pages">
   ${query.cursor ? html`<a href="/${queryString(query, { cursor: undefined })}">← Newest</a>` : ''}
+  <a href="/export.csv${queryString(query, { cursor: undefined, limit: undefined })}" download>Export this view as CSV</a>
   ${page.next ? html`<a rel="next" href="/${queryString(query, { cursor: page.next })}">Older →</a>` : ''}
 </nav>`;
   return layout({ title: 'Inbox', principal: view.principal, body });

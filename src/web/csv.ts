@@ -1,0 +1,107 @@
+/**
+ * The inbox as CSV: any filtered view, every page of it, streamed a batch at a time so an export of a
+ * hundred thousand reviews holds one batch in memory, not the export. Each batch is its own short query
+ * (the list's cursor), so an export never holds a read transaction open for the whole download.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { StoreDb } from '../store/db.js';
+import { type InboxFilter, type InboxRow, listInbox, MAX_PAGE_SIZE } from '../store/inbox.js';
+import { reviewUrl } from './api-json.js';
+import type { Presenter } from './present.js';
+
+export const CSV_COLUMNS = [
+  'id',
+  'url',
+  'app',
+  'app_handle',
+  'role',
+  'rating',
+  'date',
+  'reviewer',
+  'location',
+  'time_using_app',
+  'priority',
+  'severity',
+  'reasons',
+  'keyword_groups',
+  'status',
+  'assignee',
+  'tags',
+  'removed_at',
+  'content',
+] as const;
+
+/**
+ * One field, quoted when it must be (RFC 4180). A text starting with `=`, `+`, `-`, `@`, a tab or a CR
+ * would run as a formula in a spreadsheet: it gets a leading `'`, which spreadsheets show as text.
+ */
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csvRow(row: InboxRow, presenter: Presenter, publicUrl: string | undefined): string {
+  const app = presenter.app(row.appHandle, row.appName);
+  const severity = presenter.severity(row);
+  const values = [
+    row.id,
+    reviewUrl(row.id, publicUrl),
+    app.name,
+    app.handle,
+    app.role ?? '',
+    row.rating,
+    row.at.toISOString(),
+    row.reviewer,
+    row.location,
+    row.timeUsingApp,
+    row.priority ?? '',
+    severity.score,
+    severity.reasons.join('; '),
+    presenter.keywordGroups(row.content).join('; '),
+    row.status,
+    row.assignee ?? '',
+    row.tags.join('; '),
+    row.removedAt?.toISOString() ?? '',
+    row.content,
+  ];
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+/**
+ * Writes every review the filter matches to `out`, newest first, waiting whenever `out` is full; stops
+ * early (returning the count so far) when `out` is closed, a client that went away. Returns how many
+ * reviews it wrote.
+ */
+export async function writeInboxCsv(
+  out: Writable,
+  db: StoreDb,
+  filter: InboxFilter,
+  options: { presenter: Presenter; publicUrl: string | undefined; batchSize?: number },
+): Promise<number> {
+  const write = async (chunk: string) => {
+    if (out.write(chunk)) return;
+    const done = new AbortController();
+    const { signal } = done;
+    await Promise.race([once(out, 'drain', { signal }), once(out, 'close', { signal })]).finally(() =>
+      done.abort(),
+    );
+  };
+  // A BOM, so spreadsheets read the file as UTF-8.
+  await write(`\uFEFF${CSV_COLUMNS.join(',')}\r\n`);
+  let written = 0;
+  let cursor: string | undefined;
+  do {
+    if (out.destroyed) break;
+    const page = listInbox(db, filter, {
+      limit: options.batchSize ?? MAX_PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    });
+    await write(page.rows.map((row) => csvRow(row, options.presenter, options.publicUrl)).join(''));
+    written += page.rows.length;
+    cursor = page.next;
+  } while (cursor);
+  return written;
+}

@@ -32,10 +32,23 @@ const catalog = z.strictObject({
   /** Enforced across every worker process sharing the Redis. */
   maxRequestsPerSecond: z.number().positive().default(5),
   timeout: duration.default(10_000),
+  /**
+   * Requests a day the `budget` schedule may spend, everything counted (polls, extra pages, baselines,
+   * reconciliations). The other schedules warn when they are projected to exceed it.
+   */
+  dailyRequestBudget: z.number().int().positive().optional(),
 });
+
+/** How each app's poll interval is chosen (src/schedule/policy.ts). */
+export const SCHEDULE_POLICIES = ['fixed', 'adaptive', 'budget'] as const;
 
 const poll = z.strictObject({
   every: duration.default(15 * 60_000),
+  /** `fixed`: every app at `every`; `adaptive` and `budget` follow each app's pace (README, Choosing a poll schedule). */
+  schedule: z.enum(SCHEDULE_POLICIES).default('fixed'),
+  /** The shortest and longest interval `adaptive` and `budget` give an app. */
+  minEvery: duration.default(2 * 60_000),
+  maxEvery: duration.default(12 * 3_600_000),
   concurrency: z.number().int().min(1).max(256).default(4),
   /** Steady-state page cap: a poll that finds no stored review within this many pages stops there. */
   maxPages: z.number().int().min(1).max(1_000).default(10),
@@ -60,6 +73,8 @@ const app = z.strictObject({
   handle,
   name: z.string().min(1).optional(),
   role: z.enum(['own', 'competitor']).default('own'),
+  /** How much a minute of delay on this app's reviews counts; default 1 for own apps, 0.001 for competitors. */
+  weight: z.number().positive().max(1_000).optional(),
   notify: z.array(z.string().min(1)).default([]),
 });
 
@@ -275,6 +290,23 @@ export const configSchema = z
           message: 'not an IANA time zone (e.g. Europe/Berlin)',
         });
       }
+    }
+    const { schedule, every, minEvery, maxEvery } = config.poll;
+    if (minEvery > maxEvery) {
+      ctx.addIssue({ code: 'custom', path: ['poll', 'minEvery'], message: 'must be at most poll.maxEvery' });
+    } else if (schedule !== 'fixed' && (every < minEvery || every > maxEvery)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['poll', 'every'],
+        message: `must lie between poll.minEvery and poll.maxEvery when poll.schedule is ${schedule}`,
+      });
+    }
+    if (schedule === 'budget' && config.catalog.dailyRequestBudget === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['catalog', 'dailyRequestBudget'],
+        message: 'required when poll.schedule is budget (requests a day, e.g. 20000)',
+      });
     }
     if (config.catalog.baseUrl && !config.catalog.apiKey) {
       ctx.addIssue({

@@ -24,6 +24,8 @@ const LAYER: Readonly<Record<string, number>> = {
   notify: 4,
   render: 4,
   digest: 4,
+  // Poll intervals from arrival rates: reads the store and the config, knows nothing of the queue.
+  schedule: 4,
   // Peers: queue's workers take ops' Metrics, ops' server takes settings' AdminCredentials and
   // settings name queue's defaults.
   queue: 5,

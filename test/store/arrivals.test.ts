@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { appArrivals } from '../../src/store/arrivals.js';
+import type { Store } from '../../src/store/db.js';
+import { tempStore } from '../helpers/index.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.UTC(2026, 5, 15, 12);
+const TODAY = Math.floor(NOW / DAY) * DAY;
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.reverse()) cleanup();
+  cleanups = [];
+});
+
+function store(): Store {
+  const s = tempStore();
+  cleanups.push(s.cleanup);
+  return s;
+}
+
+interface Review {
+  createdAt: number | null;
+  firstSeenAt: number;
+  rating?: number;
+  fromBaseline?: boolean;
+}
+
+/** Writes an app, one poll run, and its reviews with plain SQL: what the poll would have stored. */
+function seed(s: Store, handle: string, baselineAt: number | null, reviews: Review[]): void {
+  const raw = s.db.$client;
+  raw.prepare('insert into apps (handle, baseline_at) values (?, ?)').run(handle, baselineAt);
+  const run = raw
+    .prepare(
+      `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+       values (?, ?, ?, 'ok', 1, 1, 0, 0) returning id`,
+    )
+    .get(handle, NOW - DAY, NOW - DAY) as { id: number };
+  const insert = raw.prepare(
+    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
+     values (?, ?, ?, ?, 'r', '', ?, '', '', ?, '', '', '', ?, ?, ?, ?)`,
+  );
+  reviews.forEach((r, i) => {
+    const id = `${handle}-${i}`;
+    insert.run(
+      handle,
+      id,
+      id,
+      id,
+      r.rating ?? 5,
+      r.createdAt,
+      r.fromBaseline ? 1 : 0,
+      r.firstSeenAt,
+      r.firstSeenAt,
+      run.id,
+    );
+  });
+}
+
+describe('appArrivals', () => {
+  it('reads each app’s newest review dates by the day, its history’s start and its last new low review', () => {
+    const s = store();
+    const seen = NOW - 2 * HOUR;
+    seed(s, 'busy', NOW - 90 * DAY, [
+      { createdAt: TODAY, firstSeenAt: seen },
+      { createdAt: TODAY, firstSeenAt: seen, rating: 2 },
+      { createdAt: TODAY - DAY, firstSeenAt: NOW - DAY },
+      { createdAt: TODAY - DAY, firstSeenAt: NOW - DAY },
+      { createdAt: TODAY - DAY, firstSeenAt: NOW - DAY },
+      { createdAt: TODAY - 2 * DAY, firstSeenAt: NOW - 2 * DAY },
+      // Unparseable dates are not arrivals the model can place.
+      { createdAt: null, firstSeenAt: NOW - DAY },
+      // Older than the query's horizon: not read, but still the history's start.
+      { createdAt: TODAY - 400 * DAY, firstSeenAt: NOW - 90 * DAY, fromBaseline: true },
+    ]);
+    seed(s, 'quiet', NOW - 30 * DAY, [
+      // The newest low review came from a baseline, and the newest review is not low: neither counts.
+      { createdAt: TODAY - 20 * DAY, firstSeenAt: NOW - 20 * DAY, rating: 1 },
+      { createdAt: TODAY, firstSeenAt: NOW - HOUR, rating: 1, fromBaseline: true },
+      { createdAt: TODAY, firstSeenAt: NOW - 30 * 60_000, rating: 4 },
+      { createdAt: TODAY - 3 * DAY, firstSeenAt: NOW - 3 * DAY, rating: 3 },
+    ]);
+    const rows = appArrivals(s.db, ['quiet', 'never-polled', 'busy'], {
+      since: NOW - 360 * DAY,
+      limit: 5,
+      lowRatingMax: 3,
+      lowSince: NOW - 7 * DAY,
+    });
+    expect(rows.map((r) => r.handle)).toEqual(['quiet', 'never-polled', 'busy']);
+    expect(rows[2]).toEqual({
+      handle: 'busy',
+      baselineAt: NOW - 90 * DAY,
+      oldestCreatedAt: TODAY - 400 * DAY,
+      // The newest five: two today, three yesterday; the older ones are left to the limit.
+      days: [
+        [TODAY, 2],
+        [TODAY - DAY, 3],
+      ],
+      truncated: true,
+      since: NOW - 360 * DAY,
+      lastLowSeenAt: seen,
+    });
+    expect(rows[0]).toMatchObject({
+      days: [
+        [TODAY, 2],
+        [TODAY - 3 * DAY, 1],
+        [TODAY - 20 * DAY, 1],
+      ],
+      truncated: false,
+      lastLowSeenAt: NOW - 3 * DAY,
+    });
+    expect(rows[1]).toEqual({
+      handle: 'never-polled',
+      baselineAt: null,
+      oldestCreatedAt: null,
+      days: [],
+      truncated: false,
+      since: NOW - 360 * DAY,
+      lastLowSeenAt: null,
+    });
+  });
+
+  it('looks for low reviews no further back than lowSince', () => {
+    const s = store();
+    seed(s, 'app', NOW - 30 * DAY, [{ createdAt: TODAY - 5 * DAY, firstSeenAt: NOW - 5 * DAY, rating: 1 }]);
+    const query = { since: NOW - 360 * DAY, limit: 100, lowRatingMax: 3 };
+    expect(appArrivals(s.db, ['app'], { ...query, lowSince: NOW - DAY })[0]?.lastLowSeenAt).toBeNull();
+    expect(appArrivals(s.db, ['app'], { ...query, lowSince: NOW - 6 * DAY })[0]?.lastLowSeenAt).toBe(
+      NOW - 5 * DAY,
+    );
+  });
+});

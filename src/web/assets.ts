@@ -52,6 +52,19 @@ table.inbox tr.current td:first-child { box-shadow: inset 3px 0 0 var(--accent);
 .tag.auto { border-style: dashed; }
 ul.reasons { margin: .2rem 0 0; padding-left: 1rem; font-size: .8rem; color: var(--muted); }
 form.bulk { display: flex; flex-wrap: wrap; gap: .6rem; align-items: flex-end; margin: 0 0 .6rem; }
+svg.chart { width: 100%; max-width: 44rem; height: auto; display: block; }
+svg.chart .grid { stroke: var(--line); stroke-width: 1; }
+svg.chart .axis { fill: var(--muted); font-size: 11px; }
+svg.chart polyline { fill: none; stroke-width: 2; }
+svg.chart .average { stroke: var(--accent); }
+svg.chart .displayed { stroke: var(--muted); stroke-dasharray: 4 3; stroke-width: 1.5; }
+svg.chart .marker { stroke: var(--critical); stroke-width: 1.5; stroke-dasharray: 2 2; }
+svg.chart .m-incident { stroke: var(--high); }
+svg.chart .before { fill: var(--muted); opacity: .5; }
+.s1 { fill: #c62828; } .s2 { fill: #ef6c00; } .s3 { fill: #f9a825; } .s4 { fill: #7cb342; } .s5 { fill: #2e7d32; }
+.legend .key { display: inline-block; width: 1.2rem; height: 0; border-top: 2px solid var(--accent); vertical-align: middle; margin-left: .6rem; }
+.legend .key.displayed { border-top: 2px dashed var(--muted); }
+.legend .key.marker { border-top: 2px dotted var(--critical); }
 nav.pages { display: flex; gap: 1rem; margin-top: 1rem; }
 .review { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
@@ -61,6 +74,8 @@ form.inline button { padding: 0 .35rem; }
 .actions button[aria-pressed=true] { background: var(--accent); color: var(--bg); border-color: var(--accent); }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
 .panel { border: 1px solid var(--line); border-radius: 6px; padding: .8rem; }
+.panel h2 { margin-top: 0; }
+.review { margin-bottom: 1rem; }
 .panel form { display: flex; gap: .4rem; flex-wrap: wrap; align-items: flex-end; margin: .4rem 0; }
 ol.trail { list-style: none; padding: 0; margin: 0; font-size: .88rem; }
 ol.trail li { padding: .3rem 0; border-bottom: 1px solid var(--line); }

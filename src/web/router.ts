@@ -7,9 +7,11 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import { HANDLE_PATTERN } from '../catalog/handle.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
+import { appPage } from '../store/app-page.js';
 import type { Store } from '../store/db.js';
 import { listInbox } from '../store/inbox.js';
 import { reviewDetail, reviewExists } from '../store/review-detail.js';
@@ -38,6 +40,7 @@ import {
 import { writeInboxCsv } from './csv.js';
 import { inboxFilterOf, parseInboxQuery } from './filters.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
+import { appPageHtml } from './pages/app.js';
 import { inboxPage } from './pages/inbox.js';
 import { loginPage } from './pages/login.js';
 import { messagePage } from './pages/message.js';
@@ -79,6 +82,10 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 const BODY_LIMIT = '64kb';
+/** An app's page: its rating over this many days, its volume over these weeks, its distribution then. */
+const APP_PAGE_DAYS = 90;
+const APP_PAGE_WEEKS = 12;
+const APP_PAGE_COMPARE_WEEKS = 4;
 const LOGIN_COOKIE_AGE_S = 3_600;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -322,6 +329,37 @@ export function createWeb(options: WebOptions): Web {
     });
     logger.info({ count, actor: actorOf(principalOfRequest(req)) }, 'inbox exported as CSV');
     res.end();
+  });
+
+  router.get('/apps/:handle', (req, res) => {
+    const handle = req.params.handle;
+    const configured = config.apps.some((a) => a.handle === handle);
+    const page =
+      typeof handle === 'string' && HANDLE_PATTERN.test(handle)
+        ? appPage(store.db, handle, {
+            now: now(),
+            days: APP_PAGE_DAYS,
+            weeks: APP_PAGE_WEEKS,
+            compareWeeks: APP_PAGE_COMPARE_WEEKS,
+            maxRating: config.alerts.lowRating.maxRating,
+          })
+        : undefined;
+    if (!page || (!page.known && !configured)) {
+      res
+        .status(404)
+        .type('html')
+        .send(messagePage('Not found', 'No such app.', '/', principalOfRequest(req)));
+      return;
+    }
+    res.type('html').send(
+      appPageHtml({
+        principal: principalOfRequest(req),
+        app: presenter.app(page.handle, page.title ?? ''),
+        page,
+        days: APP_PAGE_DAYS,
+        compareWeeks: APP_PAGE_COMPARE_WEEKS,
+      }),
+    );
   });
 
   const reviewIdOf = (req: Request): number | undefined => {

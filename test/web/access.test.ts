@@ -73,6 +73,7 @@ describe('without credentials', () => {
       `/reviews/${reviewId}`,
       '/reviews/999',
       '/export.csv?period=all',
+      '/apps/shop',
       '/admin/queues',
       '/nowhere',
     ];

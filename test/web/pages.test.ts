@@ -69,7 +69,8 @@ const OWN_SCRIPT = /<script src="\/assets\/inbox\.[0-9a-f]{12}\.js" defer><\/scr
 /** Markup a hostile text could have smuggled in: any of these in a page means it was not escaped. */
 function expectNoInjectedMarkup(page: string): void {
   // The one script a page has: the worker's own file, by URL.
-  const text = page.replace(OWN_SCRIPT, '');
+  // ...and the charts an app's page draws.
+  const text = page.replace(OWN_SCRIPT, '').replaceAll('<svg class="chart"', '<chart');
   expect(text).not.toMatch(/<script/i);
   expect(text).not.toMatch(/<img/i);
   expect(text).not.toMatch(/<svg/i);
@@ -150,6 +151,52 @@ describe('the inbox', () => {
     const idsOf = (html: string) => [...html.matchAll(/href="\/reviews\/(\d+)"/g)].map((m) => m[1]);
     expect(idsOf(second)).toHaveLength(2);
     expect(idsOf(second).some((id) => idsOf(first).includes(id))).toBe(false);
+  });
+});
+
+describe('an app’s page', () => {
+  it('draws its rating, distribution and weekly volume as SVG, with its open reviews and alerts', async () => {
+    const t = Date.now();
+    const insert = store.db.$client.prepare(
+      `insert into rating_snapshots (app_handle, taken_at, average, count, stars_1, stars_2, stars_3, stars_4,
+       stars_5, poll_run_id) values ('shop', ?, ?, 10, 1, 1, 1, 2, 5, 1)`,
+    );
+    insert.run(t - 30 * 86_400_000, 4.2);
+    insert.run(t - 2 * 86_400_000, 3.94);
+    store.db.$client
+      .prepare(
+        `insert into alerts (app_handle, kind, dedupe_key, priority, payload, created_at)
+         values ('shop', 'rating-drop', 'drop-page-test', 'high', '{}', ?)`,
+      )
+      .run(t - 2 * 86_400_000);
+    const text = await page('/apps/shop');
+    expectNoInjectedMarkup(text);
+    expect(text).toContain('<h1>Shop');
+    expect(text).toMatch(
+      /<a href="\/\?app=shop&amp;status=new%2Cacknowledged&amp;period=all"><strong>\d+<\/strong> open low-rated reviews?<\/a>/,
+    );
+    expect(text.match(/<svg class="chart"/g)).toHaveLength(3);
+    expect(text).toContain('<polyline class="average"');
+    expect(text).toMatch(/<line class="marker m-rating-drop"[^>]*><title>Rating drop \(high\)/);
+    expect(text).toContain('rating drop,');
+  });
+
+  it('escapes the listing’s name, and is a 404 for an app nobody watches', async () => {
+    store.db.$client.prepare("update apps set title = ? where handle = 'shop'").run('<script>x</script>');
+    store.db.$client
+      .prepare("insert or ignore into apps (handle, title) values ('rival', ?)")
+      .run('<img src=x onerror=alert(1)>');
+    const rival = await page('/apps/rival');
+    expectNoInjectedMarkup(rival);
+    expect(rival).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    const missing = await fetch(`${server.url}/apps/nobody-watches-this`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(missing.status).toBe(404);
+    const bad = await fetch(`${server.url}/apps/..%2F..`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(bad.status).toBe(404);
   });
 });
 

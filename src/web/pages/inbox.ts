@@ -72,7 +72,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<span class="muted small">removed from the listing</span>` : ''}</td>
-  <td>${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
+  <td><a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
   <td>${review.reviewer || 'anonymous'}<div class="muted small">${review.location}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}</div></td>
   <td class="small">${formatTime(review.at)}</td>
   <td>${review.priority ? html`<span class="badge p-${review.priority}">${review.priority}</span>` : html`<span class="muted small">no alert</span>`}

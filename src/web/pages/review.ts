@@ -97,7 +97,7 @@ export function reviewPage(view: ReviewView): string {
     )[0];
   const body = html`<p><a href="/">← Inbox</a></p>
 <article class="review" aria-labelledby="review-title">
-  <h1 id="review-title">${starsOf(review.rating)} ${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</h1>
+  <h1 id="review-title">${starsOf(review.rating)} <a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</h1>
   <p class="muted">${review.reviewer || 'anonymous'} · ${review.location} · ${formatTime(review.createdAt)}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}${
     listing ? html` · <a href="${listing}" rel="noopener noreferrer">listing</a>` : ''
   }</p>

@@ -1,0 +1,66 @@
+import type { AppPage } from '../../store/app-page.js';
+import type { Principal } from '../auth.js';
+import { distributionBars, ratingChart, stackedBars } from '../charts.js';
+import { queryString } from '../filters.js';
+import { html } from '../html.js';
+import { type AppInfo, formatDay, formatTime } from '../present.js';
+import { layout } from './layout.js';
+
+export interface AppView {
+  principal: Principal;
+  app: AppInfo;
+  page: AppPage;
+  days: number;
+  compareWeeks: number;
+}
+
+export function appPageHtml(view: AppView): string {
+  const { app, page } = view;
+  const open = `/${queryString({ app: app.handle, status: ['new', 'acknowledged'], period: 'all' })}`;
+  const markers = page.alerts.map((a) => ({
+    at: a.createdAt,
+    kind: a.kind,
+    label: `${a.kind === 'incident' ? 'Possible incident' : 'Rating drop'} (${a.priority}), ${formatTime(a.createdAt)}`,
+  }));
+  const now = page.distributionNow;
+  const before = page.distributionBefore;
+  const body = html`<p><a href="/">← Inbox</a></p>
+<h1>${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''} <span class="muted small">${app.handle}</span></h1>
+<p><a href="${open}"><strong>${page.open}</strong> open low-rated review${page.open === 1 ? '' : 's'}</a> (new or acknowledged)</p>
+<section aria-labelledby="rating-h">
+  <h2 id="rating-h">Rating, last ${view.days} days</h2>
+  ${ratingChart(
+    page.ratings.map((r) => ({ at: r.at, value: r.average })),
+    markers,
+    `Average rating of ${app.name} over the last ${view.days} days`,
+  )}
+  <p class="muted small legend"><span class="key average"></span> average <span class="key displayed"></span> as the listing shows it <span class="key marker"></span> rating-drop and incident alerts</p>
+</section>
+<section aria-labelledby="distribution-h">
+  <h2 id="distribution-h">Rating distribution</h2>
+  ${
+    now
+      ? distributionBars(now.stars, before?.stars, {
+          now: `now (${formatDay(now.at)})`,
+          before: before ? `${view.compareWeeks} weeks ago (${formatDay(before.at)})` : '',
+        })
+      : html`<p class="muted">No complete distribution recorded yet.</p>`
+  }
+</section>
+<section aria-labelledby="volume-h">
+  <h2 id="volume-h">New reviews per week, by stars</h2>
+  ${stackedBars(
+    page.weeks.map((w) => ({ label: formatDay(w.week), values: w.stars })),
+    `New reviews of ${app.name} per week, by stars`,
+  )}
+</section>
+<section aria-labelledby="alerts-h">
+  <h2 id="alerts-h">Rating-drop and incident alerts</h2>
+  ${page.alerts.length === 0 ? html`<p class="muted">None in the last ${view.days} days.</p>` : ''}
+  <ol class="trail">${page.alerts.map(
+    (a) =>
+      html`<li><span class="badge p-${a.priority}">${a.priority}</span> ${a.kind === 'incident' ? 'possible incident' : 'rating drop'}, ${formatTime(a.createdAt)}</li>`,
+  )}</ol>
+</section>`;
+  return layout({ title: app.name, principal: view.principal, body });
+}

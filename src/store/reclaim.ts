@@ -15,8 +15,13 @@
 import { existsSync, statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
-/** Pages per incremental-vacuum step: 16 MB with 4 KB pages, tens of milliseconds of writing. */
-const STEP_PAGES = 4096;
+/**
+ * Pages per incremental-vacuum step, to start with: each step then takes as many as fit in the time a
+ * transaction may hold the lock (moving a page costs from microseconds to a millisecond, depending on
+ * how many pointers to it must be rewritten).
+ */
+const FIRST_STEP_PAGES = 256;
+const MAX_STEP_PAGES = 65_536;
 
 export type ReclaimMode = 'incremental' | 'vacuum' | 'automatic' | 'reuse';
 
@@ -45,6 +50,8 @@ export async function reclaimSpace(
   client: Database.Database,
   options: {
     vacuum: boolean;
+    /** How long one incremental-vacuum step may hold the write lock. */
+    maxLockMs: number;
     yieldNow: () => Promise<void>;
     onStep?: (freePagesLeft: number, freePagesAtStart: number) => void;
   },
@@ -60,8 +67,12 @@ export async function reclaimSpace(
     const freePages = () => client.pragma('freelist_count', { simple: true }) as number;
     const atStart = freePages();
     let left = atStart;
+    let step = FIRST_STEP_PAGES;
     while (left > 0) {
-      client.exec(`PRAGMA incremental_vacuum(${STEP_PAGES})`);
+      const started = performance.now();
+      client.exec(`PRAGMA incremental_vacuum(${step})`);
+      const took = Math.max(1, performance.now() - started);
+      step = Math.round(Math.min(MAX_STEP_PAGES, Math.max(16, (step * options.maxLockMs) / took)));
       const now = freePages();
       options.onStep?.(now, atStart);
       // No progress means another connection holds the pages (or the lock): try again tomorrow.

@@ -247,6 +247,7 @@ export async function pruneDatabase(
   if (!pass.dryRun) {
     const result = await reclaimSpace(client, {
       vacuum: options.vacuum === true,
+      maxLockMs: pass.maxLockMs,
       yieldNow,
       onStep: (left, atStart) => pass.progress('reclaim', atStart - left, atStart),
     });

@@ -1,14 +1,23 @@
 /**
  * Renders the sample weekly digest and a sample alert email, and screenshots them with headless Chromium
- * (Debian's `chromium` package) for the README: `npx tsx scripts/screenshots.ts [docs]`.
+ * (Debian's `chromium` package) for the README, then the triage inbox with sample data:
+ * `npx tsx scripts/screenshots.ts [docs]`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import express from 'express';
+import { chromium } from 'playwright-core';
 import type { Notification } from '../src/alerts/types.js';
+import { createLogger } from '../src/log.js';
 import { renderDigestEmail, renderEmail } from '../src/render/index.js';
+import { openStore } from '../src/store/db.js';
+import { createWeb } from '../src/web/router.js';
 import { sampleDigestData } from '../test/fixtures/digest-sample.js';
+import { SAMPLE_USER, sampleInboxConfig, seedInboxSample } from '../test/fixtures/inbox-sample.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs');
 const work = mkdtempSync(join(tmpdir(), 'reviewwatch-shot-'));
@@ -77,11 +86,58 @@ function shoot(name: string, subject: string, html: string, height: number): voi
   console.log(`wrote ${out}`);
 }
 
+/**
+ * The triage inbox from sample data: its list, a review's page and an app's page, logged in through the
+ * form like a person, in a browser driven by playwright-core.
+ */
+async function shootInbox(): Promise<void> {
+  const store = openStore(join(work, 'inbox.db'));
+  const now = Date.now();
+  await seedInboxSample(store, now);
+  const config = sampleInboxConfig();
+  const web = createWeb({
+    store,
+    config,
+    admin: {},
+    logger: createLogger({ level: 'warn' }),
+  });
+  const app = express();
+  app.use(web.router);
+  const server = createServer(app);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await page.goto(`${base}/login`);
+    await page.fill('input[name=name]', SAMPLE_USER.name);
+    await page.fill('input[name=password]', SAMPLE_USER.password);
+    await Promise.all([page.waitForURL(`${base}/`), page.keyboard.press('Enter')]);
+    await page.screenshot({ path: join(outDir, 'inbox.png') });
+    console.log(`wrote ${join(outDir, 'inbox.png')}`);
+    await page.click('table.inbox tbody tr:first-child a.excerpt');
+    await page.screenshot({ path: join(outDir, 'inbox-review.png'), fullPage: true });
+    console.log(`wrote ${join(outDir, 'inbox-review.png')}`);
+    await page.goto(`${base}/apps/bundle-builder`);
+    await page.screenshot({ path: join(outDir, 'inbox-app.png'), fullPage: true });
+    console.log(`wrote ${join(outDir, 'inbox-app.png')}`);
+  } finally {
+    await browser.close();
+    await new Promise((done) => server.close(done));
+    store.close();
+  }
+}
+
 try {
   const digest = renderDigestEmail(sampleDigestData());
   shoot('digest', digest.subject, digest.html, 2400);
   const alert = renderEmail(sampleAlert);
   shoot('alert', alert.subject, alert.html, 660);
+  await shootInbox();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -81,6 +81,7 @@ export class ReviewSeeder {
     reviewRowId: number,
     priority: 'critical' | 'high' | 'medium' | 'low',
     channels: Array<{ channel: string; status: 'pending' | 'held' | 'sent' | 'failed' }> = [],
+    at: number = Date.UTC(2026, 10, 2),
   ): number {
     const client = this.#store.db.$client;
     const review = client
@@ -93,8 +94,7 @@ export class ReviewSeeder {
           `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at)
            values (?, 'review', ?, ?, 50, ?, '{}', ?)`,
         )
-        .run(review.app, `review-${reviewRowId}-${++this.#n}`, priority, reviewRowId, Date.UTC(2026, 10, 2))
-        .lastInsertRowid,
+        .run(review.app, `review-${reviewRowId}-${++this.#n}`, priority, reviewRowId, at).lastInsertRowid,
     );
     for (const { channel, status } of channels) {
       client
@@ -102,14 +102,7 @@ export class ReviewSeeder {
           `insert into deliveries (alert_id, channel, app_handle, status, created_at, sent_at)
            values (?, ?, ?, ?, ?, ?)`,
         )
-        .run(
-          id,
-          channel,
-          review.app,
-          status,
-          Date.UTC(2026, 10, 2),
-          status === 'sent' ? Date.UTC(2026, 10, 2) : null,
-        );
+        .run(id, channel, review.app, status, at, status === 'sent' ? at + 40_000 : null);
     }
     return id;
   }

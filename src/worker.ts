@@ -165,18 +165,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     releasers.add('channel senders', () => {
       for (const sender of senders.values()) sender.close?.();
     });
-    const store = openStore(settings.databasePath);
-    releasers.add('SQLite', () => store.close());
-    const endpoint = await resolveRedis({
-      redisUrl: settings.redisUrlGiven ? settings.redisUrl : undefined,
-      dataDir: join(dirname(settings.databasePath), 'redis'),
-      logger,
-    });
-    releasers.add('private redis-server', () => endpoint.stop());
-    const redis = await connectRedis(endpoint.url);
-    releasers.add('Redis connection', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
+    const { store, redis } = await openStorage(settings, releasers, logger);
     let upkeep: Upkeep | undefined;
     // A Redis that comes back may have come back empty: check at once rather than at the next tick.
     const connectionState = watchConnection(redis, logger, () => void upkeep?.check());
@@ -554,4 +543,76 @@ async function unfinished(queue: Queue<PollJobData>, job: Job<PollJobData>, err:
   const state = await fresh.getState();
   if (state !== 'active') await fresh.remove().catch(() => undefined);
   return `did not finish in time (${fresh.attemptsMade} attempt${fresh.attemptsMade === 1 ? '' : 's'} made${last})`;
+}
+
+/** The database and Redis (a private redis-server when none answers and REDIS_URL is unset). */
+async function openStorage(
+  settings: Settings,
+  releasers: Releasers,
+  logger: Logger,
+): Promise<{ store: Store; redis: Redis }> {
+  const store = openStore(settings.databasePath);
+  releasers.add('SQLite', () => store.close());
+  const endpoint = await resolveRedis({
+    redisUrl: settings.redisUrlGiven ? settings.redisUrl : undefined,
+    dataDir: join(dirname(settings.databasePath), 'redis'),
+    logger,
+  });
+  releasers.add('private redis-server', () => endpoint.stop());
+  const redis = await connectRedis(endpoint.url);
+  releasers.add('Redis connection', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return { store, redis };
+}
+
+export interface InboxServer {
+  url: string;
+  store: Store;
+  /** Releases everything, last opened first; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `reviewwatch serve`: the inbox, health, metrics and Bull Board without polling, against the same
+ * database and Redis as a worker (a second machine, or a worker with http.enabled: false). It needs no
+ * API key: it reads what the workers stored.
+ */
+export async function startInboxServer(
+  settings: Settings,
+  options: { logger: Logger; host: string; port: number },
+): Promise<InboxServer> {
+  const { logger } = options;
+  return withReleasers(async (releasers) => {
+    const { store, redis } = await openStorage(settings, releasers, logger);
+    const prefix = settings.queuePrefix;
+    // Only for Bull Board and the queue depths of /metrics: this process adds no job.
+    const queues = [POLL_QUEUE, NOTIFY_QUEUE, DIGEST_QUEUE, MAINTENANCE_QUEUE, RECONCILE_QUEUE].map(
+      (name) => new Queue(name, { connection: redis, prefix }),
+    );
+    releasers.add('queues', async () => {
+      for (const queue of queues) await queue.close();
+    });
+    const server = await startOpsServer({
+      host: options.host,
+      port: options.port,
+      admin: settings.admin,
+      deps: {
+        redis,
+        store,
+        queues,
+        metrics: new Metrics(),
+        web: createWeb({ store, config: settings.config, admin: settings.admin, logger }),
+      },
+      logger,
+    });
+    releasers.add('ops server', () => server.close());
+    return {
+      url: server.url,
+      store,
+      async stop() {
+        for (const err of await releasers.releaseAll()) logger.error(err.message);
+      },
+    };
+  });
 }

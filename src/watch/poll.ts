@@ -1,3 +1,4 @@
+import type { OutboxMessage } from '../alerts/messages.js';
 import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
 import type { Alert } from '../alerts/types.js';
 import {
@@ -12,7 +13,6 @@ import {
 import type { Logger } from '../log.js';
 import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
-import type { OutboxMessage } from '../alerts/messages.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
 import {
   findKnown,

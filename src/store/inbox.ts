@@ -99,6 +99,8 @@ export function ftsQuery(text: string): string | undefined {
 interface Plan {
   apps: 'app-index' | 'date-index';
   text: 'from-matches' | 'along-dates';
+  /** For a filter only triaged reviews match (a status other than new, an assignee). */
+  triage: 'from-triage' | 'along-dates';
 }
 
 function buildQuery(
@@ -114,17 +116,21 @@ function buildQuery(
     params.push(...values);
   };
 
-  // A filter only triaged reviews can match (none of them "new", an assignee, a tag) is small: the query
-  // starts from those rows and sorts them. Otherwise it walks the reviews in date order and stops once the
-  // page is full.
+  // A filter only triaged reviews can match (none of them "new", an assignee, a tag) may start from those
+  // rows and sort them (`planOf` says when). Otherwise the query walks the reviews in date order and stops
+  // once the page is full.
   const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
   let from: string;
   if (filter.tag !== undefined) {
     from = `review_tags g cross join reviews r on r.id = g.review_row_id
       left join review_triage t on t.review_row_id = r.id`;
     add('g.tag = ?', filter.tag);
-  } else if (filter.assignee !== undefined || (statuses && !statuses.includes('new'))) {
-    from = 'review_triage t cross join reviews r on r.id = t.review_row_id';
+  } else if (onlyTriaged(filter)) {
+    // Many triaged rows match: walk the dates and join each review's triage row instead.
+    from =
+      plan.triage === 'from-triage'
+        ? 'review_triage t cross join reviews r on r.id = t.review_row_id'
+        : 'reviews r cross join review_triage t on t.review_row_id = r.id';
   } else {
     from = 'reviews r left join review_triage t on t.review_row_id = r.id';
   }
@@ -237,16 +243,28 @@ export const SEARCH_MATCHES_TO_SORT = 10_000;
 /** App filters naming at most this share of the stored apps use the apps' index; see `planOf`. */
 export const APP_SHARE_FOR_APP_INDEX = 0.05;
 
+/** Status or assignee filters matching fewer triaged reviews than this start from them; see `planOf`. */
+export const TRIAGED_ROWS_TO_SORT = 5_000;
+
 export interface PlanOptions {
   /** Overrides SEARCH_MATCHES_TO_SORT (tests). */
   searchMatchesToSort?: number;
+  /** Overrides TRIAGED_ROWS_TO_SORT (tests). */
+  triagedRowsToSort?: number;
+}
+
+/** A filter only reviews with a triage row can match: no tag, and a status other than new or an assignee. */
+function onlyTriaged(filter: InboxFilter): boolean {
+  if (filter.tag !== undefined) return false;
+  return filter.assignee !== undefined || (filter.statuses !== undefined && !filter.statuses.includes('new'));
 }
 
 /**
- * The choices SQLite cannot make well without statistics, made from two cheap counts. Starting from a
- * search's matches costs one row lookup per match, walking the dates costs about a page divided by the
- * share of reviews that match: a count of the matches, capped, tells which is less. The same holds for a
- * filter on several apps, with the share of the apps as the estimate.
+ * The choices SQLite cannot make well without statistics, made from cheap counts. Starting from a search's
+ * matches (or from the triaged rows a status or assignee filter names) costs one row lookup per match;
+ * walking the dates costs about a page divided by the share of reviews that match: a count of the
+ * matches, capped, tells which is less. The same holds for a filter on several apps, with the share of
+ * the apps as the estimate.
  */
 function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
   const client = db.$client;
@@ -266,7 +284,19 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
       .get(match, cap)?.n;
     if (found !== undefined && found >= cap) text = 'along-dates';
   }
-  return { apps, text };
+  let triage: Plan['triage'] = 'from-triage';
+  if (onlyTriaged(filter)) {
+    const cap = options.triagedRowsToSort ?? TRIAGED_ROWS_TO_SORT;
+    const found = client
+      .prepare<{ statuses: string; assignee: string | null; cap: number }, { n: number }>(
+        `select count(*) as n from (select 1 from review_triage
+         where (@statuses = '[]' or status in (select value from json_each(@statuses)))
+         and (@assignee is null or assignee = @assignee) limit @cap)`,
+      )
+      .get({ statuses: JSON.stringify(filter.statuses ?? []), assignee: filter.assignee ?? null, cap })?.n;
+    if (found !== undefined && found >= cap) triage = 'along-dates';
+  }
+  return { apps, text, triage };
 }
 
 export function listInbox(

@@ -200,6 +200,23 @@ describe('query plans that stay fast at a million reviews', () => {
     expect(many).toMatch(/^CO-ROUTINE p \| SEARCH r USING (COVERING )?INDEX reviews_inbox/);
   });
 
+  it('walks the dates for a status or assignee that many triaged reviews have, with the same answer', () => {
+    const ids = [1, 2, 3, 4].map((d) => seed.review({ createdAt: NOW - d * DAY }));
+    for (const id of ids.slice(0, 3))
+      applyTriage(store.db, id, { status: 'resolved', assignee: 'ana' }, 'ana', AT);
+    for (const filter of [{ statuses: ['resolved' as const] }, { assignee: 'ana' }]) {
+      const few = listInbox(store.db, filter, { limit: 2 });
+      const many = listInbox(store.db, filter, { limit: 2, triagedRowsToSort: 2 });
+      expect(many.rows.map((r) => r.id)).toEqual(few.rows.map((r) => r.id));
+      expect(few.rows.map((r) => r.id)).toEqual(ids.slice(0, 2));
+      const walk = explainInbox(store.db, { ...filter, from }, { triagedRowsToSort: 2 }).join(' | ');
+      expect(walk).toMatch(
+        /^CO-ROUTINE p \| SEARCH r USING (COVERING )?INDEX reviews_inbox .*SEARCH t USING INTEGER PRIMARY KEY/,
+      );
+      expect(walk).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
   it('walks the dates for a search matching many reviews, with the same answer', () => {
     const matching = [1, 2, 3, 4, 5].map((d) =>
       seed.review({ content: `refund ${d}`, createdAt: NOW - d * DAY }),

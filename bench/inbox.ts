@@ -1,0 +1,254 @@
+/**
+ * The triage inbox at scale: a store of N reviews over M apps (1,000,000 over 10,000 by default), then
+ * the list, filtered lists, full-text searches and a CSV export of 100,000 rows, each timed over repeated
+ * runs (p50, p95) through the same functions the pages call, with the process's memory during the export.
+ *
+ *   npx tsx bench/inbox.ts [--reviews 1000000] [--apps 10000] [--runs 40] [--db path]
+ *
+ * The store is written once and reused while --db names an existing file. Rows are written with the
+ * full-text triggers off and the index rebuilt at the end, which gives the same index as writing with
+ * them on, faster; everything else is as the polls write it.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { parseConfig } from '../src/config/index.js';
+import { openStore, type Store } from '../src/store/db.js';
+import { type InboxFilter, listInbox } from '../src/store/inbox.js';
+import { writeInboxCsv } from '../src/web/csv.js';
+import { presenterOf } from '../src/web/present.js';
+
+const { values } = parseArgs({
+  options: {
+    reviews: { type: 'string', default: '1000000' },
+    apps: { type: 'string', default: '10000' },
+    runs: { type: 'string', default: '40' },
+    db: { type: 'string', default: 'bench/results/inbox.db' },
+  },
+});
+const REVIEWS = Number(values.reviews);
+const APPS = Number(values.apps);
+const RUNS = Number(values.runs);
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 23, 12);
+
+/** A deterministic random number generator, so two runs build the same store. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * Review words with a Zipf-like spread: a few words ("app", "great") in most reviews, most words in few, as
+ * in real reviews. `refund` is in a fifth of them, `chargeback` in a third, `w4000` in about 500.
+ */
+const COMMON = ['app', 'great', 'works', 'support', 'easy', 'use', 'store', 'love', 'time', 'help'];
+const COMPLAINTS = ['refund', 'crash', 'slow', 'billing', 'charged', 'broken', 'bug', 'sync', 'checkout'];
+const RARE = ['chargeback', 'gdpr', 'webhook', 'liquid', 'metafield', 'variant', 'pos', 'wholesale'];
+
+function sentence(rnd: () => number, rating: number): string {
+  const words: string[] = [];
+  const length = 8 + Math.floor(rnd() * 30);
+  for (let i = 0; i < length; i++) {
+    const r = rnd();
+    if (r < 0.55) words.push(COMMON[Math.floor(rnd() * rnd() * COMMON.length)] as string);
+    else if (r < 0.75 && rating <= 3)
+      words.push(COMPLAINTS[Math.floor(rnd() * rnd() * COMPLAINTS.length)] as string);
+    else if (r < 0.77) words.push(RARE[Math.floor(rnd() * RARE.length)] as string);
+    else words.push(`w${Math.floor(rnd() * rnd() * 5000)}`);
+  }
+  return words.join(' ');
+}
+
+function build(store: Store): void {
+  const client = store.db.$client;
+  const rnd = random(42);
+  const started = performance.now();
+  client.exec('drop trigger reviews_fts_insert');
+  const insertApp = client.prepare('insert into apps (handle, title) values (?, ?)');
+  const insertRun = client.prepare(
+    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
+     edited_reviews) values (?, ?, ?, 'ok', 1, 1, 0, 0)`,
+  );
+  const insertReview = client.prepare(
+    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+     created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
+     poll_run_id) values (?, ?, ?, ?, ?, 'Canada', ?, ?, ?, ?, '1 year using the app', ?, ?, 0, ?, ?, ?)`,
+  );
+  const insertAlert = client.prepare(
+    `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at)
+     values (?, 'review', ?, ?, 50, ?, '{}', ?)`,
+  );
+  const insertTriage = client.prepare(
+    `insert into review_triage (review_row_id, status, assignee, updated_at, updated_by)
+     values (?, ?, ?, ?, 'bench')`,
+  );
+  client.prepare('insert into users (name, password_hash, created_at) values (?, ?, 0)').run('ana', 'x');
+  client.transaction(() => {
+    for (let a = 0; a < APPS; a++) {
+      insertApp.run(`app-${a}`, `App ${a}`);
+      insertRun.run(`app-${a}`, NOW, NOW);
+    }
+  })();
+  const batch = 20_000;
+  for (let start = 0; start < REVIEWS; start += batch) {
+    client.transaction(() => {
+      for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
+        // A few apps get most reviews, as on a marketplace.
+        const app = Math.floor(rnd() * rnd() * APPS);
+        const r = rnd();
+        const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
+        // Newer reviews are stored later; a baseline's history is the exception, a tenth of the rows.
+        const age =
+          rnd() < 0.1 ? rnd() * 730 * DAY : ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rnd() * 0.2);
+        const at = Math.round(NOW - age);
+        const { lastInsertRowid } = insertReview.run(
+          `app-${app}`,
+          `r${i}`,
+          `f${i}`,
+          `r${i}`,
+          `Reviewer ${i}`,
+          rating,
+          sentence(rnd, rating),
+          new Date(at).toISOString(),
+          at,
+          `App ${app}`,
+          `https://apps.example/app-${app}`,
+          at,
+          at,
+          app + 1,
+        );
+        const id = Number(lastInsertRowid);
+        if (rating <= 3) {
+          insertAlert.run(`app-${app}`, `review-${id}`, rating === 1 ? 'high' : 'medium', id, at);
+          const t = rnd();
+          if (t < 0.3)
+            insertTriage.run(
+              id,
+              t < 0.1 ? 'acknowledged' : t < 0.25 ? 'resolved' : 'ignored',
+              t < 0.05 ? 'ana' : null,
+              at,
+            );
+        }
+      }
+    })();
+    process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
+  }
+  process.stderr.write('\n  rebuilding the full-text index…\n');
+  client.exec(`insert into reviews_fts(reviews_fts) values ('rebuild')`);
+  client.exec(`CREATE TRIGGER reviews_fts_insert AFTER INSERT ON reviews BEGIN
+    INSERT INTO reviews_fts(rowid, content, reviewer) VALUES (new.id, new.content, new.reviewer); END`);
+  process.stderr.write(`  built in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+interface Result {
+  name: string;
+  rows: number;
+  p50: number;
+  p95: number;
+}
+
+function measure(name: string, run: () => number): Result {
+  run();
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    rows = run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { name, rows, p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+}
+
+async function exportRows(
+  store: Store,
+  filter: InboxFilter,
+): Promise<{ rows: number; ms: number; peakMb: number; baseMb: number }> {
+  const presenter = presenterOf(
+    parseConfig({ catalog: { simulator: true }, apps: [{ handle: 'app-0' }] }, {}),
+  );
+  global.gc?.();
+  const baseMb = process.memoryUsage().rss / 1e6;
+  let peak = baseMb;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss / 1e6);
+  }, 20);
+  let bytes = 0;
+  const sink = new Writable({
+    highWaterMark: 64 * 1024,
+    write(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      // A client reading at about 50 MB/s: the export must wait for it, not buffer ahead.
+      setTimeout(done, Math.ceil(chunk.length / 50_000));
+    },
+  });
+  const t = performance.now();
+  const rows = await writeInboxCsv(sink, store.db, filter, { presenter, publicUrl: undefined });
+  const ms = performance.now() - t;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss / 1e6);
+  process.stderr.write(`  export: ${(bytes / 1e6).toFixed(0)} MB of CSV\n`);
+  return { rows, ms, peakMb: peak, baseMb };
+}
+
+async function main(): Promise<void> {
+  mkdirSync('bench/results', { recursive: true });
+  const fresh = !existsSync(values.db);
+  const store = openStore(values.db);
+  try {
+    if (fresh) build(store);
+    const count = (store.db.$client.prepare('select count(*) as n from reviews').get() as { n: number }).n;
+    process.stderr.write(`  ${count.toLocaleString('en')} reviews over ${APPS.toLocaleString('en')} apps\n`);
+    const month = new Date(NOW - 30 * DAY);
+    const low = [1, 2, 3];
+    const list = (filter: InboxFilter, cursor?: string) =>
+      listInbox(store.db, filter, cursor ? { cursor } : {}).rows.length;
+    let deep: string | undefined;
+    for (let i = 0; i < 50; i++)
+      deep = listInbox(store.db, { stars: low }, deep ? { cursor: deep } : {}).next;
+    const own = Array.from({ length: 100 }, (_, i) => `app-${i * 100}`);
+    const results = [
+      measure('inbox: low-rated, last 30 days, page 1', () => list({ stars: low, from: month })),
+      measure('inbox: low-rated, all time, page 51', () => list({ stars: low }, deep)),
+      measure('filtered: one app, status new', () =>
+        list({ apps: ['app-3'], statuses: ['new'], stars: low }),
+      ),
+      measure('filtered: 100 apps (a role), 30 days', () => list({ apps: own, stars: low, from: month })),
+      measure('filtered: resolved, 30 days', () => list({ statuses: ['resolved'], from: month })),
+      measure('filtered: assignee, all time', () => list({ assignee: 'ana' })),
+      measure('search: rare word, all time', () => list({ text: 'w4000' })),
+      measure('search: word in a third of reviews, all time', () => list({ text: 'chargeback' })),
+      measure('search: complaint word, 30 days', () => list({ text: 'refund', stars: low, from: month })),
+      measure('search: common word, 30 days', () => list({ text: 'app', from: month })),
+      measure('search: two words, all time', () => list({ text: 'refund checkout' })),
+    ];
+    const exported = await exportRows(store, { stars: low, from: new Date(NOW - 380 * DAY) });
+    const lines = [
+      `| query | rows | p50 ms | p95 ms |`,
+      `| --- | ---: | ---: | ---: |`,
+      ...results.map((r) => `| ${r.name} | ${r.rows} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} |`),
+      '',
+      `CSV export: ${exported.rows.toLocaleString('en')} rows in ${(exported.ms / 1000).toFixed(1)} s, RSS ${exported.baseMb.toFixed(0)} MB before, ${exported.peakMb.toFixed(0)} MB at most during it.`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    writeFileSync(
+      `bench/results/inbox-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+      JSON.stringify({ reviews: count, apps: APPS, runs: RUNS, results, exported }, null, 2),
+    );
+  } finally {
+    store.close();
+  }
+}
+
+await main();

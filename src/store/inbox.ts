@@ -80,7 +80,11 @@ interface Query {
   params: unknown[];
 }
 
-/** The words of a search as an FTS5 query: each a quoted prefix, all required; undefined when none is left. */
+/**
+ * The words of a search as an FTS5 query: each a quoted word, all required; undefined when none is left.
+ * The index stems (drizzle/0009_fts_stemmed.sql), so "refund" also finds "refunds" and "refunded" without
+ * a prefix query, which FTS5 could not check review by review quickly.
+ */
 export function ftsQuery(text: string): string | undefined {
   const terms = text
     .split(/\s+/)
@@ -89,7 +93,7 @@ export function ftsQuery(text: string): string | undefined {
     .filter((word) => /[\p{L}\p{N}]/u.test(word))
     .slice(0, 16);
   if (terms.length === 0) return undefined;
-  return terms.map((term) => `"${term}"*`).join(' ');
+  return terms.map((term) => `"${term}"`).join(' ');
 }
 
 /**
@@ -98,7 +102,7 @@ export function ftsQuery(text: string): string | undefined {
  */
 interface Plan {
   apps: 'app-index' | 'date-index';
-  text: 'from-matches' | 'along-dates';
+  text: 'from-matches' | 'gathered' | 'probed';
   /** For a filter only triaged reviews match (a status other than new, an assignee). */
   triage: 'from-triage' | 'along-dates';
 }
@@ -166,10 +170,15 @@ function buildQuery(
     // Words with nothing searchable in them find nothing, rather than everything.
     if (match === undefined) add('0');
     // Few matches: start from them and sort them. Many: walk the dates and check each row against the
-    // matches, gathered once (`+` keeps SQLite from starting from them), so the page fills in a few rows.
+    // matches, gathered once (`+` keeps SQLite from starting from them). Most of the store: walk the dates
+    // and ask the index about each review, as the page fills within a few times its size.
     else if (plan.text === 'from-matches') {
       add('r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
-    } else add('+r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+    } else if (plan.text === 'gathered') {
+      add('+r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+    } else {
+      add('exists (select 1 from reviews_fts f where f.reviews_fts match ? and f.rowid = r.id)', match);
+    }
   }
   if (cursor) {
     // Written so the first term bounds the index range; the second only breaks ties within one date.
@@ -240,6 +249,18 @@ function pageSize(limit: number | undefined): number {
 
 /** Searches matching fewer reviews than this start from the matches; see `planOf`. */
 export const SEARCH_MATCHES_TO_SORT = 10_000;
+
+/**
+ * From how many matches a search asks the index review by review rather than gathering every match
+ * first. Gathering costs about 0.7 µs a match; asking costs about 0.27 ms a review walked, and the walk
+ * takes about a page (51) divided by the share of reviews that match. They cost the same at
+ * √(51 × 0.27 / 0.0007 × reviews) matches: 140,000 of a million reviews (bench/README.md).
+ */
+function searchMatchesToProbe(db: StoreDb): number {
+  const reviews =
+    db.$client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
+  return Math.max(SEARCH_MATCHES_TO_SORT, Math.round(Math.sqrt(19_700 * reviews)));
+}
 /** App filters naming at most this share of the stored apps use the apps' index; see `planOf`. */
 export const APP_SHARE_FOR_APP_INDEX = 0.05;
 
@@ -249,6 +270,8 @@ export const TRIAGED_ROWS_TO_SORT = 5_000;
 export interface PlanOptions {
   /** Overrides SEARCH_MATCHES_TO_SORT (tests). */
   searchMatchesToSort?: number;
+  /** Overrides the count from which a search asks the index review by review (tests). */
+  searchMatchesToProbe?: number;
   /** Overrides TRIAGED_ROWS_TO_SORT (tests). */
   triagedRowsToSort?: number;
 }
@@ -276,13 +299,15 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
   let text: Plan['text'] = 'from-matches';
   const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
   if (match !== undefined) {
-    const cap = options.searchMatchesToSort ?? SEARCH_MATCHES_TO_SORT;
+    const toSort = options.searchMatchesToSort ?? SEARCH_MATCHES_TO_SORT;
+    const toProbe = options.searchMatchesToProbe ?? searchMatchesToProbe(db);
     const found = client
       .prepare<[string, number], { n: number }>(
         'select count(*) as n from (select rowid from reviews_fts where reviews_fts match ? limit ?)',
       )
-      .get(match, cap)?.n;
-    if (found !== undefined && found >= cap) text = 'along-dates';
+      .get(match, Math.max(toSort, toProbe))?.n;
+    if (found !== undefined && found >= toProbe) text = 'probed';
+    else if (found !== undefined && found >= toSort) text = 'gathered';
   }
   let triage: Plan['triage'] = 'from-triage';
   if (onlyTriaged(filter)) {

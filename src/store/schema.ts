@@ -115,9 +115,9 @@ export const reviews = sqliteTable(
     // The poll-run indexes here and below serve the prune (store/retention.ts): SQLite checks every child
     // table when a poll run is deleted, and without an index that is a full scan per deleted row.
     index('reviews_poll_run').on(t.pollRunId),
-    // Also on this table, outside the schema because drizzle-kit cannot write them (drizzle/0008_inbox.sql):
-    // the inbox's indexes on coalesce(created_at, first_seen_at), and the full-text index reviews_fts with
-    // the triggers that keep it in sync. A rebuild of this table by drizzle-kit drops the triggers: a
+    // Also on this table, outside the schema because drizzle-kit cannot write them (drizzle/0008_inbox.sql,
+    // 0009_fts_stemmed.sql): the inbox's indexes on coalesce(created_at, first_seen_at), and the full-text
+    // index reviews_fts with the triggers that keep it in sync. A rebuild of this table by drizzle-kit drops the triggers: a
     // generated migration that rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks).
   ],
 );

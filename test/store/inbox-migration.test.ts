@@ -52,6 +52,39 @@ it('0008 indexes the reviews stored before it for full-text search', () => {
   }
 });
 
+it('0009 re-indexes the reviews with stemming: a word finds its other forms', () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  const path = join(temp.dir, 'old.db');
+  const old = new Database(path);
+  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0009_fts_stemmed') });
+  old.exec(`
+    insert into apps (handle) values ('shop');
+    insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+    values ('shop', 1000, 1100, 'ok', 1, 1, 1, 0);
+    insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+      created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
+    values ('shop', '1', 'f1', '1', 'Ana', 'Canada', 1, 'They refunded nothing', 'x', 5000, '', 'Shop', 'u', 0, 5000, 5000, 1);
+  `);
+  old.close();
+
+  const store = openStore(path);
+  try {
+    expect(listInbox(store.db, { text: 'refunds' }).rows.map((r) => r.reviewer)).toEqual(['Ana']);
+    store.db.$client
+      .prepare(
+        `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+         created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
+         poll_run_id) values ('shop', '2', 'f2', '2', 'Ben', 'Canada', 1, 'Refunding takes weeks', 'x', 6000, '',
+         'Shop', 'u', 0, 6000, 6000, 1)`,
+      )
+      .run();
+    expect(listInbox(store.db, { text: 'refund' }).rows.map((r) => r.reviewer)).toEqual(['Ben', 'Ana']);
+  } finally {
+    store.close();
+  }
+});
+
 it('keeps the full-text triggers and the inbox indexes after every migration', () => {
   // A later migration in which drizzle-kit rebuilds `reviews` drops all of these silently: it must
   // recreate them (src/store/schema.ts says so beside the table).

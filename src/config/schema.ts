@@ -73,7 +73,7 @@ const app = z.strictObject({
   handle,
   name: z.string().min(1).optional(),
   role: z.enum(['own', 'competitor']).default('own'),
-  /** How much a minute of delay on this app's reviews counts; default 1 for own apps, 0.001 for competitors. */
+  /** How much a minute of delay on this app's reviews counts; default 1 for own apps, 0.0005 for competitors. */
   weight: z.number().positive().max(1_000).optional(),
   notify: z.array(z.string().min(1)).default([]),
 });

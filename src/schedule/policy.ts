@@ -43,11 +43,12 @@ export type SchedulePolicy = (typeof SCHEDULE_POLICIES)[number];
 export type AppRole = 'own' | 'competitor';
 
 /**
- * Default weights: a minute of delay on a competitor's review costs a thousandth of one on an own app's.
- * Own reviews are acted on within minutes; competitors' feed the weekly digest, read days later. By the
- * rule above an own app is polled √1000 ≈ 32 times as often as a competitor with the same pace.
+ * Default weights. By the rule above, an app's interval scales with 1/√w, so the weight is the square of
+ * how much sooner its reviews are wanted: own reviews are acted on within minutes (`poll.every`, 15m),
+ * competitors' feed the weekly digest and can wait hours (`poll.maxEvery`, 12h): 45 times longer, so a
+ * weight of 1/45² ≈ 0.0005, and a competitor is polled 45 times less often than an own app of its pace.
  */
-export const DEFAULT_WEIGHTS: Readonly<Record<AppRole, number>> = { own: 1, competitor: 0.001 };
+export const DEFAULT_WEIGHTS: Readonly<Record<AppRole, number>> = { own: 1, competitor: 0.0005 };
 
 export function appWeight(app: { role: AppRole; weight?: number | undefined }): number {
   return app.weight ?? DEFAULT_WEIGHTS[app.role];

@@ -68,7 +68,7 @@ describe('planFromStore', () => {
       handle: 'rival',
       reason: 'cold start',
       plannedMs: 15 * 60_000,
-      weight: 0.001,
+      weight: 0.0005,
     });
     expect(busyEntry?.ratePerDay).toBeGreaterThan(3);
     expect(quietEntry?.ratePerDay).toBeLessThan(0.2);

@@ -122,7 +122,7 @@ describe('the budget policy', () => {
     for (const split of splits) expect(weightedDelay(apps, split)).toBeGreaterThan(optimum);
   });
 
-  it('weights own apps above competitors: √1000 times the polls at the same pace', () => {
+  it('weights own apps above competitors: √2000 (45) times the polls at the same pace', () => {
     const plan = planSchedule([app('own', 3), app('rival', 3, { role: 'competitor' })], wide, NOW);
     const ratio = entry(plan, 'rival').plannedMs / entry(plan, 'own').plannedMs;
     expect(ratio).toBeCloseTo(Math.sqrt(1 / DEFAULT_WEIGHTS.competitor), 0);
@@ -177,9 +177,9 @@ describe('the budget policy', () => {
     const own = entry(plan, 'own-0');
     const rival = entry(plan, 'rival-0');
     expect(own.plannedMs).toBeGreaterThan(12 * HOUR);
-    // Past maxEvery, a competitor stretches √1000 times as far as an own app.
+    // Past maxEvery, a competitor stretches √(1 / 0.0005) = 45 times as far as an own app.
     const beyond = (e: PlanEntry) => e.plannedMs / (12 * HOUR) - 1;
-    expect(beyond(rival) / beyond(own)).toBeCloseTo(Math.sqrt(1_000), -1);
+    expect(beyond(rival) / beyond(own)).toBeCloseTo(Math.sqrt(2_000), -1);
     expect(own.reason).toBe('over budget');
     expect(own.tightens).toBe(false);
     expect(plan.warnings).toHaveLength(1);

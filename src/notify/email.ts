@@ -4,6 +4,7 @@ import { errorMessage } from '../errors.js';
 import { type DataSource, type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
+import { sourceOf } from './sender.js';
 
 /**
  * Mail through the SMTP relay in SMTP_URL. A 5xx answer or a rejected address is permanent; 4xx and
@@ -22,7 +23,7 @@ export class EmailSender implements ChannelSender {
     options: { smtpUrl: string; from: string; to: string[]; ignoreTLS?: boolean } & DataSource,
   ) {
     this.name = name;
-    this.#source = { simulated: options.simulated === true };
+    this.#source = sourceOf(options);
     this.#from = options.from;
     this.#to = options.to;
     const url = new URL(options.smtpUrl);

@@ -1,5 +1,5 @@
 import type { Notification } from '../alerts/types.js';
-import type { EmailMessage, SlackMessage } from '../render/index.js';
+import type { DataSource, EmailMessage, SlackMessage } from '../render/index.js';
 
 /** One configured channel: sends a notification or throws a DeliveryError. */
 export interface ChannelSender {
@@ -9,4 +9,12 @@ export interface ChannelSender {
   /** Sends content already rendered for this channel type (the digest). */
   post(message: SlackMessage | EmailMessage): Promise<void>;
   close?(): void;
+}
+
+/** The data-source part of a sender's options: what every message it renders is told. */
+export function sourceOf(options: DataSource): DataSource {
+  return {
+    simulated: options.simulated === true,
+    ...(options.inboxUrl ? { inboxUrl: options.inboxUrl } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { type DataSource, type EmailMessage, renderSlack, type SlackMessage } fr
 import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
+import { sourceOf } from './sender.js';
 
 /** Statuses that mean the webhook itself is gone or refused: retrying the same message cannot help. */
 const PERMANENT = new Set([400, 401, 403, 404, 410]);
@@ -22,7 +23,7 @@ export class SlackSender implements ChannelSender {
 
   constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } & DataSource = {}) {
     this.name = name;
-    this.#source = { simulated: options.simulated === true };
+    this.#source = sourceOf(options);
     this.#webhook = new IncomingWebhook(webhookUrl, {
       timeout: options.timeoutMs ?? 10_000,
       fetch: async (url, init) => {

@@ -185,6 +185,34 @@ export interface DataSource {
    * the message says so at its top, in its subject and in its notification text.
    */
   simulated?: boolean;
+  /**
+   * Where the triage inbox is (`web.publicUrl`): a review alert then links to the review there, and every
+   * other alert to its app's page.
+   */
+  inboxUrl?: string;
+}
+
+/**
+ * The inbox's page for what an alert is about: the review (found by its app and review id; one stored
+ * without an id has only its app's page to go to), or the app. None without `inboxUrl`.
+ */
+export function inboxLinks(
+  about: { app: AppRef; review?: Pick<ReviewRef, 'reviewId'> },
+  source: DataSource,
+): Link[] {
+  const base = source.inboxUrl ? safeUrl(source.inboxUrl) : undefined;
+  if (base === undefined) return [];
+  const app = encodeURIComponent(about.app.handle);
+  const reviewId = about.review?.reviewId;
+  if (reviewId) {
+    return [
+      {
+        label: 'Open in the inbox',
+        url: new URL(`/apps/${app}/reviews/${encodeURIComponent(reviewId)}`, base).href,
+      },
+    ];
+  }
+  return [{ label: 'Open the app in the inbox', url: new URL(`/apps/${app}`, base).href }];
 }
 
 /** Leads the subject, headline and notification text of a message built from simulated data. */

@@ -2,7 +2,7 @@
  * Everything the store knows about one review, for its page in the inbox: the review, its triage with
  * notes and audit trail, its edits, and the alerts it raised with where each was delivered.
  */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './db.js';
 import {
   type AlertRow,
@@ -36,6 +36,16 @@ export interface ReviewDetail {
 
 export function reviewExists(db: Db, reviewRowId: number): boolean {
   return db.select({ id: reviews.id }).from(reviews).where(eq(reviews.id, reviewRowId)).get() !== undefined;
+}
+
+/** The row of an app's review by the marketplace's review id (what alerts link by); undefined if none. */
+export function reviewRowIdOf(db: Db, handle: string, reviewId: string): number | undefined {
+  if (reviewId === '') return undefined;
+  return db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.appHandle, handle), eq(reviews.identity, reviewId)))
+    .get()?.id;
 }
 
 export function reviewDetail(db: Db, reviewRowId: number): ReviewDetail | undefined {

@@ -14,7 +14,7 @@ import type { AdminCredentials } from '../settings.js';
 import { appPage } from '../store/app-page.js';
 import type { Store } from '../store/db.js';
 import { listInbox } from '../store/inbox.js';
-import { reviewDetail, reviewExists } from '../store/review-detail.js';
+import { reviewDetail, reviewExists, reviewRowIdOf } from '../store/review-detail.js';
 import {
   applyTriage,
   applyTriageToMany,
@@ -329,6 +329,23 @@ export function createWeb(options: WebOptions): Web {
     });
     logger.info({ count, actor: actorOf(principalOfRequest(req)) }, 'inbox exported as CSV');
     res.end();
+  });
+
+  // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
+  router.get('/apps/:handle/reviews/:reviewId', (req, res) => {
+    const { handle, reviewId } = req.params;
+    const id =
+      typeof handle === 'string' && typeof reviewId === 'string' && HANDLE_PATTERN.test(handle)
+        ? reviewRowIdOf(store.db, handle, reviewId)
+        : undefined;
+    if (id === undefined) {
+      res
+        .status(404)
+        .type('html')
+        .send(messagePage('Not found', 'No such review (yet).', '/', principalOfRequest(req)));
+      return;
+    }
+    res.redirect(303, `/reviews/${id}`);
   });
 
   router.get('/apps/:handle', (req, res) => {

@@ -219,6 +219,27 @@ describe('a review’s page', () => {
     expect(alerted).toMatch(/★★★☆☆<\/span> → <span class="stars" role="img" aria-label="1 star">★☆☆☆☆/);
   });
 
+  it('is where alerts link, by the app and the marketplace’s review id', async () => {
+    const { identity } = store.db.$client
+      .prepare('select identity from reviews where id = ?')
+      .get(ids.alerted) as { identity: string };
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const found = await fetch(`${server.url}/apps/shop/reviews/${identity}`, {
+      headers: auth,
+      redirect: 'manual',
+    });
+    expect(found.status).toBe(303);
+    expect(found.headers.get('location')).toBe(`/reviews/${ids.alerted}`);
+    const other = await fetch(`${server.url}/apps/rival/reviews/${identity}`, {
+      headers: auth,
+      redirect: 'manual',
+    });
+    expect(other.status).toBe(404);
+    const anonymous = await fetch(`${server.url}/apps/shop/reviews/${identity}`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toMatch(/^\/login\?next=/);
+  });
+
   it('is a 404 for a review that does not exist', async () => {
     const res = await fetch(`${server.url}/reviews/424242`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -10,6 +10,7 @@ import {
   type DataSource,
   type Fact,
   formatDate,
+  inboxLinks,
   type Link,
   priorityLabel,
   type ReviewItem,
@@ -86,7 +87,9 @@ function reviewDoc(alert: ReviewAlert): Content {
 }
 
 export function emailDocOf(notification: Notification, source: DataSource = {}): EmailDoc {
-  return { ...contentOf(notification), source };
+  const content = contentOf(notification);
+  const about = notification.kind === 'group' ? { app: notification.app } : notification.alert;
+  return { ...content, links: [...inboxLinks(about, source), ...content.links], source };
 }
 
 function contentOf(notification: Notification): Content {

@@ -33,6 +33,7 @@ import {
   type DataSource,
   excerpt,
   formatDate,
+  inboxLinks,
   priorityLabel,
   reasonsOf,
   reviewContent,
@@ -77,8 +78,13 @@ function quote(text: string, max: number): string {
   return truncate(quoted, max);
 }
 
-function actions(alert: Pick<Alert, 'app'>): ActionsBlock[] {
-  const links = appLinks(alert.app).filter((l) => l.url.length <= MAX_LINK_URL);
+function actions(
+  about: { app: Alert['app']; review?: Pick<ReviewRef, 'reviewId'> },
+  options: SlackRenderOptions,
+): ActionsBlock[] {
+  const links = [...inboxLinks(about, options), ...appLinks(about.app)].filter(
+    (l) => l.url.length <= MAX_LINK_URL,
+  );
   if (links.length === 0) return [];
   return [
     {
@@ -127,7 +133,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
     ...(reasons.length > 0
       ? [context(truncate(`*Why:* ${escapeMrkdwn(reasons.join(' · '))}`, MAX_REASONS))]
       : []),
-    ...actions(alert),
+    ...actions(alert, options),
     ...footer(options),
   ];
   const said = content === '' ? '(no text)' : `"${excerpt(content, 200)}"`;
@@ -150,7 +156,7 @@ function renderDrop(alert: RatingDropAlert, options: SlackRenderOptions): SlackM
       ...top(`▼ ${dropHeadline(alert)}`, options),
       { type: 'section', fields: dropFacts(alert).map((f) => field(f.label, f.value)) },
       section(`*What explains it:* ${escapeMrkdwn(explanation)}`),
-      ...actions(alert),
+      ...actions(alert, options),
       ...footer(options),
     ],
   };
@@ -202,7 +208,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
     blocks: fitList(
       [...top(`⚠ ${headline}`, options), context(`*Priority:* ${priorityLabel(alert.priority)}`)],
       alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
-      actions(alert),
+      actions(alert, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),
   };
@@ -229,7 +235,7 @@ function renderGroup(
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
       ],
       items,
-      actions(notification),
+      actions(notification, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),
   };

@@ -124,6 +124,8 @@ export interface PlanEntry {
   plannedMs: number;
   /** Whether an incident shortens the next intervals (isIncident, intervalAfterPoll). */
   tightens: boolean;
+  /** The input's last incident: where afterPoll starts from after a restart. */
+  lastIncidentAt: number | null;
   ratePerDay: number;
   reason: PlanReason;
 }
@@ -193,6 +195,7 @@ export function planSchedule(apps: readonly AppDemand[], settings: ScheduleSetti
       intervalMs,
       plannedMs,
       tightens,
+      lastIncidentAt: app.lastIncidentAt,
       ratePerDay: app.rate.ratePerDay,
       reason: intervalMs < plannedMs ? 'tightened' : reason,
     };

@@ -312,7 +312,12 @@ describe('tightening after an incident', () => {
     ];
     const plan = planSchedule(apps, { ...SETTINGS, dailyRequestBudget: 50 }, NOW);
     expect(entry(plan, 'hit').plannedMs).toBeGreaterThan(HOUR);
-    expect(entry(plan, 'hit')).toMatchObject({ intervalMs: 5 * MINUTE, reason: 'tightened', tightens: true });
+    expect(entry(plan, 'hit')).toMatchObject({
+      intervalMs: 5 * MINUTE,
+      reason: 'tightened',
+      tightens: true,
+      lastIncidentAt: NOW - 10 * MINUTE,
+    });
     expect(entry(plan, 'rival').tightens).toBe(false);
     expect(entry(plan, 'rival').intervalMs).toBe(entry(plan, 'rival').plannedMs);
     expect(entry(plan, 'calm').intervalMs).toBe(entry(plan, 'calm').plannedMs);

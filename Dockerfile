@@ -61,7 +61,7 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
 # The SQLite database (with its -wal and -shm files). A new named volume takes this directory's owner.
 VOLUME ["/app/data"]
 USER node
-# The ops server of `reviewwatch start`: /healthz, /readyz, /metrics, /admin/queues.
+# The ops server of `reviewwatch start`: /healthz, /readyz, /metrics and /admin/queues (those two with credentials).
 EXPOSE 9464
 # No curl in slim images: Node's own fetch. Liveness only; /readyz also needs Redis and SQLite.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -201,7 +201,7 @@ const retention = z
 const http = z.strictObject({
   /** 0 picks a free port (tests). */
   port: z.number().int().min(0).max(65_535).default(9464),
-  /** Loopback by default: /metrics and /readyz need no credentials, so they are not exposed unless asked. */
+  /** Loopback by default: /healthz and /readyz need no credentials, so they are not exposed unless asked. */
   host: z.string().min(1).default('127.0.0.1'),
   enabled: z.boolean().default(true),
 });

@@ -1,5 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -11,7 +10,9 @@ import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
+import { listUsers } from '../store/users.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
+import { bearerMatches, sameSecret } from '../web/auth.js';
 import type { Web } from '../web/router.js';
 import type { PollingVerdict } from './health.js';
 import type { Metrics } from './metrics.js';
@@ -25,6 +26,10 @@ const REALM = 'reviewwatch admin';
 
 const CLOSED_HINT =
   'Bull Board is closed: set REVIEWWATCH_ADMIN_TOKEN (then send "Authorization: Bearer <token>"), or REVIEWWATCH_ADMIN_USER and REVIEWWATCH_ADMIN_PASSWORD (HTTP basic auth), and restart';
+
+/** What a scraper is told when it comes without credentials, and the log when none are configured. */
+const METRICS_HINT =
+  'send "Authorization: Bearer <REVIEWWATCH_ADMIN_TOKEN>" (Prometheus: authorization.credentials_file in the scrape config), or log in to the inbox';
 
 export interface OpsServerDeps {
   redis: Redis;
@@ -60,9 +65,10 @@ export interface OpsServer {
 }
 
 /**
- * The operations endpoints of `start`: /healthz (the process answers), /readyz (Redis and SQLite answer),
- * /metrics (Prometheus text) and Bull Board at /admin/queues, closed unless credentials are set in the
- * environment. Also points the metrics' queue depths at `deps.queues`.
+ * The operations endpoints of `start`: /healthz (the process answers) and /readyz (Redis and SQLite answer)
+ * for anyone, probes being unable to log in; /metrics (Prometheus text) and Bull Board at /admin/queues
+ * with the same credentials as the inbox (a session or the admin token) or the admin credentials. Also
+ * points the metrics' queue depths at `deps.queues`.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const { deps, logger } = options;
@@ -81,10 +87,12 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const url = urlOf(server.address() as AddressInfo);
   logger.info(
     { url },
-    `ops server at ${url}: ${deps.web ? '/ (the inbox), ' : ''}/healthz, /readyz, /metrics, ${ADMIN_PATH} (${board})`,
+    `ops server at ${url}: ${deps.web ? '/ (the inbox), ' : ''}/healthz, /readyz, /metrics (with credentials), ${ADMIN_PATH} (${board})`,
   );
+  const noOne = metricsUnreachable(options, access);
+  if (noOne) logger.warn(`/metrics answers no one: ${noOne}`);
   if (!isLoopback(options.host)) {
-    logger.warn(`ops server listens on ${options.host}: /metrics and /readyz answer anyone who can reach it`);
+    logger.warn(`ops server listens on ${options.host}: /healthz and /readyz answer anyone who can reach it`);
   }
   let closing: Promise<void> | undefined;
   return {
@@ -136,7 +144,7 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', failed, checks });
   });
 
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', metricsGuard(access, deps.web), async (_req, res) => {
     const text = await deps.metrics.metrics();
     res.set('content-type', deps.metrics.contentType).send(text);
   });
@@ -197,6 +205,44 @@ function checkSqlite(store: Store): Check {
   }
 }
 
+/**
+ * Why nobody can read /metrics, when nobody can: no admin credentials in the environment and no inbox user
+ * to log in as. Said at startup, so that a scrape answered 401 is not a mystery.
+ */
+function metricsUnreachable(
+  options: OpsServerOptions,
+  access: AdminCredentials | undefined,
+): string | undefined {
+  if (access) return undefined;
+  const { web, store } = options.deps;
+  if (web && listUsers(store.db).length > 0) return undefined;
+  const login = web ? '; or add a user (`reviewwatch user add NAME`) and log in at /login' : '';
+  return `no credentials are configured. Set REVIEWWATCH_ADMIN_TOKEN and restart, then scrape with "Authorization: Bearer <token>" (Prometheus: authorization.credentials_file in the scrape config)${login}`;
+}
+
+/** The admin credentials, or (with the inbox) a session or the admin token as the inbox checks them. */
+function hasCredentials(
+  req: IncomingMessage,
+  access: AdminCredentials | undefined,
+  web: Web | undefined,
+): boolean {
+  return (access !== undefined && authorized(req, access)) || web?.principalOf(req) !== undefined;
+}
+
+/**
+ * /metrics with the same credentials as Bull Board. Refused with a 401 rather than the inbox's login
+ * redirect: Prometheus follows redirects and would report the login page as a malformed scrape.
+ */
+function metricsGuard(access: AdminCredentials | undefined, web: Web | undefined): RequestHandler {
+  const challenges = [`Bearer realm="${REALM}"`];
+  if (access?.basic) challenges.push(`Basic realm="${REALM}", charset="UTF-8"`);
+  return (req, res, next) => {
+    if (hasCredentials(req, access, web)) return next();
+    res.setHeader('WWW-Authenticate', challenges);
+    res.status(401).json({ error: 'unauthorized', hint: METRICS_HINT });
+  };
+}
+
 /** The admin credentials as before; with the inbox, its login (or the token) opens the board as well. */
 function boardGuard(access: AdminCredentials | undefined, web: Web | undefined): RequestHandler {
   const admin = access ? requireAdmin(access) : undefined;
@@ -205,7 +251,7 @@ function boardGuard(access: AdminCredentials | undefined, web: Web | undefined):
     return admin;
   }
   return (req, res, next) => {
-    if (access && authorized(req.headers.authorization, access)) return next();
+    if (access && authorized(req, access)) return next();
     web.guard(req, res, next);
   };
 }
@@ -218,7 +264,7 @@ function requireAdmin(access: AdminCredentials): RequestHandler {
   const challenges = [`Basic realm="${REALM}", charset="UTF-8"`];
   if (access.token) challenges.unshift(`Bearer realm="${REALM}"`);
   return (req, res, next) => {
-    if (authorized(req.headers.authorization, access)) return next();
+    if (authorized(req, access)) return next();
     res.setHeader('WWW-Authenticate', challenges);
     res.status(401).json({
       error: 'unauthorized',
@@ -229,15 +275,14 @@ function requireAdmin(access: AdminCredentials): RequestHandler {
   };
 }
 
-function authorized(header: string | undefined, access: AdminCredentials): boolean {
+/** The bearer token as the inbox checks it, or basic auth (the configured pair, or the token as password). */
+function authorized(req: IncomingMessage, access: AdminCredentials): boolean {
+  if (bearerMatches(req, access.token)) return true;
+  const header = req.headers.authorization;
   if (!header) return false;
   const space = header.indexOf(' ');
-  if (space < 0) return false;
-  const scheme = header.slice(0, space).toLowerCase();
-  const value = header.slice(space + 1).trim();
-  if (scheme === 'bearer') return access.token !== undefined && sameSecret(value, access.token);
-  if (scheme !== 'basic') return false;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'basic') return false;
+  const decoded = Buffer.from(header.slice(space + 1).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return false;
   const user = decoded.slice(0, colon);
@@ -249,13 +294,6 @@ function authorized(header: string | undefined, access: AdminCredentials): boole
     if (userOk && passwordOk) return true;
   }
   return access.token !== undefined && sameSecret(password, access.token);
-}
-
-/** Constant-time comparison; hashing first makes the lengths equal without revealing them. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -135,8 +135,46 @@ describe('/metrics', () => {
   });
   afterAll(() => sim.close());
 
+  const TOKEN = 'metrics-token-0123';
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+
+  it('answers only with credentials, with a 401 a scraper reports (not a login redirect)', async () => {
+    const env = { REVIEWWATCH_ADMIN_TOKEN: TOKEN };
+    const { url } = await start({ env });
+    for (const authorization of [undefined, 'Bearer wrong', basic('me', 'wrong')]) {
+      const res = await fetch(`${url}/metrics`, {
+        headers: authorization ? { authorization } : {},
+        redirect: 'manual',
+      });
+      expect(res.status, authorization).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      const body = await res.text();
+      expect(body).toContain('REVIEWWATCH_ADMIN_TOKEN');
+      expect(body).not.toContain('reviewwatch_polls_total');
+    }
+    expect((await fetch(`${url}/metrics`, { headers: bearer })).status).toBe(200);
+    // Basic auth opens it as it opens Bull Board: the token as password, or the configured pair.
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: basic('me', TOKEN) } })).status).toBe(
+      200,
+    );
+    const pair = await start({ env: { REVIEWWATCH_ADMIN_USER: 'ops', REVIEWWATCH_ADMIN_PASSWORD: 'pw' } });
+    expect(
+      (await fetch(`${pair.url}/metrics`, { headers: { authorization: basic('ops', 'pw') } })).status,
+    ).toBe(200);
+  });
+
+  it('says at startup how to reach /metrics when no credentials are configured', async () => {
+    const { url, log } = await start();
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const warning = log.lines().find((l) => l.msg.startsWith('/metrics answers no one'));
+    expect(warning?.msg).toContain('Set REVIEWWATCH_ADMIN_TOKEN');
+    expect(warning?.msg).toContain('Authorization: Bearer');
+    const { log: quiet } = await start({ env: { REVIEWWATCH_ADMIN_TOKEN: TOKEN } });
+    expect(quiet.text()).not.toContain('/metrics answers no one');
+  });
+
   it('exposes the metric names, what the catalog client reported and the queue depths', async () => {
-    const { url } = await start();
+    const { url } = await start({ env: { REVIEWWATCH_ADMIN_TOKEN: TOKEN } });
     const client = new CatalogClient({
       baseUrl: sim.url,
       apiKey: 'k',
@@ -151,7 +189,7 @@ describe('/metrics', () => {
     await notify?.add('deliver', { deliveryIds: [1] });
     await notify?.add('deliver', { deliveryIds: [2] });
 
-    const res = await fetch(`${url}/metrics`);
+    const res = await fetch(`${url}/metrics`, { headers: bearer });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
@@ -199,11 +237,11 @@ describe('/metrics', () => {
       host: '127.0.0.1',
       port: 0,
       deps: { redis: lost, store, queues: offline, metrics },
-      admin: {},
+      admin: adminCredentials({ REVIEWWATCH_ADMIN_TOKEN: TOKEN }),
       logger: log.logger,
     });
     servers.push(server);
-    const res = await fetch(`${server.url}/metrics`);
+    const res = await fetch(`${server.url}/metrics`, { headers: bearer });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('# TYPE reviewwatch_queue_jobs gauge');

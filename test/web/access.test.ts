@@ -95,6 +95,11 @@ describe('without credentials', () => {
       expect(res.status, path).toBe(401);
     }
     expect(triageOf(store.db, reviewId).status).toBe('new');
+    // A scraper is told so with a 401, not sent to a login page it would take for malformed metrics.
+    const metrics = await anonymous.get('/metrics');
+    expect(metrics.status).toBe(401);
+    expect(metrics.headers.get('www-authenticate')).toContain('Bearer');
+    expect(await metrics.text()).not.toContain('reviewwatch_');
   });
 
   it('refuses a wrong bearer token and a session cookie made up by the client', async () => {
@@ -351,6 +356,23 @@ describe('bulk changes', () => {
     const body = (await res.json()) as { results: Array<{ id: number; triage: { status: string } }> };
     expect(body.results.map((r) => [r.id, r.triage.status])).toEqual(ids.map((id) => [id, 'ignored']));
     expect((await send({ ids })).status).toBe(400);
+  });
+});
+
+describe('/metrics', () => {
+  it('opens to a logged-in user and to the token', async () => {
+    const server = await start();
+    const browser = await loggedIn(server);
+    const page = await browser.get('/metrics');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('# TYPE reviewwatch_polls_total');
+    const token = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(token.status).toBe(200);
+    // Ended sessions open nothing.
+    await browser.post('/logout', { _csrf: await csrfOf(browser) });
+    expect((await browser.get('/metrics')).status).toBe(401);
   });
 });
 

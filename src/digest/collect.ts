@@ -7,9 +7,11 @@ import type { Db } from '../store/db.js';
 import { coverageOf, watchedSince } from './coverage.js';
 import { type DigestPeriod, periodWeeks, shiftWeeks, trailingWeeks } from './period.js';
 import {
+  acknowledgements,
   appTitles,
   failedDeliveries,
   longestFiveStar,
+  openReviewsByPriority,
   ratingBefore,
   ratingCounts,
   reviewDates,
@@ -21,6 +23,7 @@ import {
   comparisonRows,
   digestTotals,
   emptyDistribution,
+  headlineApps,
   isStarRating,
   ownFirst,
   pickBest,
@@ -28,6 +31,7 @@ import {
   ratingHistory,
   reviewStats,
 } from './summarize.js';
+import { digestTriage } from './triage.js';
 import type { AppRole, DigestApp, DigestData, Distribution, TrendWeek } from './types.js';
 import { MAX_BEST, MAX_FAILED_LISTED, MAX_WORST, TREND_WEEKS } from './types.js';
 
@@ -105,6 +109,8 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
   const { period, maxRating } = input;
   const configured = ownFirst(input.apps);
   const handles = configured.map((a) => a.handle);
+  // Triage is the team's work on its own apps, as the headline counts them.
+  const triaged = headlineApps(configured).map((a) => a.handle);
   const weeks = trailingWeeks(period, TREND_WEEKS);
   const periodWindow = windowOf(period, period.timezone);
   const trendWindow = windowOf({ start: weeks[0]?.start ?? period.start, end: period.end }, period.timezone);
@@ -162,6 +168,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
           ? comparisonRows(apps, periodWeeks(period))
           : null,
         totals: digestTotals(apps),
+        triage: digestTriage(openReviewsByPriority(tx, triaged), acknowledgements(tx, triaged, period)),
         quiet: apps.every((a) => a.reviews.count === 0),
       };
     },

@@ -5,6 +5,7 @@
  * digest is about what customers said that week, not about what alerted.
  */
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { PRIORITIES, type Priority } from '../alerts/types.js';
 import type { Db } from '../store/db.js';
 import {
   alerts,
@@ -15,8 +16,10 @@ import {
   reviewEdits,
   reviews,
 } from '../store/schema.js';
+import { SYSTEM_ACTOR } from '../store/triage.js';
 import { firstDayFrom } from './period.js';
 import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
+import type { Acknowledgement } from './triage.js';
 import type { DigestReview, FailedAlert, RatingPoint } from './types.js';
 
 /** A period as instants, and as the local days a review dated by day alone is compared with. */
@@ -232,4 +235,87 @@ export function failedDeliveries(db: Db, handles: string[], w: Window): Map<stri
     byApp.set(row.handle, list);
   }
   return byApp;
+}
+
+/** A priority's rank, most urgent 0: the inbox's order (store/inbox.ts), so the two count alike. */
+const PRIORITY_RANK = sql.raw(
+  `case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end`,
+);
+
+function handleList(handles: string[]): SQL {
+  return sql.join(
+    handles.map((h) => sql`${h}`),
+    sql`, `,
+  );
+}
+
+/**
+ * Reviews with a review alert whose triage is `new` or `acknowledged` now (no triage row is `new`),
+ * counted per the highest priority of their alerts: what the inbox lists for `status=new,acknowledged`
+ * over all dates and stars, so the digest's link shows the reviews it counted. Read from the alerts,
+ * which are few, rather than from every review.
+ */
+export function openReviewsByPriority(db: Db, handles: string[]): Array<{ priority: Priority; n: number }> {
+  if (handles.length === 0) return [];
+  const rows = db.all<{ rank: number; n: number }>(sql`
+    select x.rank as rank, count(*) as n
+    from (
+      select a.review_row_id as id, min(${PRIORITY_RANK}) as rank
+      from alerts a
+      where a.kind = 'review' and a.review_row_id is not null
+        and a.app_handle in (${handleList(handles)})
+      group by a.review_row_id
+    ) x
+    left join review_triage t on t.review_row_id = x.id
+    where coalesce(t.status, 'new') in ('new', 'acknowledged')
+    group by x.rank`);
+  return rows.flatMap((r) => {
+    const priority = PRIORITIES[r.rank];
+    return priority === undefined ? [] : [{ priority, n: r.n }];
+  });
+}
+
+/**
+ * The reviews a person first took off `new` (acknowledged, or straight to resolved or ignored) within the
+ * window, each with its first review alert raised before then and that alert's first delivery. A review
+ * reopened and acknowledged again counts by its first acknowledgement only; one acknowledged before any
+ * alert about it is not counted (there was nothing to respond to).
+ */
+export function acknowledgements(
+  db: Db,
+  handles: string[],
+  w: { start: Date; end: Date },
+): Acknowledgement[] {
+  if (handles.length === 0) return [];
+  const start = w.start.getTime();
+  const end = w.end.getTime();
+  const rows = db.all<{ ackAt: number; raisedAt: number | null; sentAt: number | null }>(sql`
+    with acked as (
+      select e.review_row_id as id, min(e.at) as at
+      from triage_events e
+      where e.field = 'status' and e.old_value = 'new' and e.actor <> ${SYSTEM_ACTOR}
+        and e.review_row_id in (
+          select review_row_id from triage_events where field = 'status' and at >= ${start} and at < ${end}
+        )
+      group by e.review_row_id
+    )
+    select acked.at as ackAt,
+      (select min(a.created_at) from alerts a
+        where a.review_row_id = acked.id and a.kind = 'review' and a.created_at <= acked.at) as raisedAt,
+      (select min(d.sent_at) from alerts a join deliveries d on d.alert_id = a.id
+        where a.review_row_id = acked.id and a.kind = 'review' and a.created_at <= acked.at
+          and d.sent_at is not null) as sentAt
+    from acked join reviews r on r.id = acked.id
+    where acked.at >= ${start} and acked.at < ${end} and r.app_handle in (${handleList(handles)})`);
+  return rows.flatMap((r) =>
+    r.raisedAt === null
+      ? []
+      : [
+          {
+            acknowledgedAt: new Date(r.ackAt),
+            raisedAt: new Date(r.raisedAt),
+            firstSentAt: r.sentAt === null ? null : new Date(r.sentAt),
+          },
+        ],
+  );
 }

@@ -71,7 +71,9 @@ export async function sendDigest(
     // Everything after the claim is inside the try: a claim left "claimed" would read as busy for minutes.
     try {
       data ??= collectDigest(store.db, digestInputOf(config, period, now));
-      const source = { simulated: deps.simulated === true };
+      // With the inbox's address, the triage figures link to its views of the open reviews.
+      const inboxUrl = config.web.publicUrl;
+      const source = { simulated: deps.simulated === true, ...(inboxUrl ? { inboxUrl } : {}) };
       const message =
         sender.type === 'email' ? renderDigestEmail(data, source) : renderDigestSlack(data, source);
       const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);

@@ -133,6 +133,23 @@ export type Coverage =
   | { kind: 'partial'; watchedSince: Date; days: number }
   | { kind: 'none'; watchedSince: Date | null };
 
+/**
+ * Where the support team is with the reviews that alerted (store/triage.ts), for the apps the headline
+ * counts (the own apps, or all when none is own).
+ */
+export interface DigestTriage {
+  /**
+   * Reviews with a review alert that are still `new` or `acknowledged` when the digest is made, per the
+   * highest priority of their alerts (the inbox's priority).
+   */
+  open: Record<Priority, number>;
+  openTotal: number;
+  /** Reviews a person first took off `new` during the period, with an alert about them before that. */
+  acknowledged: number;
+  /** Median time from the alert (its first delivery, else when it was raised) to that; null when none. */
+  medianAckMs: number | null;
+}
+
 export interface DigestData {
   period: DigestPeriod;
   /** A digest of a period reviewwatch watched only in part says so; one it did not watch is not sent. */
@@ -145,6 +162,7 @@ export interface DigestData {
   /** Present when any app is a competitor. */
   comparison: ComparisonRow[] | null;
   totals: DigestTotals;
+  triage: DigestTriage;
   /** No app had a review in the period. */
   quiet: boolean;
 }

@@ -4,7 +4,7 @@ import { previousWeek } from '../../src/digest/index.js';
 import { overdueDigest, sendDigest } from '../../src/digest/send.js';
 import { silentLogger } from '../../src/log.js';
 import { createSenders } from '../../src/notify/channels.js';
-import { apps, pollRuns, ratingSnapshots, reviews } from '../../src/store/schema.js';
+import { alerts, apps, pollRuns, ratingSnapshots, reviews } from '../../src/store/schema.js';
 import { tempStore } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 import { type FakeSmtp, startFakeSmtp } from '../helpers/smtp.js';
@@ -16,9 +16,10 @@ let slack: FakeSlack;
 // Monday 2026-11-23 10:00 in Berlin: the digest reports on 16–22 November.
 const NOW = new Date('2026-11-23T09:00:00Z');
 
-function config() {
+function config(extra: Record<string, unknown> = {}) {
   return parseConfig(
     {
+      ...extra,
       apps: [
         { handle: 'my-app', name: 'My App' },
         { handle: 'rival', role: 'competitor' },
@@ -120,6 +121,39 @@ function deps() {
 }
 
 describe('the weekly digest', () => {
+  it("reports triage, linking to the inbox's open reviews when web.publicUrl is set", async () => {
+    const review = store.db.select({ id: reviews.id }).from(reviews).all()[1];
+    store.db
+      .insert(alerts)
+      .values({
+        appHandle: 'my-app',
+        kind: 'review',
+        dedupeKey: 'review-2',
+        priority: 'critical',
+        reviewRowId: review?.id ?? 0,
+        payload: {},
+        createdAt: new Date('2026-11-18T10:05:00Z'),
+      })
+      .run();
+    const cfg = config({ web: { publicUrl: 'https://reviews.example.com' } });
+    const senders = createSenders(cfg, smtp.url);
+    await sendDigest(
+      { config: cfg, store, senders, logger: silentLogger },
+      previousWeek(NOW, 'Europe/Berlin'),
+      NOW,
+    );
+    const open = '1 alerted review still open (new or acknowledged): 1 critical.';
+    const link =
+      'https://reviews.example.com/?role=own&stars=1,2,3,4,5&priority=critical,high,medium,low&status=new,acknowledged&period=all';
+    expect(smtp.mails[0]?.text).toContain(
+      `TRIAGE\n${open}\nNo alerted review was acknowledged this week.\nOpen in the inbox: ${link}`,
+    );
+    expect(smtp.mails[0]?.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
+    expect(JSON.stringify(slack.accepted()[0]?.body)).toContain(
+      `<${link.replace(/&/g, '&amp;')}|Open them in the inbox>`,
+    );
+  });
+
   it('sends the seeded week once per channel: email with the numbers, Slack a summary', async () => {
     const period = previousWeek(NOW, 'Europe/Berlin');
     const outcomes = await sendDigest(deps(), period, NOW);

@@ -68,7 +68,11 @@ export function digestCommand(): Command {
       try {
         if (options.preview) {
           const data = collectDigest(store.db, digestInputOf(config, period, now));
-          const email = renderDigestEmail(data, { simulated: settings.simulated });
+          const inboxUrl = config.web.publicUrl;
+          const email = renderDigestEmail(data, {
+            simulated: settings.simulated,
+            ...(inboxUrl ? { inboxUrl } : {}),
+          });
           if (options.out) {
             writeFileSync(options.out, email.html);
             const note = coverageNote(data.coverage, period.timezone);

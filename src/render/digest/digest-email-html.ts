@@ -31,6 +31,13 @@ import {
 import { escapeHtml } from '../escape.js';
 import { type DataSource, tagSimulated } from '../wording.js';
 import {
+  acknowledgedSentence,
+  openByPriority,
+  openLead,
+  openSentence,
+  triageLinks,
+} from './digest-triage.js';
+import {
   appTitle,
   capitalize,
   changeSentence,
@@ -288,6 +295,30 @@ function appSection(app: DigestApp, data: DigestData): string[] {
   return rows;
 }
 
+const LINK_STYLE = `color:${COLORS.accent};`;
+
+/** Open reviews per priority, each linked to its view of the inbox when there is one; then the median wait. */
+function triageSection(data: DigestData, source: DataSource): string {
+  const { triage } = data;
+  const links = triageLinks(data, source);
+  let open = escapeHtml(openSentence(triage));
+  if (triage.openTotal > 0) {
+    const parts = openByPriority(triage).map(([priority, n]) => {
+      const text = colored(`${formatCount(n)} ${priority}`, PRIORITY_COLORS[priority]);
+      const url = links?.byPriority[priority];
+      return url === undefined ? text : `<a href="${escapeHtml(url)}" style="${LINK_STYLE}">${text}</a>`;
+    });
+    open = `${escapeHtml(openLead(triage))} ${parts.join(', ')}.`;
+    if (links)
+      open += ` <a href="${escapeHtml(links.open)}" style="${LINK_STYLE}">Open them in the inbox</a>`;
+  }
+  return row(
+    heading('Triage', 3) +
+      paragraph(open, 'margin:0 0 6px;') +
+      paragraph(escapeHtml(acknowledgedSentence(triage, data.period)), 'margin:0;'),
+  );
+}
+
 function quietFailures(data: DigestData): string[] {
   return data.apps
     .filter((app) => app.failedAlertsTotal > 0)
@@ -326,6 +357,7 @@ export function digestHtml(data: DigestData, product: string, source: DataSource
       row(paragraph(escapeHtml(`⚠ ${failedSentence(data.totals.failedAlerts)}.`), `color:${COLORS.down};`)),
     );
   }
+  rows.push(triageSection(data, source));
   if (data.quiet) {
     rows.push(row(heading('Current ratings', 3) + glanceTable(data.apps, true)));
     rows.push(...quietFailures(data));

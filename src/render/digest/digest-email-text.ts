@@ -17,6 +17,7 @@ import { formatCount } from '../../util/plural.js';
 import { truncate } from '../escape.js';
 import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { DataSource } from '../wording.js';
+import { acknowledgedSentence, openByPriority, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
   capitalize,
@@ -142,6 +143,20 @@ function failed(alerts: FailedAlert[], total: number, timezone: string): string 
   return lines.join('\n');
 }
 
+/** The open reviews and the median wait, and the inbox's views of them when there is an inbox. */
+function triageSection(data: DigestData, source: DataSource): string {
+  const lines = ['TRIAGE', openSentence(data.triage), acknowledgedSentence(data.triage, data.period)];
+  const links = triageLinks(data, source);
+  if (links && data.triage.openTotal > 0) {
+    lines.push(`Open in the inbox: ${links.open}`);
+    for (const [priority] of openByPriority(data.triage)) {
+      const url = links.byPriority[priority];
+      if (url !== undefined) lines.push(`  ${`${priority}:`.padEnd(10)}${url}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 function appSection(app: DigestApp, data: DigestData): string[] {
   const { timezone } = data.period;
   const noun = periodNoun(data.period);
@@ -183,6 +198,7 @@ export function digestText(data: DigestData, product: string, source: DataSource
   if (note !== undefined) parts.push(note);
   parts.push(summarySentence(data));
   if (data.totals.failedAlerts > 0) parts.push(`⚠ ${failedSentence(data.totals.failedAlerts)}.`);
+  parts.push(triageSection(data, source));
   if (data.quiet) {
     parts.push(`CURRENT RATINGS\n${glance(data.apps, true)}`);
     for (const app of data.apps.filter((a) => a.failedAlertsTotal > 0)) {

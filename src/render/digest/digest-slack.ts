@@ -1,6 +1,7 @@
 /**
- * The digest for Slack: a compact summary, not the email. A headline, a line per app (rating, change,
- * new and low reviews; for own apps the review that most needs attention), no links. Every string from
+ * The digest for Slack: a compact summary, not the email. A headline, triage (open reviews, the median
+ * wait, a link to them in the inbox when there is one), a line per app (rating, change, new and low
+ * reviews; for own apps the review that most needs attention). Every string from
  * the data is escaped for mrkdwn, and the message is fitted within Block Kit's limits by leaving out the
  * last apps, saying how many.
  */
@@ -22,6 +23,7 @@ import {
   simulatedBlocks,
 } from '../slack-blocks.js';
 import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
+import { acknowledgedSentence, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
   coverageNote,
@@ -74,6 +76,14 @@ function appEntry(app: DigestApp, quiet: boolean, maxRating: number): string {
   return truncate(lines.join('\n'), MAX_ENTRY);
 }
 
+/** Triage in one section; the link's address is the inbox's (safeUrl) with a fixed query. */
+function triageText(data: DigestData, options: DigestRenderOptions): string {
+  const links = triageLinks(data, options);
+  const link =
+    links && data.triage.openTotal > 0 ? ` <${escapeMrkdwn(links.open)}|Open them in the inbox>` : '';
+  return `*Triage* · ${escapeMrkdwn(openSentence(data.triage))}${link}\n${escapeMrkdwn(acknowledgedSentence(data.triage, data.period))}`;
+}
+
 /** Entries packed into as few sections as fit Slack's section limit, in order. */
 function pack(entries: string[], separator: string): SectionBlock[] {
   const sections: SectionBlock[] = [];
@@ -105,6 +115,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   ];
   if (data.totals.failedAlerts > 0)
     before.push(section(`:warning: ${escapeMrkdwn(failedSentence(data.totals.failedAlerts))}`));
+  before.push(section(triageText(data, options)));
 
   // On a quiet week every app is one of "the current ratings"; otherwise own apps lead, competitors follow.
   const main = quiet ? data.apps : headlineApps(data.apps);

@@ -13,6 +13,24 @@ import type { TriageStatus } from './schema.js';
 
 const AT = 'coalesce(r.created_at, r.first_seen_at)';
 
+/**
+ * The full-text index keys each review by the list's order (drizzle/0010_fts_by_date.sql): the hour of its
+ * date, clamped to ±2^22 hours, times 2^40, plus its row id. Keys sort like (hour, id): an hour's reviews
+ * come out by row id, every earlier hour's after them. The row id is the key's low 40 bits.
+ */
+const KEY_BITS = 40;
+const ROW_ID = `& ${2 ** KEY_BITS - 1}`;
+const HOUR_MS = 3_600_000;
+const FIRST_HOUR = -(2 ** 22);
+const LAST_HOUR = 2 ** 22 - 1;
+/** A review's key, from its row in `r`, spelled as in the triggers of drizzle/0010_fts_by_date.sql. */
+const KEY_OF_R = `((max(${FIRST_HOUR}, min(${LAST_HOUR}, cast(${AT} / ${HOUR_MS} as integer))) << ${KEY_BITS}) + r.id)`;
+
+/** The hour of a date in the index's keys: what SQLite's integer division gives, clamped. */
+export function keyHour(at: number): number {
+  return Math.max(FIRST_HOUR, Math.min(LAST_HOUR, Math.trunc(at / HOUR_MS)));
+}
+
 /** The priority of a review: the highest of its review alerts (a new low review, a re-rating), if any. */
 const PRIORITY_RANK = `(select min(case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)
   from alerts a where a.review_row_id = r.id and a.kind = 'review')`;
@@ -97,12 +115,20 @@ export function ftsQuery(text: string): string | undefined {
 }
 
 /**
+ * How a search reaches its matches: along the index's keys (`keyed`), or, for the filters with an index of
+ * their own to walk (one app, a few apps, a tag, a status few reviews have), by looking its matches up and
+ * sorting them (`from-matches`), gathering them once and walking that index against them (`gathered`) or
+ * asking the index review by review (`probed`). Every path gives the same rows and cursors.
+ */
+export type SearchPath = 'keyed' | 'from-matches' | 'gathered' | 'probed';
+
+/**
  * How a list query reaches its rows when it has a choice (see `planOf`): through the apps' own index or
  * the date index, and from the search's matches or along the dates.
  */
 interface Plan {
   apps: 'app-index' | 'date-index';
-  text: 'from-matches' | 'gathered' | 'probed';
+  text: SearchPath;
   /** For a filter only triaged reviews match (a status other than new, an assignee). */
   triage: 'from-triage' | 'along-dates';
 }
@@ -124,8 +150,16 @@ function buildQuery(
   // rows and sort them (`planOf` says when). Otherwise the query walks the reviews in date order and stops
   // once the page is full.
   const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
+  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
+  const keyed = plan.text === 'keyed' && match !== undefined;
   let from: string;
-  if (filter.tag !== undefined) {
+  if (keyed) {
+    // The search's matches in key order, newest hour first, each joined to its review (see below).
+    from = `reviews_fts f cross join reviews r on r.id = (f.rowid ${ROW_ID})
+      ${filter.tag !== undefined ? 'cross join review_tags g on g.review_row_id = r.id' : ''}
+      ${onlyTriaged(filter) ? 'cross' : 'left'} join review_triage t on t.review_row_id = r.id`;
+    if (filter.tag !== undefined) add('g.tag = ?', filter.tag);
+  } else if (filter.tag !== undefined) {
     from = `review_tags g cross join reviews r on r.id = g.review_row_id
       left join review_triage t on t.review_row_id = r.id`;
     add('g.tag = ?', filter.tag);
@@ -166,23 +200,45 @@ function buildQuery(
   if (filter.from) add(`${AT} >= ?`, filter.from.getTime());
   if (filter.to) add(`${AT} < ?`, filter.to.getTime());
   if (filter.text !== undefined) {
-    const match = ftsQuery(filter.text);
     // Words with nothing searchable in them find nothing, rather than everything.
     if (match === undefined) add('0');
-    // Few matches: start from them and sort them. Many: walk the dates and check each row against the
-    // matches, gathered once (`+` keeps SQLite from starting from them). Most of the store: walk the dates
-    // and ask the index about each review, as the page fills within a few times its size.
+    else if (keyed) {
+      add('f.reviews_fts match ?', match);
+      // The dates and the cursor bound the keys too: FTS5 starts its walk at the first hour they allow.
+      let hours = LAST_HOUR + 1;
+      if (filter.to) hours = Math.min(hours, keyHour(filter.to.getTime() - 1) + 1);
+      if (cursor) hours = Math.min(hours, keyHour(cursor.at) + 1);
+      add(`f.rowid < (? << ${KEY_BITS})`, hours);
+    }
+    // Few matches: start from them and sort them. Many: walk the dates (or an app's reviews) and check
+    // each row against the matches, gathered once (`+` keeps SQLite from starting from them). Most of the
+    // store: walk them and ask the index about each review, as the page fills within a few times its size.
     else if (plan.text === 'from-matches') {
-      add('r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+      add(`r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
     } else if (plan.text === 'gathered') {
-      add('+r.id in (select rowid from reviews_fts where reviews_fts match ?)', match);
+      add(`+r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
     } else {
-      add('exists (select 1 from reviews_fts f where f.reviews_fts match ? and f.rowid = r.id)', match);
+      add(
+        `exists (select 1 from reviews_fts f where f.reviews_fts match ? and f.rowid = ${KEY_OF_R})`,
+        match,
+      );
     }
   }
   if (cursor) {
     // Written so the first term bounds the index range; the second only breaks ties within one date.
     add(`${AT} <= ? and (${AT} < ? or r.id < ?)`, cursor.at, cursor.at, cursor.id);
+  }
+  const filtered = where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : '';
+  let rows = `select r.id as id, ${AT} as at from ${from} ${filtered}`;
+  if (keyed) {
+    // The first page's worth of matches in key order ends in some hour: every match of a later hour is
+    // among them, and no match of an earlier hour can be on the page. So the page is the newest of the
+    // matches from the start of that hour on, which are those and the rest of that hour, sorted here.
+    // (FTS5 takes one lower bound on the key: this one; the date filter is the inner walk's.)
+    rows += ` and f.rowid >= (select (min(k) >> ${KEY_BITS}) << ${KEY_BITS} from (
+        select f.rowid as k from ${from} ${filtered} and f.rowid >= (? << ${KEY_BITS})
+        order by f.rowid desc limit ${limit + 1}))`;
+    params.push(...params, filter.from ? keyHour(filter.from.getTime()) : FIRST_HOUR);
   }
 
   // The page's rows are found and ordered first, by id and date alone; only those get their columns, tags
@@ -195,8 +251,7 @@ function buildQuery(
         as tags,
       ${PRIORITY_RANK} as priorityRank
     from (
-      select r.id as id, ${AT} as at from ${from}
-      ${where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : ''}
+      ${rows}
       order by ${AT} desc, r.id desc
       limit ${limit + 1}
     ) p
@@ -247,12 +302,15 @@ function pageSize(limit: number | undefined): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)));
 }
 
-/** Searches matching fewer reviews than this start from the matches; see `planOf`. */
+/**
+ * Searches on one app, a few apps, a tag or a status few reviews have, matching fewer reviews than this,
+ * start from the matches; see `planOf`. (Other searches walk the index's keys.)
+ */
 export const SEARCH_MATCHES_TO_SORT = 10_000;
 
 /**
- * From how many matches a search asks the index review by review rather than gathering every match
- * first. Gathering costs about 0.7 µs a match; asking costs about 0.27 ms a review walked, and the walk
+ * From how many matches a search on one app, a few apps, a tag or a status few reviews have asks the
+ * index review by review rather than gathering every match first. Gathering costs about 0.7 µs a match; asking costs about 0.27 ms a review walked, and the walk
  * takes about a page (51) divided by the share of reviews that match. They cost the same at
  * √(51 × 0.27 / 0.0007 × reviews) matches: 140,000 of a million reviews (bench/README.md).
  */
@@ -274,6 +332,8 @@ export interface PlanOptions {
   searchMatchesToProbe?: number;
   /** Overrides TRIAGED_ROWS_TO_SORT (tests). */
   triagedRowsToSort?: number;
+  /** Takes this path for a search whatever the counts say (tests: every path gives the same pages). */
+  searchPath?: SearchPath;
 }
 
 /** A filter only reviews with a triage row can match: no tag, and a status other than new or an assignee. */
@@ -283,8 +343,9 @@ function onlyTriaged(filter: InboxFilter): boolean {
 }
 
 /**
- * The choices SQLite cannot make well without statistics, made from cheap counts. Starting from a search's
- * matches (or from the triaged rows a status or assignee filter names) costs one row lookup per match;
+ * The choices SQLite cannot make well without statistics, made from cheap counts. A search walks the
+ * index's keys unless another filter has an index of its own to walk. Starting from a search's matches
+ * (or from the triaged rows a status or assignee filter names) costs one row lookup per match;
  * walking the dates costs about a page divided by the share of reviews that match: a count of the
  * matches, capped, tells which is less. The same holds for a filter on several apps, with the share of
  * the apps as the estimate.
@@ -295,19 +356,6 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
   if (filter.apps && filter.apps.length > 1) {
     const stored = client.prepare<[], { n: number }>('select count(*) as n from apps').get()?.n ?? 0;
     if (stored > 0 && new Set(filter.apps).size / stored <= APP_SHARE_FOR_APP_INDEX) apps = 'app-index';
-  }
-  let text: Plan['text'] = 'from-matches';
-  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
-  if (match !== undefined) {
-    const toSort = options.searchMatchesToSort ?? SEARCH_MATCHES_TO_SORT;
-    const toProbe = options.searchMatchesToProbe ?? searchMatchesToProbe(db);
-    const found = client
-      .prepare<[string, number], { n: number }>(
-        'select count(*) as n from (select rowid from reviews_fts where reviews_fts match ? limit ?)',
-      )
-      .get(match, Math.max(toSort, toProbe))?.n;
-    if (found !== undefined && found >= toProbe) text = 'probed';
-    else if (found !== undefined && found >= toSort) text = 'gathered';
   }
   let triage: Plan['triage'] = 'from-triage';
   if (onlyTriaged(filter)) {
@@ -320,6 +368,27 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
       )
       .get({ statuses: JSON.stringify(filter.statuses ?? []), assignee: filter.assignee ?? null, cap })?.n;
     if (found !== undefined && found >= cap) triage = 'along-dates';
+  }
+  let text: Plan['text'] = 'from-matches';
+  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
+  // A search that would otherwise walk the dates walks the index's keys: no counting needed, its matches
+  // come newest first whatever their number (a rare word's all of them, as looking them up would).
+  const walksDates =
+    filter.tag === undefined &&
+    (filter.apps === undefined || (new Set(filter.apps).size > 1 && apps === 'date-index')) &&
+    (!onlyTriaged(filter) || triage === 'along-dates');
+  if (options.searchPath !== undefined) text = options.searchPath;
+  else if (match !== undefined && walksDates) text = 'keyed';
+  else if (match !== undefined) {
+    const toSort = options.searchMatchesToSort ?? SEARCH_MATCHES_TO_SORT;
+    const toProbe = options.searchMatchesToProbe ?? searchMatchesToProbe(db);
+    const found = client
+      .prepare<[string, number], { n: number }>(
+        'select count(*) as n from (select rowid from reviews_fts where reviews_fts match ? limit ?)',
+      )
+      .get(match, Math.max(toSort, toProbe))?.n;
+    if (found !== undefined && found >= toProbe) text = 'probed';
+    else if (found !== undefined && found >= toSort) text = 'gathered';
   }
   return { apps, text, triage };
 }

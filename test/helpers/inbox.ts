@@ -113,3 +113,37 @@ export class ReviewSeeder {
       .run(name, 'scrypt$test');
   }
 }
+
+/**
+ * How many word occurrences the full-text index holds that an index built afresh from the reviews would
+ * not, and the other way round: 0 when the triggers kept it in step (drizzle/0010_fts_by_date.sql). The
+ * index is contentless, so FTS5's own integrity-check cannot compare it with the reviews.
+ */
+export function fullTextDrift(store: Store): number {
+  const client = store.db.$client;
+  const sql = client
+    .prepare<[], { sql: string }>("select sql from sqlite_master where name = 'reviews_fts'")
+    .get()?.sql;
+  const tokenize = sql && /tokenize\s*=\s*'([^']*)'/.exec(sql)?.[1];
+  if (!tokenize) throw new Error('no full-text index with a tokenizer');
+  client.exec(`
+    drop table if exists temp.fts_fresh;
+    create virtual table temp.fts_fresh using fts5(content, reviewer, content='', tokenize='${tokenize}');
+    insert into temp.fts_fresh(rowid, content, reviewer)
+      select (max(-4194304, min(4194303, cast(coalesce(created_at, first_seen_at) / 3600000 as integer))) << 40) + id,
+        content, reviewer
+      from reviews order by 1;
+    create virtual table if not exists temp.fts_fresh_words using fts5vocab('temp', 'fts_fresh', 'instance');
+    create virtual table if not exists temp.fts_words using fts5vocab('main', 'reviews_fts', 'instance');
+  `);
+  const n = client
+    .prepare<[], { n: number }>(
+      `select (select count(*) from (select term, doc, col, offset from temp.fts_words
+         except select term, doc, col, offset from temp.fts_fresh_words))
+       + (select count(*) from (select term, doc, col, offset from temp.fts_fresh_words
+         except select term, doc, col, offset from temp.fts_words)) as n`,
+    )
+    .get()?.n;
+  client.exec('drop table temp.fts_fresh_words; drop table temp.fts_words; drop table temp.fts_fresh');
+  return n ?? Number.NaN;
+}

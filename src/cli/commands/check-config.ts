@@ -1,14 +1,14 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
 import { ConfigError, errorMessage } from '../../errors.js';
-import { createSenders } from '../../notify/channels.js';
+import { withResources } from '../../resources.js';
 import { catalogTargetOf } from '../../worker.js';
 import { settingsFor } from '../context.js';
 
 export function checkConfigCommand(): Command {
   return new Command('check-config')
     .description('validate the config and the environment `start` needs, and say exactly what is wrong')
-    .action((_options, command: Command) => {
+    .action(async (_options, command: Command) => {
       const settings = settingsFor(command);
       const { config, configPath } = settings;
       // Everything start checks before it opens anything, so "valid" here means start gets past it.
@@ -24,7 +24,8 @@ export function checkConfigCommand(): Command {
         problems.push(errorMessage(err));
       }
       try {
-        for (const sender of createSenders(config, settings.smtpUrl).values()) sender.close?.();
+        // Building each channel's sender checks what it needs (SMTP_URL for email, a webhook URL).
+        await withResources(settings, (resources) => resources.senders());
       } catch (err) {
         problems.push(...(err instanceof ConfigError ? err.problems : [errorMessage(err)]));
       }

@@ -1,14 +1,11 @@
-import { Queue } from 'bullmq';
 import { Command } from 'commander';
 import { messagesOf } from '../../alerts/messages.js';
 import type { Alert } from '../../alerts/types.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { createSenders } from '../../notify/channels.js';
-import { connectRedis } from '../../queue/connection.js';
 import { NOTIFY_QUEUE, type NotifyJobData } from '../../queue/names.js';
 import { enqueueMessages } from '../../queue/notify-worker.js';
 import { testMessage } from '../../render/test-message.js';
-import { openStore } from '../../store/db.js';
+import { withResources } from '../../resources.js';
 import { failedDeliveries, retryFailed } from '../../store/outbox.js';
 import { settingsFor } from '../context.js';
 
@@ -27,14 +24,11 @@ export function notifyCommand(): Command {
           { exitCode: ExitCode.Usage },
         );
       }
-      const senders = createSenders(settings.config, settings.smtpUrl);
-      const sender = senders.get(options.channel);
-      try {
+      await withResources(settings, async (resources) => {
+        const sender = resources.senders().get(options.channel);
         if (sender) await sender.post(testMessage(options.channel, sender.type, new Date()));
         process.stdout.write(`Sent a test message to "${options.channel}" (${sender?.type}).\n`);
-      } finally {
-        for (const s of senders.values()) s.close?.();
-      }
+      });
     });
 
   notify
@@ -42,9 +36,7 @@ export function notifyCommand(): Command {
     .description('send again the notifications that failed for good')
     .option('--channel <name>', 'only this channel')
     .action(async (options: { channel?: string }, command: Command) => {
-      const settings = settingsFor(command);
-      const store = openStore(settings.databasePath);
-      try {
+      await withResources(settingsFor(command), async ({ store, queue }) => {
         const failed = failedDeliveries<Alert>(store.db).filter(
           (d) => !options.channel || d.channel === options.channel,
         );
@@ -52,24 +44,13 @@ export function notifyCommand(): Command {
           process.stdout.write('No failed notifications.\n');
           return;
         }
-        const redis = await connectRedis(settings.redisUrl);
-        const queue = new Queue<NotifyJobData>(NOTIFY_QUEUE, {
-          connection: redis,
-          prefix: settings.queuePrefix,
-        });
-        try {
-          const messages = messagesOf(retryFailed(store.db, options.channel));
-          await enqueueMessages(queue, messages);
-          process.stdout.write(
-            `Re-queued ${failed.length} failed notification(s) as ${messages.length} message(s); a running \`reviewwatch start\` delivers them.\n`,
-          );
-        } finally {
-          await queue.close();
-          await redis.quit();
-        }
-      } finally {
-        store.close();
-      }
+        const notifyQueue = await queue<NotifyJobData>(NOTIFY_QUEUE);
+        const messages = messagesOf(retryFailed(store.db, options.channel));
+        await enqueueMessages(notifyQueue, messages);
+        process.stdout.write(
+          `Re-queued ${failed.length} failed notification(s) as ${messages.length} message(s); a running \`reviewwatch start\` delivers them.\n`,
+        );
+      });
     });
   return notify;
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { openStore } from '../../store/db.js';
+import { withResources } from '../../resources.js';
 import {
   type PruneCounts,
   type PruneProgress,
@@ -87,9 +87,8 @@ export function pruneCommand(): Command {
         });
       }
       const settings = settingsFor(command);
-      const store = openStore(settings.databasePath);
       let lastProgress = performance.now();
-      try {
+      await withResources(settings, async ({ store }) => {
         const result = await pruneDatabase(store.db, retentionPolicyOf(settings.config), new Date(), {
           dryRun: options.dryRun === true,
           vacuum: options.vacuum === true,
@@ -100,8 +99,6 @@ export function pruneCommand(): Command {
           },
         });
         process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : report(result));
-      } finally {
-        store.close();
-      }
+      });
     });
 }

@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { alertPolicyOf } from '../../alerts/policy.js';
 import { replayReviews } from '../../alerts/replay.js';
+import { withResources } from '../../resources.js';
 import { PRIORITIES } from '../../scoring/priority.js';
-import { openStore } from '../../store/db.js';
 import { reviewsSince } from '../../store/history.js';
 import { settingsFor } from '../context.js';
 import { stars, terminalSafe } from '../format.js';
@@ -20,18 +20,13 @@ export function rulesCommand(): Command {
     .description('replay stored reviews through the current scoring and routing, sending nothing')
     .option('--days <n>', 'how far back', positive, 30)
     .option('--show <n>', 'alerts listed per channel', (v) => Math.max(0, Math.floor(Number(v))), 5)
-    .action((options: { days: number; show: number }, command: Command) => {
+    .action(async (options: { days: number; show: number }, command: Command) => {
       const settings = settingsFor(command);
       const policy = alertPolicyOf(settings.config);
-      const store = openStore(settings.databasePath);
       const since = new Date(Date.now() - options.days * 86_400_000);
-      const result = (() => {
-        try {
-          return replayReviews(reviewsSince(store.db, [...policy.apps.keys()], since), policy);
-        } finally {
-          store.close();
-        }
-      })();
+      const result = await withResources(settings, ({ store }) =>
+        replayReviews(reviewsSince(store.db, [...policy.apps.keys()], since), policy),
+      );
       const out: string[] = [
         `${result.reviews} low review(s) (≤ ${policy.maxRating}★) in the last ${options.days} days, under the current rules:`,
       ];

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { openStore, type Store } from '../../store/db.js';
+import { withResources } from '../../resources.js';
+import type { Store } from '../../store/db.js';
 import { addUser, removeUser, UserError, usersOf } from '../../web/users.js';
 import { settingsFor } from '../context.js';
 
@@ -47,13 +48,8 @@ function promptHidden(prompt: string): Promise<string> {
   });
 }
 
-async function withStore<T>(command: Command, work: (store: Store) => Promise<T> | T): Promise<T> {
-  const store = openStore(settingsFor(command).databasePath);
-  try {
-    return await work(store);
-  } finally {
-    store.close();
-  }
+function withStore<T>(command: Command, work: (store: Store) => Promise<T> | T): Promise<T> {
+  return withResources(settingsFor(command), ({ store }) => work(store));
 }
 
 export function userCommand(): Command {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, parseConfig } from './config/index.js';
@@ -5,6 +6,9 @@ import type { Logger } from './log.js';
 import { demoChannelsFrom, settingsOf } from './settings.js';
 import { type Simulator, startSimulator, type WireReview } from './simulator/index.js';
 import { getApp } from './store/apps.js';
+import { openStore } from './store/db.js';
+import { deleteUser } from './store/users.js';
+import { addUser } from './web/users.js';
 import { startWorker, type Worker } from './worker.js';
 
 export const DEMO_APPS = ['acme-bundles', 'bolt-subscriptions', 'cobalt-reviews'] as const;
@@ -13,6 +17,10 @@ const DATA_DIR = 'data/demo';
 /** The demo's own keys in Redis, removed when it stops: it never mixes with a real worker's queues. */
 const PREFIX = 'reviewwatch-demo';
 const ARRIVAL_EVERY_MS = 4_000;
+/** The inbox's user for one run of the demo; its password is made for that run and printed once. */
+export const DEMO_USER = 'demo';
+/** Loopback whatever REVIEWWATCH_HTTP_HOST says: the demo's password is printed on a terminal. */
+const DEMO_HOST = '127.0.0.1';
 
 type ScriptedReview = { handle: string } & Pick<WireReview, 'rating' | 'review_content'> &
   Partial<WireReview>;
@@ -83,6 +91,8 @@ export function demoConfig(simulatorUrl: string): Config {
         throttle: { max: 8, window: '1m' },
       },
       channels,
+      // A free port unless REVIEWWATCH_HTTP_PORT names one: a real worker may hold 9464.
+      http: { port: 0 },
     },
     {},
     'demo config',
@@ -93,6 +103,9 @@ export interface Demo {
   worker: Worker;
   simulator: Simulator;
   config: Config;
+  /** The triage inbox of this run, on 127.0.0.1, and who may log in to it until the demo stops. */
+  inbox: { url: string; user: string; password: string };
+  /** Ends the demo user, then the worker and the simulator; once, however often it is called. */
   stop(): Promise<void>;
 }
 
@@ -103,8 +116,17 @@ export interface Demo {
  */
 export async function startDemo(logger: Logger): Promise<Demo> {
   // A fresh start each time: the first poll is a baseline, and what arrives after it alerts.
-  for (const suffix of ['', '-wal', '-shm'])
-    rmSync(join(DATA_DIR, `reviewwatch.db${suffix}`), { force: true });
+  const databasePath = join(DATA_DIR, 'reviewwatch.db');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
+  // The user goes into the demo's own database, never DATABASE_PATH's; added before the worker starts,
+  // so that its ops server sees a user who can open /metrics and Bull Board.
+  const password = randomBytes(15).toString('base64url');
+  const store = openStore(databasePath);
+  try {
+    await addUser(store, { name: DEMO_USER, password });
+  } finally {
+    store.close();
+  }
   const simulator = await startSimulator({
     handles: [...DEMO_APPS, DEMO_RIVAL],
     appCount: 0,
@@ -113,22 +135,33 @@ export async function startDemo(logger: Logger): Promise<Demo> {
   });
   const config = demoConfig(simulator.url);
   let worker: Worker;
+  const settings = settingsOf(config);
   try {
     worker = await startWorker(
       {
-        ...settingsOf(config),
-        databasePath: join(DATA_DIR, 'reviewwatch.db'),
+        ...settings,
+        databasePath,
         queuePrefix: PREFIX,
+        http: { host: DEMO_HOST, port: settings.http.port },
+        // Only the demo user opens its inbox, not an admin token that happens to be in the environment.
+        admin: {},
         // Its own simulator, not catalog.simulator: every message still says the data is made up.
         simulated: true,
       },
-      { logger, schedule: true, privateQueues: true, stopGraceMs: 5_000 },
+      { logger, schedule: true, privateQueues: true, stopGraceMs: 5_000, http: true },
     );
   } catch (err) {
     await simulator.close();
     throw err;
   }
+  const ops = worker.ops;
+  if (!ops) {
+    await worker.stop();
+    await simulator.close();
+    throw new Error('the demo started without its inbox');
+  }
   let stopped = false;
+  let stopping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const publish = (review: ScriptedReview) => {
     const { handle, ...fields } = review;
@@ -150,14 +183,21 @@ export async function startDemo(logger: Logger): Promise<Demo> {
     worker,
     simulator,
     config,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      try {
-        await worker.stop();
-      } finally {
-        await simulator.close();
-      }
+    inbox: { url: `${ops.url}/`, user: DEMO_USER, password },
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        clearInterval(timer);
+        try {
+          // Its password was on a terminal: the account and its sessions end with the run, before the
+          // worker closes the database.
+          deleteUser(worker.store.db, DEMO_USER);
+          await worker.stop();
+        } finally {
+          await simulator.close();
+        }
+      })();
+      return stopping;
     },
   };
 }

@@ -26,7 +26,7 @@ export function settingsFor(command: Command): Settings {
  * exits at once, abandoning the jobs in flight (they run again on the next start).
  */
 export async function runUntilSignal(
-  worker: Worker,
+  worker: Pick<Worker, 'stop'>,
   logger: Logger,
   options: { afterMs?: number; onStopping?: (reason: string) => void } = {},
 ): Promise<void> {

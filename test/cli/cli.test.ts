@@ -1,12 +1,15 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { openStore } from '../../src/store/db.js';
+import { listUsers } from '../../src/store/users.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
+import { Browser } from '../helpers/web.js';
 
 const KEY = 'cli-test-key-9f8e7d';
 /** Each CLI run starts Node through tsx: seconds apiece on a busy two-core box. */
@@ -332,19 +335,49 @@ describe('reviewwatch demo', () => {
         await waitFor(
           () => {
             if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}):\n${stderr}`);
-            return /Possible incident: \d+ low reviews of Bolt Subscriptions/.test(stdout);
+            // And a review alert of its own: on a busy machine the incident can be printed first.
+            return (
+              /Possible incident: \d+ low reviews of Bolt Subscriptions/.test(stdout) &&
+              /★[★☆]{4} \S+: /.test(stdout)
+            );
           },
           60_000,
-          () => `no incident alert yet:\n${stdout}\n${stderr}`,
+          () => `no incident and review alert yet:\n${stdout}\n${stderr}`,
         );
         expect(stdout).toMatch(/reviewwatch demo: watching/);
         expect(stdout).toMatch(/★[★☆]{4} \S+: /);
         // Its data is made up, and every alert says so: no headline without the tag.
         expect(stdout).toMatch(/^\[SIMULATED DATA\] ★[★☆]{4} \S+: /m);
         expect(stdout).not.toMatch(/─{72}\n[★▼⚠]/);
+
+        // The inbox, on loopback, opens to the printed user and password and lists the burst's reviews.
+        const inbox =
+          /Triage them in the inbox: (http:\/\/127\.0\.0\.1:\d+\/)\n {2}log in as "demo" with the password (\S+)\n/.exec(
+            stdout,
+          );
+        expect(inbox, stdout).not.toBeNull();
+        const [, url = '', password = ''] = inbox ?? [];
+        expect(password).toMatch(/^[\w-]{20}$/);
+        // Printed on the terminal only, never logged.
+        expect(stderr).not.toContain(password);
+        const base = url.replace(/\/$/, '');
+        const browser = new Browser(base);
+        expect((await browser.get('/')).status).toBe(303);
+        expect((await browser.login('demo', 'not the password')).status).toBe(401);
+        expect((await browser.login('demo', password)).status).toBe(303);
+        const page = await browser.get('/?app=bolt-subscriptions');
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('Lost all my subscriber data after the update!');
+        expect((await browser.get('/metrics')).status).toBe(200);
+
         child.kill('SIGINT');
-        expect(await closed).toBe(0);
+        expect(await closed, stderr).toBe(0);
         expect(stdout).toMatch(/Stopping the demo/);
+        // The account ends with the run, and was only ever in the demo's own database, not DATABASE_PATH.
+        expect(existsSync(join(dir.dir, 'unused'))).toBe(false);
+        const demoDb = openStore(join(dir.dir, 'data/demo/reviewwatch.db'));
+        expect(listUsers(demoDb.db)).toEqual([]);
+        demoDb.close();
         // It leaves nothing of its own in the shared Redis.
         const redis = await connectRedis(REDIS_URL);
         const left = await redis.keys('reviewwatch-demo:*');

@@ -10,7 +10,9 @@ function minutes(value: string): number {
 
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('see it work in a minute: a simulated marketplace, alerts in this terminal (Ctrl-C stops)')
+    .description(
+      'see it work in a minute: a simulated marketplace, alerts in this terminal, the triage inbox (Ctrl-C stops)',
+    )
     .option('--minutes <n>', 'stop by itself after this many minutes', minutes)
     .action(async (options: { minutes?: number }, command: Command) => {
       const logger = loggerFor(command);
@@ -23,10 +25,15 @@ export function demoCommand(): Command {
           'Watch for a burst of bad reviews (a possible incident) and the rating drop it causes.',
           `Alerts go to: ${Object.keys(demo.config.channels).join(', ')}. Ctrl-C stops.`,
           '',
+          `Triage them in the inbox: ${demo.inbox.url}`,
+          `  log in as "${demo.inbox.user}" with the password ${demo.inbox.password}`,
+          '  (made for this run, on this machine only; the account ends when the demo stops)',
+          '',
         ].join('\n'),
       );
       try {
-        await runUntilSignal(demo.worker, logger, {
+        // The demo, not only its worker: its stop also ends the demo user while the database is open.
+        await runUntilSignal(demo, logger, {
           ...(options.minutes ? { afterMs: options.minutes * 60_000 } : {}),
           onStopping: () => process.stdout.write('\nStopping the demo…\n'),
         });

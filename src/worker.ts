@@ -33,6 +33,7 @@ import {
   enqueueUndelivered,
   type NotifyResult,
 } from './queue/notify-worker.js';
+import { PollSchedule } from './queue/poll-schedule.js';
 import {
   createPollWorker,
   type PollJobResult,
@@ -46,7 +47,6 @@ import {
   type ReconcileJobData,
   syncReconcileSchedulers,
 } from './queue/reconcile-worker.js';
-import { syncPollSchedulers } from './queue/schedulers.js';
 import { startUpkeep, type Upkeep } from './queue/upkeep.js';
 import type { Settings } from './settings.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
@@ -122,7 +122,8 @@ export interface Worker {
   readonly health: PollingHealth | undefined;
   /** Set when `catalog.simulator: true`: the built-in simulator this worker polls. */
   readonly simulator: Simulator | undefined;
-  /** Polls these apps now through the queue and the workers; `onResult` as each one finishes. */
+  /** Each app's poll interval, for a long-running worker (`schedule: true`). */
+  readonly schedule: PollSchedule | undefined;
   /**
    * Polls these apps now through the queue and the workers; `onResult` as each one finishes. With
    * `timeoutMs`, an app whose poll (retries included) has not finished by then is reported as failed with
@@ -236,7 +237,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
 
     // The watchdog of a long-running worker: /readyz and `status` say when polling stopped.
     const health = options.schedule
-      ? new PollingHealth({ longestIntervalMs: config.poll.every, logger })
+      ? new PollingHealth({ expectedEveryMs: config.poll.every, logger })
       : undefined;
     const pausedKey = pollPausedKey(prefix);
     let ops: OpsServer | undefined;
@@ -328,6 +329,31 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     ];
     pollWorker.on('error', reportError('poll worker'));
     notifyWorker.on('error', reportError('notify worker'));
+    // Each app's poll interval (poll.schedule), kept in its job scheduler.
+    const schedule = options.schedule
+      ? new PollSchedule({
+          queue: pollQueue,
+          redis,
+          store,
+          config,
+          retry,
+          logger,
+          metrics,
+          onPlan: (plan) => {
+            if (plan.entries.length > 0)
+              health?.setExpectedEvery(Math.min(...plan.entries.map((entry) => entry.plannedMs)));
+          },
+        })
+      : undefined;
+    if (schedule) {
+      metrics.watchSchedulers(pollQueue);
+      releasers.add('poll schedule', () => schedule.stop());
+      pollWorker.on('completed', (job, result) => {
+        schedule
+          .pollFinished(result.handle, result, job.processedOn ?? Date.now())
+          .catch((err) => logger.warn(`could not reschedule ${result.handle}: ${errorMessage(err)}`));
+      });
+    }
     if (health) {
       // A skipped slot (the app's previous poll still running) proves nothing about polling.
       pollWorker.on('completed', (_job, result) => {
@@ -351,14 +377,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
 
     /** Everything a long-running worker keeps in Redis, (re)made from the config and the outbox. */
     const reassert = async () => {
-      await syncPollSchedulers(
-        pollQueue,
-        redis,
-        config.apps.map((app) => app.handle),
-        config.poll.every,
-        retry,
-        logger,
-      );
+      await schedule?.sync();
       await notifyQueue.upsertJobScheduler(
         SWEEP_SCHEDULER_ID,
         { every: SWEEP_EVERY_MS },
@@ -384,6 +403,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
         onTick: () => health?.verdict(),
       });
       upkeep = started;
+      schedule?.start();
       releasers.add('upkeep', () => started.stop());
     } else if (digestQueue) {
       await syncDigestSchedule(digestQueue, digestDeps);
@@ -419,6 +439,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       digestQueue,
       health,
       simulator,
+      schedule,
       releasers,
       pollEvents,
       requests: () => requests,

@@ -9,22 +9,34 @@ export interface PollingVerdict {
 /**
  * Whether polling is alive: a watchdog over the poll worker. Redis and SQLite answering is not enough: a
  * worker whose schedules vanished, or that paused on a rejected key, answers every probe and watches
- * nothing. Unhealthy when polling is paused, or when no poll finished within twice the longest interval.
+ * nothing. Unhealthy when polling is paused, or when no poll finished within twice the interval at which
+ * one is due: `poll.every` under `fixed`, the shortest planned interval under `adaptive` and `budget` (the
+ * app polled most often must have finished a poll by then, so polls as a whole have not).
  */
 export class PollingHealth {
-  readonly #stallMs: number;
+  #stallMs: number;
   readonly #logger: Logger;
   readonly #now: () => number;
   #lastFinished: number;
   #paused: string | undefined;
   #wasOk = true;
 
-  constructor(options: { longestIntervalMs: number; logger: Logger; now?: () => number }) {
-    this.#stallMs = 2 * options.longestIntervalMs;
+  constructor(options: { expectedEveryMs: number; logger: Logger; now?: () => number }) {
+    this.#stallMs = 2 * options.expectedEveryMs;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     // A worker that just started has not stalled: it is given one full allowance from now.
     this.#lastFinished = this.#now();
+  }
+
+  /**
+   * A new plan changed how often a poll is due. When that is sooner than before, the wait so far is
+   * judged afresh from now: the rescheduled polls are only just due.
+   */
+  setExpectedEvery(ms: number): void {
+    const stallMs = 2 * ms;
+    if (stallMs < this.#stallMs) this.#lastFinished = Math.max(this.#lastFinished, this.#now());
+    this.#stallMs = stallMs;
   }
 
   /** A poll finished (with news or without, or recorded as failed): polling is alive. */

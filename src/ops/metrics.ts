@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatalogResponseInfo } from '../catalog/client.js';
+import { handleOfSchedulerId } from '../queue/names.js';
+import type { Plan } from '../schedule/policy.js';
 import { withTimeout } from '../util/timeout.js';
 import type { PollOutcome } from '../watch/poll.js';
 
@@ -19,7 +21,8 @@ const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 /**
  * The Prometheus metrics of one process. Each instance owns its registry (not prom-client's global one),
  * so tests and several runtimes in one process do not collide. Labels are bounded: statuses, endpoint
- * kinds, channel names from the config, queue names; never an app handle.
+ * kinds, channel names and app handles from the config, queue names. Only the poll schedule's gauges
+ * carry an app (one series per watched app, the figures `status` shows); counters never do.
  */
 export class Metrics {
   readonly registry: Registry;
@@ -31,7 +34,13 @@ export class Metrics {
   readonly queueJobs: Gauge<'queue' | 'state'>;
   readonly reviewsNew: Counter;
   readonly alertsRaised: Counter<'kind'>;
+  readonly pollInterval: Gauge<'app'>;
+  readonly pollNext: Gauge<'app'>;
+  readonly reviewRate: Gauge<'app'>;
+  readonly scheduleRequests: Gauge<'kind'>;
+  readonly requestBudget: Gauge;
   #queues: readonly Queue[] = [];
+  #pollQueue: Queue | undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     this.registry = new Registry();
@@ -101,6 +110,70 @@ export class Metrics {
       labelNames: ['kind'],
       registers,
     });
+    this.pollInterval = new Gauge({
+      name: 'reviewwatch_poll_interval_seconds',
+      help: "Each app's poll interval in force (poll.schedule), as its job scheduler has it",
+      labelNames: ['app'],
+      registers,
+    });
+    const pollQueue = () => this.#pollQueue;
+    this.pollNext = new Gauge({
+      name: 'reviewwatch_poll_next_timestamp_seconds',
+      help: "When each app's next poll is due (Unix time), read from its job scheduler at scrape time",
+      labelNames: ['app'],
+      registers,
+      async collect() {
+        this.reset();
+        const queue = pollQueue();
+        if (!queue) return;
+        const schedulers = await withTimeout(queue.getJobSchedulers(0, -1), QUEUE_COUNT_TIMEOUT_MS).catch(
+          () => [],
+        );
+        for (const scheduler of schedulers) {
+          const app = handleOfSchedulerId(scheduler.key);
+          if (app !== undefined && scheduler.next !== undefined) this.set({ app }, scheduler.next / 1000);
+        }
+      },
+    });
+    this.reviewRate = new Gauge({
+      name: 'reviewwatch_review_rate_per_day',
+      help: "Each app's estimated new reviews a day, as the last poll schedule plan judged it",
+      labelNames: ['app'],
+      registers,
+    });
+    this.scheduleRequests = new Gauge({
+      name: 'reviewwatch_schedule_projected_requests_per_day',
+      help: 'Catalog API requests a day the poll schedule is projected to spend, by what spends them (total: all)',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.requestBudget = new Gauge({
+      name: 'reviewwatch_schedule_daily_request_budget',
+      help: 'catalog.dailyRequestBudget, when set',
+      registers,
+    });
+  }
+
+  /** The poll queue whose schedulers a scrape reads for each app's next poll. */
+  watchSchedulers(queue: Queue): void {
+    this.#pollQueue = queue;
+  }
+
+  /** A poll schedule plan was made and the schedulers set to `inForce`. */
+  schedulePlanned(plan: Plan, inForce: ReadonlyMap<string, number>): void {
+    this.pollInterval.reset();
+    this.reviewRate.reset();
+    for (const [app, ms] of inForce) this.pollInterval.set({ app }, ms / 1000);
+    for (const entry of plan.entries) this.reviewRate.set({ app: entry.handle }, entry.ratePerDay);
+    const { polls, paging, tightening, reserved, total } = plan.projected;
+    for (const [kind, n] of Object.entries({ polls, paging, tightening, reserved, total }))
+      this.scheduleRequests.set({ kind }, n);
+    if (plan.budget === null) this.requestBudget.reset();
+    else this.requestBudget.set(plan.budget);
+  }
+
+  pollIntervalSet(app: string, ms: number): void {
+    this.pollInterval.set({ app }, ms / 1000);
   }
 
   /** The queues whose depths a scrape reads; replaces the previous set. */

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
+import { intervalChanged } from '../schedule/policy.js';
 import { handleOfSchedulerId, POLL_JOB, type PollJobData, pollSchedulerId } from './names.js';
 import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
 
@@ -23,19 +24,44 @@ export interface SchedulerSync {
   updated: string[];
   removed: string[];
   unchanged: string[];
+  /** The interval each app's scheduler has now, whether this sync changed it or kept it. */
+  inForce: Map<string, number>;
+}
+
+/** The interval wanted for one app's polls. */
+export interface PollInterval {
+  handle: string;
+  everyMs: number;
+}
+
+export interface SyncOptions {
+  /**
+   * A scheduler whose interval is within this fraction of the wanted one keeps it (and its next poll):
+   * re-planned rates move a little every time, and rewriting thousands of schedulers for it buys nothing
+   * (schedule/policy.ts, intervalChanged). 0, the default, applies every change.
+   */
+  tolerance?: number;
+  /**
+   * When each app's last poll finished (epoch ms). A changed interval counts from it, so the next poll
+   * comes one new interval after the last one (or at once, if that is past), not a whole interval from
+   * now; an app never polled is polled at once.
+   */
+  lastPolledAt?: ReadonlyMap<string, number>;
+  now?: number;
 }
 
 /**
- * Makes the poll queue's job schedulers match the config in one step: upsert what is new or changed,
- * remove what is stale. A Redis lock keeps two workers booting at once from racing (docs/stack-notes.md).
+ * Makes the poll queue's job schedulers match the wanted intervals in one step: upsert what is new or
+ * changed, remove what is stale. A Redis lock keeps two workers booting at once from racing
+ * (docs/stack-notes.md).
  */
 export async function syncPollSchedulers(
   queue: Queue<PollJobData>,
   redis: Redis,
-  handles: string[],
-  everyMs: number,
+  intervals: readonly PollInterval[],
   retry: RetryPolicy,
   logger: Logger,
+  options: SyncOptions = {},
 ): Promise<SchedulerSync> {
   const lock = `${queue.opts.prefix ?? 'bull'}:${queue.name}:scheduler-sync-lock`;
   const token = `${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -56,20 +82,26 @@ export async function syncPollSchedulers(
       const handle = handleOfSchedulerId(scheduler.key);
       if (handle !== undefined) existing.set(handle, scheduler.every);
     }
-    const sync: SchedulerSync = { added: [], updated: [], removed: [], unchanged: [] };
-    const wanted = new Set(handles);
+    const sync: SchedulerSync = { added: [], updated: [], removed: [], unchanged: [], inForce: new Map() };
+    const wanted = new Set(intervals.map((i) => i.handle));
+    const now = options.now ?? Date.now();
     // Upsert every time, changed or not: a worker killed between taking a scheduled job and scheduling
     // the next one leaves a scheduler with no next job, and only an upsert puts it back.
-    for (const handle of handles) {
-      const every = existing.get(handle);
-      await queue.upsertJobScheduler(
-        pollSchedulerId(handle),
-        { every: everyMs },
-        { name: POLL_JOB, data: { handle }, opts: pollJobOptions(retry) },
+    for (const { handle, everyMs } of intervals) {
+      const current = existing.get(handle);
+      const keep = current !== undefined && !intervalChanged(current, everyMs, options.tolerance ?? 0);
+      const every = keep ? current : everyMs;
+      await upsertPollScheduler(
+        queue,
+        handle,
+        every,
+        retry,
+        keep ? undefined : startOf(handle, every, now, options),
       );
+      sync.inForce.set(handle, every);
       if (!existing.has(handle)) sync.added.push(handle);
-      else if (every !== everyMs) sync.updated.push(handle);
-      else sync.unchanged.push(handle);
+      else if (keep) sync.unchanged.push(handle);
+      else sync.updated.push(handle);
     }
     for (const handle of existing.keys()) {
       if (wanted.has(handle)) continue;
@@ -87,6 +119,30 @@ export async function syncPollSchedulers(
     // Only our own lock: if it expired and another process took it, it is theirs.
     await releaseLock(redis, lock, token);
   }
+}
+
+/**
+ * Sets one app's poll interval; its next poll comes at `startAt` (epoch ms; at once if past). BullMQ
+ * keeps a scheduler's next poll when the interval is unchanged, and otherwise replaces it with one at
+ * `startAt`, or at once without one.
+ */
+export async function upsertPollScheduler(
+  queue: Queue<PollJobData>,
+  handle: string,
+  everyMs: number,
+  retry: RetryPolicy,
+  startAt?: number,
+): Promise<void> {
+  await queue.upsertJobScheduler(
+    pollSchedulerId(handle),
+    startAt === undefined ? { every: everyMs } : { every: everyMs, startDate: startAt },
+    { name: POLL_JOB, data: { handle }, opts: pollJobOptions(retry) },
+  );
+}
+
+function startOf(handle: string, everyMs: number, now: number, options: SyncOptions): number {
+  const last = options.lastPolledAt?.get(handle);
+  return last === undefined ? now : Math.max(now, last + everyMs);
 }
 
 /** Deletes `key` if it holds `token`; returns whether it did. */

@@ -33,6 +33,11 @@ export interface PlanFromStoreOptions {
    */
   reservedPerDay?: number;
   model?: RateModel;
+  /**
+   * What a running worker knows of each app's last incident (from afterPoll), which the store cannot
+   * tell apart from a routine low review; apps not in it fall back to the store's last new low review.
+   */
+  incidents?: ReadonlyMap<string, number | null>;
 }
 
 /** The config's scheduling settings, with what is reserved from the budget. */
@@ -75,7 +80,9 @@ export function planFromStore(db: StoreDb, config: Config, options: PlanFromStor
       role: app.role,
       weight: appWeight(app),
       rate: estimate(history),
-      lastIncidentAt: history.lastLowSeenAt,
+      lastIncidentAt: options.incidents?.has(app.handle)
+        ? (options.incidents.get(app.handle) ?? null)
+        : history.lastLowSeenAt,
     };
   });
   const reserved =

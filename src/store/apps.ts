@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { Db, StoreDb } from './db.js';
 import { type AppRow, apps } from './schema.js';
 import { type PollState, statements } from './statements.js';
@@ -30,6 +30,16 @@ export function pollState(db: StoreDb, handle: string): PollState {
       newestPageHash: null,
     }
   );
+}
+
+/** When each app's last poll finished (epoch ms), for the apps polled at least once. */
+export function lastPollTimes(db: Db): Map<string, number> {
+  const rows = db
+    .select({ handle: apps.handle, at: apps.lastPollAt })
+    .from(apps)
+    .where(isNotNull(apps.lastPollAt))
+    .all();
+  return new Map(rows.flatMap((row) => (row.at ? [[row.handle, row.at.getTime()] as const] : [])));
 }
 
 export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, 'handle'>>): void {

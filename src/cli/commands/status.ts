@@ -1,13 +1,7 @@
-import { Queue } from 'bullmq';
 import { Command } from 'commander';
-import type { Alert } from '../../alerts/types.js';
-import { errorMessage } from '../../errors.js';
-import { connectRedis } from '../../queue/connection.js';
-import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from '../../queue/names.js';
-import { openStore } from '../../store/db.js';
-import { failedDeliveries, outboxCounts } from '../../store/outbox.js';
-import { reconcileCost } from '../../store/reconcile.js';
-import { appStatuses } from '../../store/status.js';
+import { withResources } from '../../resources.js';
+import { fmtDuration } from '../../schedule/index.js';
+import { type AppReport, collectStatus, type StatusReport } from '../../status.js';
 import { settingsFor } from '../context.js';
 import { stars } from '../format.js';
 
@@ -41,109 +35,93 @@ function table(rows: string[][]): string {
 
 export function statusCommand(): Command {
   return new Command('status')
-    .description('watched apps, last poll, rating, counts, and the queue')
+    .description('watched apps, last poll, poll interval, rating, counts, and the queue')
     .option('--json', 'print JSON for scripts')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const settings = settingsFor(command);
-      const store = openStore(settings.databasePath);
-      const handles = settings.config.apps.map((app) => app.handle);
-      const { apps, outbox, failed, reconciliation } = (() => {
-        try {
-          return {
-            apps: appStatuses(store.db, handles),
-            outbox: outboxCounts(store.db),
-            failed: failedDeliveries<Alert>(store.db),
-            // What the deep checks cost: the last day's runs and their requests, failed ones included.
-            reconciliation: reconcileCost(store.db, new Date(Date.now() - 86_400_000)),
-          };
-        } finally {
-          store.close();
-        }
-      })();
-
-      let queue: Record<string, number> | undefined;
-      let nextPoll = new Map<string, number | undefined>();
-      let queueError: string | undefined;
-      let paused: string | undefined;
-      try {
-        const redis = await connectRedis(settings.redisUrl);
-        const q = new Queue(POLL_QUEUE, { connection: redis, prefix: settings.queuePrefix });
-        try {
-          queue = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
-          const schedulers = await q.getJobSchedulers(0, -1);
-          nextPoll = new Map(schedulers.map((s) => [handleOfSchedulerId(s.key) ?? s.key, s.next]));
-          paused = (await redis.get(pollPausedKey(settings.queuePrefix))) ?? undefined;
-        } finally {
-          await q.close();
-          await redis.quit();
-        }
-      } catch (err) {
-        queueError = errorMessage(err);
-      }
-
-      if (options.json) {
-        const out = {
-          apps: apps.map((a) => ({
-            ...a,
-            nextPollAt: paused ? null : (nextPoll.get(a.handle) ?? null),
-            scheduled: nextPoll.has(a.handle),
-          })),
-          paused: paused ?? null,
-          queue: queue ?? null,
-          queueError: queueError ?? null,
-          notifications: outbox,
-          reconciliation: { ...reconciliation, period: '24h' },
-          failed: failed.map((d) => ({
-            id: d.id,
-            kind: d.alert.kind,
-            app: d.appHandle,
-            channel: d.channel,
-            error: d.lastError,
-          })),
-        };
-        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        return;
-      }
       const now = Date.now();
-      const rows = [['APP', 'STATE', 'LAST POLL', 'NEXT POLL', 'RATING', 'REVIEWS', 'STORED', 'LAST ERROR']];
-      for (const app of apps) {
-        rows.push([
-          app.handle,
-          app.state,
-          ago(app.lastPollAt, now),
-          paused
-            ? 'paused'
-            : nextPoll.has(app.handle)
-              ? until(nextPoll.get(app.handle), now)
-              : 'not scheduled',
-          app.rating === null ? '-' : `${stars(app.rating)} ${app.rating.toFixed(2)}`,
-          app.ratingCount === null ? '-' : String(app.ratingCount),
-          String(app.storedReviews),
-          app.lastError ? app.lastError.slice(0, 80) : '',
-        ]);
-      }
-      process.stdout.write(`${table(rows)}\n\n`);
-      if (paused) process.stdout.write(`polling paused: ${paused} (restart reviewwatch once it is fixed)\n`);
-      if (queue) {
-        process.stdout.write(
-          `poll queue: ${queue.waiting ?? 0} waiting, ${queue.active ?? 0} active, ${queue.delayed ?? 0} delayed, ${queue.failed ?? 0} failed\n`,
-        );
-      } else {
-        process.stdout.write(`poll queue: unknown (${queueError})\n`);
-      }
-      process.stdout.write(
-        `reconciliation: ${reconciliation.requests} API requests in the last 24 h (${reconciliation.runs} runs)\n`,
-      );
-      for (const c of outbox) {
-        process.stdout.write(
-          `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed\n`,
-        );
-      }
-      for (const d of failed.slice(0, 20)) {
-        process.stdout.write(
-          `  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${d.lastError ?? ''}\n`,
-        );
-      }
-      if (failed.length > 0) process.stdout.write('  `reviewwatch notify retry` sends them again.\n');
+      const report = await withResources(settingsFor(command), (resources) => collectStatus(resources, now));
+      process.stdout.write(options.json ? `${JSON.stringify(asJson(report), null, 2)}\n` : text(report, now));
     });
+}
+
+function asJson(report: StatusReport) {
+  return {
+    ...report,
+    failed: report.failed.map((d) => ({
+      id: d.id,
+      kind: d.alert.kind,
+      app: d.appHandle,
+      channel: d.channel,
+      error: d.lastError,
+    })),
+  };
+}
+
+function text(report: StatusReport, now: number): string {
+  const { paused, queue, schedule } = report;
+  const rows = [
+    [
+      'APP',
+      'STATE',
+      'LAST POLL',
+      'NEXT POLL',
+      'EVERY',
+      'REVIEWS/DAY',
+      'RATING',
+      'REVIEWS',
+      'STORED',
+      'LAST ERROR',
+    ],
+  ];
+  for (const app of report.apps) {
+    rows.push([
+      app.handle,
+      app.state,
+      ago(app.lastPollAt, now),
+      paused ? 'paused' : app.scheduled ? until(app.nextPollAt ?? undefined, now) : 'not scheduled',
+      app.intervalMs === null ? '-' : fmtDuration(app.intervalMs),
+      rate(app),
+      app.rating === null ? '-' : `${stars(app.rating)} ${app.rating.toFixed(2)}`,
+      app.ratingCount === null ? '-' : String(app.ratingCount),
+      String(app.storedReviews),
+      app.lastError ? app.lastError.slice(0, 80) : '',
+    ]);
+  }
+  const out = [`${table(rows)}\n`];
+  if (paused) out.push(`polling paused: ${paused} (restart reviewwatch once it is fixed)`);
+  const budget = schedule.budget === null ? '' : ` of catalog.dailyRequestBudget ${count(schedule.budget)}`;
+  const { polls, paging, tightening, reserved, total } = schedule.projected;
+  out.push(
+    `poll schedule: ${schedule.policy}, ${count(total)} API requests a day projected${budget} (polls ${count(polls)}, extra pages ${count(paging)}, after incidents ${count(tightening)}, baselines and reconciliation ${count(reserved)})`,
+  );
+  for (const warning of schedule.warnings) out.push(`  warning: ${warning}`);
+  out.push(
+    queue
+      ? `poll queue: ${queue.waiting ?? 0} waiting, ${queue.active ?? 0} active, ${queue.delayed ?? 0} delayed, ${queue.failed ?? 0} failed`
+      : `poll queue: unknown (${report.queueError})`,
+  );
+  out.push(
+    `reconciliation: ${report.reconciliation.requests} API requests in the last 24 h (${report.reconciliation.runs} runs)`,
+  );
+  for (const c of report.notifications) {
+    out.push(
+      `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,
+    );
+  }
+  for (const d of report.failed.slice(0, 20)) {
+    out.push(`  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${d.lastError ?? ''}`);
+  }
+  if (report.failed.length > 0) out.push('  `reviewwatch notify retry` sends them again.');
+  return `${out.join('\n')}\n`;
+}
+
+/** Reviews a day as the schedule estimates them; "new" until an app has a day of history. */
+function rate(app: AppReport): string {
+  if (app.state === 'new' || app.intervalReason === 'cold start') return 'new';
+  const perDay = app.ratePerDay;
+  return perDay >= 10 ? perDay.toFixed(0) : perDay >= 0.1 ? perDay.toFixed(1) : perDay.toFixed(2);
+}
+
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
 }

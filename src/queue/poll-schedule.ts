@@ -1,0 +1,225 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/schema.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../ops/metrics.js';
+import {
+  afterPoll,
+  DEFAULT_LOW_SHARE,
+  DEFAULT_RELAX_RATIO,
+  fmtDuration,
+  intervalChanged,
+  type Plan,
+  type PlanEntry,
+  planFromStore,
+} from '../schedule/index.js';
+import { lastPollTimes } from '../store/apps.js';
+import type { Store } from '../store/db.js';
+import type { PollJobData } from './names.js';
+import type { PollJobResult, RetryPolicy } from './poll-worker.js';
+import { syncPollSchedulers, upsertPollScheduler } from './schedulers.js';
+
+/** How often the rates are re-read and the plan remade while nothing else asks for it. */
+export const REPLAN_EVERY_MS = 3_600_000;
+
+/** A new app's baseline asks for a new plan (its pace is known now); plans come at most this often. */
+export const REPLAN_GAP_MS = 60_000;
+
+/**
+ * Adaptive and budget plans move a little with every estimate: a scheduler keeps its interval (and its
+ * next poll) unless the new one differs by more than this fraction (schedule/policy.ts, intervalChanged).
+ */
+const ADAPTIVE_TOLERANCE = 0.2;
+
+export interface PollScheduleOptions {
+  queue: Queue<PollJobData>;
+  redis: Redis;
+  store: Store;
+  config: Config;
+  retry: RetryPolicy;
+  logger: Logger;
+  metrics?: Metrics;
+  /** After each plan, e.g. to give the watchdog its yardstick. */
+  onPlan?: (plan: Plan) => void;
+  replanEveryMs?: number;
+  replanGapMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The poll schedule of a running worker (`poll.schedule`): plans each app's interval from the store
+ * (schedule/), keeps the job schedulers in Redis at those intervals, and tightens an own app's next
+ * polls after an incident. Redis holds the intervals in force; SQLite and the config hold what they are
+ * made from, so the plan is simply made again at start, whenever Redis comes back empty, every hour,
+ * and soon after a new app's baseline. A crash or a flushed Redis costs at most one interval.
+ */
+export class PollSchedule {
+  readonly #o: PollScheduleOptions;
+  readonly #now: () => number;
+  readonly #tolerance: number;
+  #plan = new Map<string, PlanEntry>();
+  #current: Plan | undefined;
+  /** The interval each app's scheduler has, as this process last set or found it. */
+  readonly #inForce = new Map<string, number>();
+  /** Each app's last incident as this process saw it (afterPoll); the store cannot tell it. */
+  readonly #incidents = new Map<string, number | null>();
+  /** When this process last saw each app's poll start: isIncident's span. */
+  readonly #lastPollAt = new Map<string, number>();
+  #warned = '';
+  #syncing: Promise<Plan> | undefined;
+  #lastSync = 0;
+  #soon: NodeJS.Timeout | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: PollScheduleOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    this.#tolerance = options.config.poll.schedule === 'fixed' ? 0 : ADAPTIVE_TOLERANCE;
+  }
+
+  /** The last plan made, if any. */
+  get plan(): Plan | undefined {
+    return this.#current;
+  }
+
+  /** The interval in force for an app, as this process knows it. */
+  intervalOf(handle: string): number | undefined {
+    return this.#inForce.get(handle);
+  }
+
+  /** Re-plans every `replanEveryMs` until stopped. */
+  start(): void {
+    this.#timer ??= setInterval(() => void this.#syncQuietly(), this.#o.replanEveryMs ?? REPLAN_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    clearTimeout(this.#soon);
+    this.#timer = undefined;
+    this.#soon = undefined;
+  }
+
+  /**
+   * Plans every app from the store and makes the job schedulers match; one at a time. Throws when Redis
+   * does not answer (the caller's upkeep tries again).
+   */
+  sync(): Promise<Plan> {
+    this.#syncing ??= this.#sync().finally(() => {
+      this.#syncing = undefined;
+    });
+    return this.#syncing;
+  }
+
+  async #sync(): Promise<Plan> {
+    const { config, store, logger } = this.#o;
+    const now = this.#now();
+    this.#lastSync = now;
+    const plan = planFromStore(store.db, config, { now, incidents: this.#incidents });
+    const synced = await syncPollSchedulers(
+      this.#o.queue,
+      this.#o.redis,
+      plan.entries.map((entry) => ({ handle: entry.handle, everyMs: entry.intervalMs })),
+      this.#o.retry,
+      logger,
+      { tolerance: this.#tolerance, lastPolledAt: lastPollTimes(store.db), now },
+    );
+    this.#plan = new Map(plan.entries.map((entry) => [entry.handle, entry]));
+    this.#inForce.clear();
+    for (const [handle, every] of synced.inForce) this.#inForce.set(handle, every);
+    this.#current = plan;
+    this.#o.metrics?.schedulePlanned(plan, this.#inForce);
+    this.#warn(plan);
+    if (plan.policy !== 'fixed') {
+      logger.info(
+        { policy: plan.policy, projected: Math.round(plan.projected.total), budget: plan.budget },
+        `poll schedule (${plan.policy}): ${describe(plan, this.#inForce)}`,
+      );
+    }
+    this.#o.onPlan?.(plan);
+    return plan;
+  }
+
+  /** The budget's warnings once each, not at every hourly plan. */
+  #warn(plan: Plan): void {
+    const text = plan.warnings.join('\n');
+    if (text !== this.#warned) for (const warning of plan.warnings) this.#o.logger.warn(warning);
+    this.#warned = text;
+  }
+
+  async #syncQuietly(): Promise<void> {
+    try {
+      await this.sync();
+    } catch (err) {
+      this.#o.logger.warn(`could not re-plan the poll schedule now: ${errorMessage(err)}`);
+    }
+  }
+
+  /** A plan within `replanGapMs` of the last one, so a burst of baselines makes one plan. */
+  #syncSoon(): void {
+    if (this.#soon) return;
+    const wait = Math.max(0, this.#lastSync + (this.#o.replanGapMs ?? REPLAN_GAP_MS) - this.#now());
+    this.#soon = setTimeout(() => {
+      this.#soon = undefined;
+      void this.#syncQuietly();
+    }, wait);
+    this.#soon.unref();
+  }
+
+  /**
+   * After a poll of an app finished: a baseline asks for a new plan; under `adaptive` and `budget`, new
+   * low reviews beyond the app's pace (an incident) bring its next poll to `poll.minEvery`, relaxing
+   * back to its interval over the next polls (schedule/policy.ts).
+   */
+  async pollFinished(handle: string, result: PollJobResult, startedAt: number): Promise<void> {
+    if (result.status === 'skipped') return;
+    const previousAt = this.#lastPollAt.get(handle) ?? null;
+    this.#lastPollAt.set(handle, startedAt);
+    if (result.status === 'baseline') {
+      this.#syncSoon();
+      return;
+    }
+    const entry = this.#plan.get(handle);
+    const { config, logger } = this.#o;
+    if (!entry || config.poll.schedule === 'fixed') return;
+    const last = this.#incidents.has(handle) ? (this.#incidents.get(handle) ?? null) : entry.lastIncidentAt;
+    const next = afterPoll(
+      entry,
+      last,
+      { at: startedAt, previousAt, newLowReviews: result.lowRated.length },
+      { minEveryMs: config.poll.minEvery, relaxRatio: DEFAULT_RELAX_RATIO, lowShare: DEFAULT_LOW_SHARE },
+    );
+    this.#incidents.set(handle, next.lastIncidentAt);
+    const current = this.#inForce.get(handle);
+    if (current !== undefined && !intervalChanged(current, next.intervalMs, this.#tolerance)) return;
+    if (next.lastIncidentAt === startedAt) {
+      logger.info(
+        { app: handle, lowReviews: result.lowRated.length, everyMs: next.intervalMs },
+        `${handle}: ${result.lowRated.length} new low review(s), more than its pace explains: polling it every ${fmtDuration(next.intervalMs)} until it calms down`,
+      );
+    }
+    await upsertPollScheduler(
+      this.#o.queue,
+      handle,
+      next.intervalMs,
+      this.#o.retry,
+      startedAt + next.intervalMs,
+    );
+    this.#inForce.set(handle, next.intervalMs);
+    this.#o.metrics?.pollIntervalSet(handle, next.intervalMs);
+  }
+}
+
+/** "3 apps every 2m to 12h (median 45m); 21,340 requests a day projected of a 25,000 budget". */
+function describe(plan: Plan, inForce: ReadonlyMap<string, number>): string {
+  const every = [...inForce.values()].sort((a, b) => a - b);
+  const median = every[Math.floor(every.length / 2)];
+  const span =
+    every.length === 0
+      ? 'no apps'
+      : `${every.length} app(s) every ${fmtDuration(every[0] ?? 0)} to ${fmtDuration(every.at(-1) ?? 0)} (median ${fmtDuration(median ?? 0)})`;
+  const projected = Math.round(plan.projected.total).toLocaleString('en-US');
+  const budget = plan.budget === null ? '' : ` of a ${plan.budget.toLocaleString('en-US')} budget`;
+  return `${span}; ${projected} requests a day projected${budget}`;
+}

@@ -51,8 +51,18 @@ const { values } = parseArgs({
     apps: { type: 'string', default: '4' },
     'drain-timeout': { type: 'string', default: '240' },
     'slack-delay': { type: 'string', default: '0' },
+    schedule: { type: 'string', default: 'fixed' },
   },
 });
+/**
+ * `adaptive` or `budget`: each app's interval planned from its pace between 1 s and 4 s (tightened to 1 s
+ * after a low review), so kills also land while schedulers are being rewritten.
+ */
+const SCHEDULE = values.schedule;
+if (!['fixed', 'adaptive', 'budget'].includes(SCHEDULE))
+  throw new Error('--schedule: fixed, adaptive or budget');
+const SCHEDULE_CONFIG: Record<string, string> =
+  SCHEDULE === 'fixed' ? {} : { schedule: SCHEDULE, minEvery: '1s', maxEvery: '4s' };
 const ROUNDS = Number(values.rounds);
 const APPS = Number(values.apps);
 const SEED = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -117,7 +127,11 @@ const redis = await connectRedis(REDIS_URL);
 const configPath = join(dir, 'reviewwatch.yaml');
 writeFileSync(
   configPath,
-  alertBenchConfig(handles, { maxRequestsPerSecond: 50, poll: { every: '1s', backoff: '1s' } }),
+  alertBenchConfig(handles, {
+    maxRequestsPerSecond: 50,
+    poll: { every: '1s', backoff: '1s', ...SCHEDULE_CONFIG },
+    ...(SCHEDULE === 'budget' ? { dailyRequestBudget: 200_000 } : {}),
+  }),
 );
 const env = {
   PATH: process.env.PATH ?? '',
@@ -575,7 +589,7 @@ const figures = {
 const jsonPath = writeResult('crash', stamp, JSON.stringify(figures, null, 2));
 
 const lines = [
-  `Node ${process.version}, ${APPS} apps, poll every 1s, Slack answers after ${SLACK_DELAY_MS} ms, seed ${SEED}, load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}, ${new Date(stamp).toISOString()}`,
+  `Node ${process.version}, ${APPS} apps, poll ${SCHEDULE === 'fixed' ? 'every 1s' : `${SCHEDULE}, every 1s to 4s`}, Slack answers after ${SLACK_DELAY_MS} ms, seed ${SEED}, load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}, ${new Date(stamp).toISOString()}`,
   '',
   '| rounds | SIGKILLs (running / startup) | reviews added (low / high) | alerts delivered | webhook messages | missed | duplicates (inherent window / unexplained) | false alerts | added → delivered p50 / max | total time |',
   '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

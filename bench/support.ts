@@ -174,13 +174,13 @@ export function envRef(name: string): string {
  */
 export function alertBenchConfig(
   handles: string[],
-  options: { maxRequestsPerSecond: number; poll: Record<string, string> },
+  options: { maxRequestsPerSecond: number; poll: Record<string, string>; dailyRequestBudget?: number },
 ): string {
   return `catalog:
   baseUrl: ${envRef('CATALOG_API_BASE_URL')}
   apiKey: ${envRef('CATALOG_API_KEY')}
   maxRequestsPerSecond: ${options.maxRequestsPerSecond}
-poll:
+${options.dailyRequestBudget === undefined ? '' : `  dailyRequestBudget: ${options.dailyRequestBudget}\n`}poll:
 ${Object.entries(options.poll)
   .map(([key, value]) => `  ${key}: ${value}`)
   .join('\n')}

@@ -310,14 +310,16 @@ export const SEARCH_MATCHES_TO_SORT = 10_000;
 
 /**
  * From how many matches a search on one app, a few apps, a tag or a status few reviews have asks the
- * index review by review rather than gathering every match first. Gathering costs about 0.7 µs a match; asking costs about 0.27 ms a review walked, and the walk
- * takes about a page (51) divided by the share of reviews that match. They cost the same at
- * √(51 × 0.27 / 0.0007 × reviews) matches: 140,000 of a million reviews (bench/README.md).
+ * index review by review rather than gathering every match first. Gathering costs about 0.8 µs a match;
+ * asking costs about 12 µs a review walked (the keys follow the dates, so reviews asked about in date
+ * order sit together in the index), and the walk takes about a page (51) divided by the share of reviews
+ * that match. They cost the same at √(51 × 0.012 / 0.0008 × reviews) matches: 28,000 of a million
+ * reviews. Counting that far costs about 2 ms (bench/README.md).
  */
 function searchMatchesToProbe(db: StoreDb): number {
   const reviews =
     db.$client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
-  return Math.max(SEARCH_MATCHES_TO_SORT, Math.round(Math.sqrt(19_700 * reviews)));
+  return Math.max(SEARCH_MATCHES_TO_SORT, Math.round(Math.sqrt(800 * reviews)));
 }
 /** App filters naming at most this share of the stored apps use the apps' index; see `planOf`. */
 export const APP_SHARE_FOR_APP_INDEX = 0.05;

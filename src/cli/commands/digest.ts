@@ -9,9 +9,8 @@ import {
 } from '../../digest/index.js';
 import { sendDigest } from '../../digest/send.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { createSenders } from '../../notify/channels.js';
 import { coverageNote, renderDigestEmail } from '../../render/index.js';
-import { openStore } from '../../store/db.js';
+import { withResources } from '../../resources.js';
 import { catalogTargetOf } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 
@@ -64,8 +63,7 @@ export function digestCommand(): Command {
               timezone,
             )
           : previousWeek(now, timezone);
-      const store = openStore(settings.databasePath);
-      try {
+      await withResources(settings, async ({ store, senders }) => {
         if (options.preview) {
           const data = collectDigest(store.db, digestInputOf(config, period, now));
           const inboxUrl = config.web.publicUrl;
@@ -87,41 +85,32 @@ export function digestCommand(): Command {
         if (!config.digest || config.digest.channels.length === 0) {
           throw new ReviewwatchError(
             `${settings.configPath}: digest.channels is empty: nowhere to send the digest`,
-            {
-              exitCode: ExitCode.Usage,
-            },
+            { exitCode: ExitCode.Usage },
           );
         }
-        const senders = createSenders(config, settings.smtpUrl, { simulated: settings.simulated });
-        try {
-          const outcomes = await sendDigest(
-            { config, store, senders, logger: loggerFor(command), simulated: settings.simulated },
-            period,
-            now,
-          );
-          const unwatched = outcomes.find((o) => o.status === 'not-watched');
-          if (unwatched) {
-            // Not a failure: nothing was owed. Said once, not per channel.
-            process.stdout.write(`nothing sent for ${period.label}: ${unwatched.reason}\n`);
-            return;
-          }
-          for (const o of outcomes) {
-            const line =
-              o.status === 'sent'
-                ? `sent to ${o.channel}: ${o.subject}`
-                : o.status === 'already-sent'
-                  ? `${o.channel}: already sent for ${period.label}, nothing sent`
-                  : o.status === 'busy'
-                    ? `${o.channel}: another reviewwatch is sending it right now`
-                    : `${o.channel}: failed: ${o.error}`;
-            process.stdout.write(`${line}\n`);
-          }
-          if (outcomes.some((o) => o.status === 'failed')) process.exitCode = ExitCode.Failure;
-        } finally {
-          for (const sender of senders.values()) sender.close?.();
+        const outcomes = await sendDigest(
+          { config, store, senders: senders(), logger: loggerFor(command), simulated: settings.simulated },
+          period,
+          now,
+        );
+        const unwatched = outcomes.find((o) => o.status === 'not-watched');
+        if (unwatched) {
+          // Not a failure: nothing was owed. Said once, not per channel.
+          process.stdout.write(`nothing sent for ${period.label}: ${unwatched.reason}\n`);
+          return;
         }
-      } finally {
-        store.close();
-      }
+        for (const o of outcomes) {
+          const line =
+            o.status === 'sent'
+              ? `sent to ${o.channel}: ${o.subject}`
+              : o.status === 'already-sent'
+                ? `${o.channel}: already sent for ${period.label}, nothing sent`
+                : o.status === 'busy'
+                  ? `${o.channel}: another reviewwatch is sending it right now`
+                  : `${o.channel}: failed: ${o.error}`;
+          process.stdout.write(`${line}\n`);
+        }
+        if (outcomes.some((o) => o.status === 'failed')) process.exitCode = ExitCode.Failure;
+      });
     });
 }

@@ -137,8 +137,9 @@ export function bearerMatches(req: IncomingMessage, token: string | undefined): 
   if (!token) return false;
   const header = req.headers.authorization;
   if (!header) return false;
-  const [scheme, value] = header.split(/\s+/, 2);
-  return scheme?.toLowerCase() === 'bearer' && value !== undefined && sameSecret(value, token);
+  // Exactly "Bearer <token>": anything after the token is not part of a credential we issued.
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  return match?.[1] !== undefined && sameSecret(match[1], token);
 }
 
 /**

@@ -106,6 +106,13 @@ describe('without credentials', () => {
     const { url } = await start();
     const res = await fetch(`${url}/api/reviews`, { headers: { authorization: 'Bearer wrong' } });
     expect(res.status).toBe(401);
+    // The right token with anything after it is not the credential that was issued.
+    for (const authorization of [`Bearer ${ADMIN_TOKEN} extra`, `Bearer ${ADMIN_TOKEN}x`]) {
+      expect((await fetch(`${url}/api/reviews`, { headers: { authorization } })).status).toBe(401);
+    }
+    expect(
+      (await fetch(`${url}/api/reviews`, { headers: { authorization: `bearer ${ADMIN_TOKEN}` } })).status,
+    ).toBe(200);
     const forged = await fetch(`${url}/api/reviews`, { headers: { cookie: 'rw_session=made-up' } });
     expect(forged.status).toBe(401);
   });

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { PollingHealth } from '../../src/ops/health.js';
+import { captureLog } from '../helpers/index.js';
+
+const MINUTE = 60_000;
+
+function clock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe('PollingHealth', () => {
+  it('turns unhealthy when no poll finished within twice the expected interval, and logs it once', () => {
+    const c = clock();
+    const log = captureLog();
+    const health = new PollingHealth({ expectedEveryMs: 15 * MINUTE, logger: log.logger, now: c.now });
+    c.advance(29 * MINUTE);
+    expect(health.verdict().ok).toBe(true);
+    c.advance(2 * MINUTE);
+    expect(health.verdict()).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/no poll finished in 1860s/),
+    });
+    health.verdict();
+    expect(log.text().match(/polling is not alive/g)).toHaveLength(1);
+    health.pollFinished();
+    expect(health.verdict().ok).toBe(true);
+    expect(log.text()).toMatch(/polling is alive again/);
+  });
+
+  it('judges afresh from now when a plan makes polls due sooner, and not when it makes them due later', () => {
+    const c = clock();
+    const health = new PollingHealth({
+      expectedEveryMs: 12 * 60 * MINUTE,
+      logger: captureLog().logger,
+      now: c.now,
+    });
+    c.advance(60 * MINUTE);
+    // The busiest app is now polled every 5 minutes: the hour already waited is no stall.
+    health.setExpectedEvery(5 * MINUTE);
+    expect(health.verdict().ok).toBe(true);
+    c.advance(11 * MINUTE);
+    expect(health.verdict().ok).toBe(false);
+    // A longer interval keeps counting from the last poll, so a stall does not hide behind a re-plan.
+    health.setExpectedEvery(10 * MINUTE);
+    expect(health.verdict().ok).toBe(true);
+    c.advance(10 * MINUTE);
+    expect(health.verdict().ok).toBe(false);
+  });
+});

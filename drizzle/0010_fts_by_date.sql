@@ -43,8 +43,8 @@ WHEN old.content IS NOT new.content OR old.reviewer IS NOT new.reviewer
 END;
 --> statement-breakpoint
 -- Reviews stored before this migration, in key order: FTS5 writes out the terms it holds each time a key
--- comes lower than the one before, and filling it in row order took 2.5 times as long at 1,000,000 reviews
--- (bench/README.md has the migration's time).
+-- comes lower than the one before, and filling it in row order took about twice as long at 1,000,000
+-- reviews (bench/README.md has the migration's time).
 INSERT INTO reviews_fts(rowid, content, reviewer)
   SELECT (max(-4194304, min(4194303, cast(coalesce(created_at, first_seen_at) / 3600000 AS integer))) << 40) + id,
     content, reviewer

@@ -311,10 +311,10 @@ export const SEARCH_MATCHES_TO_SORT = 10_000;
 /**
  * From how many matches a search on one app, a few apps, a tag or a status few reviews have asks the
  * index review by review rather than gathering every match first. Gathering costs about 0.8 µs a match;
- * asking costs about 12 µs a review walked (the keys follow the dates, so reviews asked about in date
- * order sit together in the index), and the walk takes about a page (51) divided by the share of reviews
- * that match. They cost the same at √(51 × 0.012 / 0.0008 × reviews) matches: 28,000 of a million
- * reviews. Counting that far costs about 2 ms (bench/README.md).
+ * asking costs 5 to 12 µs a review walked (measured at 1,000,000 reviews; the keys follow the dates, so
+ * reviews asked about in date order sit together in the index), and the walk takes about a page (51)
+ * divided by the share of reviews that match. At 12 µs they cost the same at √(51 × 0.012 / 0.0008 ×
+ * reviews) matches: 28,000 of a million reviews. Counting that far costs about 2 ms (bench/README.md).
  */
 function searchMatchesToProbe(db: StoreDb): number {
   const reviews =

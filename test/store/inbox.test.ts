@@ -347,6 +347,7 @@ describe('every way a search runs gives the same pages', () => {
         createdAt: unparsed ? null : at,
         firstSeenAt: at,
       });
+      if (rating === 1) seed.alert(id, 'high');
       const status = pick(['new', 'new', 'resolved', 'acknowledged']);
       const tags = rnd() < 0.3 ? ['billing'] : [];
       if (status !== 'new' || tags.length > 0)
@@ -387,6 +388,7 @@ describe('every way a search runs gives the same pages', () => {
       [{ text: 'refund', statuses: ['resolved'] }, (r) => r.words.has('refund') && r.status === 'resolved'],
       [{ text: 'crash', statuses: ['new'] }, (r) => r.words.has('crash') && r.status === 'new'],
       [{ text: 'refund', tag: 'billing' }, (r) => r.words.has('refund') && r.tags.includes('billing')],
+      [{ text: 'refund', priorities: ['high'] }, (r) => r.words.has('refund') && r.rating === 1],
       [{ text: 'nowhere' }, () => false],
     ];
     for (const [filter, matches] of filters) {

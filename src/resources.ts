@@ -48,21 +48,25 @@ export async function withResources<T>(
         return store;
       },
       redis() {
-        redis ??= connectRedis(settings.redisUrl).then((connection) => {
+        if (!redis) {
+          const connecting = connectRedis(settings.redisUrl);
+          // Registered before it resolves: a command that ends first still closes what it was opening.
           releasers.add('Redis connection', async () => {
-            await connection.quit().catch(() => connection.disconnect());
+            const connection = await connecting.catch(() => undefined);
+            await connection?.quit().catch(() => connection.disconnect());
           });
-          return connection;
-        });
+          redis = connecting;
+        }
         return redis;
       },
-      async queue<Data>(name: string) {
-        const queue = new Queue<Data>(name, {
-          connection: await resources.redis(),
-          prefix: settings.queuePrefix,
+      queue<Data>(name: string) {
+        const opening = resources
+          .redis()
+          .then((connection) => new Queue<Data>(name, { connection, prefix: settings.queuePrefix }));
+        releasers.add(`${name} queue`, async () => {
+          await (await opening.catch(() => undefined))?.close();
         });
-        releasers.add(`${name} queue`, () => queue.close());
-        return queue;
+        return opening;
       },
       senders() {
         if (!senders) {

@@ -13,7 +13,7 @@ export interface AppReport extends AppStatus {
   /** When its next poll is due (epoch ms); null when paused, unscheduled or unknown. */
   nextPollAt: number | null;
   scheduled: boolean;
-  /** What the schedule's plan gives it now (poll.schedule), and why. */
+  /** The interval its pace calls for (poll.schedule), and why it has the one in force ('tightened'). */
   plannedIntervalMs: number;
   intervalReason: PlanReason;
   /** Its estimated new reviews a day, from the stored review dates. */
@@ -79,7 +79,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
         intervalMs: scheduler?.every ?? null,
         nextPollAt: paused ? null : (scheduler?.next ?? null),
         scheduled: scheduler !== undefined,
-        plannedIntervalMs: entry?.intervalMs ?? config.poll.every,
+        plannedIntervalMs: entry?.plannedMs ?? config.poll.every,
         intervalReason: entry?.reason ?? 'fixed',
         ratePerDay: entry?.ratePerDay ?? 0,
       };

@@ -31,11 +31,13 @@ export class PollingHealth {
 
   /**
    * A new plan changed how often a poll is due. When that is sooner than before, the wait so far is
-   * judged afresh from now: the rescheduled polls are only just due.
+   * judged afresh from now (the rescheduled polls are only just due), unless polling had already stalled
+   * by the old measure: a re-plan must not make a stall look alive.
    */
   setExpectedEvery(ms: number): void {
     const stallMs = 2 * ms;
-    if (stallMs < this.#stallMs) this.#lastFinished = Math.max(this.#lastFinished, this.#now());
+    const now = this.#now();
+    if (stallMs < this.#stallMs && now - this.#lastFinished <= this.#stallMs) this.#lastFinished = now;
     this.#stallMs = stallMs;
   }
 

@@ -14,7 +14,7 @@ import {
   type PlanEntry,
   planFromStore,
 } from '../schedule/index.js';
-import { lastPollTimes } from '../store/apps.js';
+import { lastPollTimes, recordIncident } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import type { PollJobData } from './names.js';
 import type { PollJobResult, RetryPolicy } from './poll-worker.js';
@@ -62,12 +62,17 @@ export class PollSchedule {
   #current: Plan | undefined;
   /** The interval each app's scheduler has, as this process last set or found it. */
   readonly #inForce = new Map<string, number>();
-  /** Each app's last incident as this process saw it (afterPoll); the store cannot tell it. */
-  readonly #incidents = new Map<string, number | null>();
   /** When this process last saw each app's poll start: isIncident's span. */
   readonly #lastPollAt = new Map<string, number>();
   #warned = '';
-  #syncing: Promise<Plan> | undefined;
+  /**
+   * Every change this process makes to the schedulers, one after another: a plan and a tightening that
+   * interleaved could write an interval read before the tightening back over it, or cancel it.
+   */
+  #chain: Promise<unknown> = Promise.resolve();
+  /** A plan asked for while another runs: made after it, so nothing asked for is answered by an older plan. */
+  #queued: Promise<Plan> | undefined;
+  #queuedRepair = false;
   #lastSync = 0;
   #soon: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -81,11 +86,6 @@ export class PollSchedule {
   /** The last plan made, if any. */
   get plan(): Plan | undefined {
     return this.#current;
-  }
-
-  /** The interval in force for an app, as this process knows it. */
-  intervalOf(handle: string): number | undefined {
-    return this.#inForce.get(handle);
   }
 
   /** Re-plans every `replanEveryMs` until stopped. */
@@ -102,28 +102,40 @@ export class PollSchedule {
   }
 
   /**
-   * Plans every app from the store and makes the job schedulers match; one at a time. Throws when Redis
+   * Plans every app from the store and makes the job schedulers match. With `repair` (the default: at
+   * start and when Redis came back empty) every scheduler is upserted, which also gives back its next
+   * poll to one a kill left without; the periodic re-plans rewrite only what changed. Throws when Redis
    * does not answer (the caller's upkeep tries again).
    */
-  sync(): Promise<Plan> {
-    this.#syncing ??= this.#sync().finally(() => {
-      this.#syncing = undefined;
+  sync(options: { repair?: boolean } = {}): Promise<Plan> {
+    this.#queuedRepair ||= options.repair ?? true;
+    this.#queued ??= this.#serially(() => {
+      this.#queued = undefined;
+      const repair = this.#queuedRepair;
+      this.#queuedRepair = false;
+      return this.#sync(repair);
     });
-    return this.#syncing;
+    return this.#queued;
   }
 
-  async #sync(): Promise<Plan> {
+  #serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(work);
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async #sync(repair: boolean): Promise<Plan> {
     const { config, store, logger } = this.#o;
     const now = this.#now();
     this.#lastSync = now;
-    const plan = planFromStore(store.db, config, { now, incidents: this.#incidents });
+    const plan = planFromStore(store.db, config, { now });
     const synced = await syncPollSchedulers(
       this.#o.queue,
       this.#o.redis,
       plan.entries.map((entry) => ({ handle: entry.handle, everyMs: entry.intervalMs })),
       this.#o.retry,
       logger,
-      { tolerance: this.#tolerance, lastPolledAt: lastPollTimes(store.db), now },
+      { tolerance: this.#tolerance, lastPolledAt: lastPollTimes(store.db), now, rewriteUnchanged: repair },
     );
     this.#plan = new Map(plan.entries.map((entry) => [entry.handle, entry]));
     this.#inForce.clear();
@@ -150,7 +162,7 @@ export class PollSchedule {
 
   async #syncQuietly(): Promise<void> {
     try {
-      await this.sync();
+      await this.sync({ repair: false });
     } catch (err) {
       this.#o.logger.warn(`could not re-plan the poll schedule now: ${errorMessage(err)}`);
     }
@@ -172,33 +184,39 @@ export class PollSchedule {
    * low reviews beyond the app's pace (an incident) bring its next poll to `poll.minEvery`, relaxing
    * back to its interval over the next polls (schedule/policy.ts).
    */
-  async pollFinished(handle: string, result: PollJobResult, startedAt: number): Promise<void> {
-    if (result.status === 'skipped') return;
+  pollFinished(handle: string, result: PollJobResult, startedAt: number): Promise<void> {
+    if (result.status === 'skipped') return Promise.resolve();
     const previousAt = this.#lastPollAt.get(handle) ?? null;
     this.#lastPollAt.set(handle, startedAt);
     if (result.status === 'baseline') {
       this.#syncSoon();
-      return;
+      return Promise.resolve();
     }
+    if (this.#o.config.poll.schedule === 'fixed') return Promise.resolve();
+    return this.#serially(() => this.#afterPoll(handle, result, startedAt, previousAt));
+  }
+
+  async #afterPoll(handle: string, result: PollJobResult, startedAt: number, previousAt: number | null) {
     const entry = this.#plan.get(handle);
-    const { config, logger } = this.#o;
-    if (!entry || config.poll.schedule === 'fixed') return;
-    const last = this.#incidents.has(handle) ? (this.#incidents.get(handle) ?? null) : entry.lastIncidentAt;
+    if (!entry) return;
+    const { config, logger, store } = this.#o;
     const next = afterPoll(
       entry,
-      last,
+      entry.lastIncidentAt,
       { at: startedAt, previousAt, newLowReviews: result.lowRated.length },
       { minEveryMs: config.poll.minEvery, relaxRatio: DEFAULT_RELAX_RATIO, lowShare: DEFAULT_LOW_SHARE },
     );
-    this.#incidents.set(handle, next.lastIncidentAt);
-    const current = this.#inForce.get(handle);
-    if (current !== undefined && !intervalChanged(current, next.intervalMs, this.#tolerance)) return;
-    if (next.lastIncidentAt === startedAt) {
+    if (next.lastIncidentAt !== entry.lastIncidentAt && next.lastIncidentAt !== null) {
+      // In the store, so a restart tightens this app and no other (store/arrivals.ts).
+      recordIncident(store.db, handle, next.lastIncidentAt);
+      this.#plan.set(handle, { ...entry, lastIncidentAt: next.lastIncidentAt });
       logger.info(
         { app: handle, lowReviews: result.lowRated.length, everyMs: next.intervalMs },
         `${handle}: ${result.lowRated.length} new low review(s), more than its pace explains: polling it every ${fmtDuration(next.intervalMs)} until it calms down`,
       );
     }
+    const current = this.#inForce.get(handle);
+    if (current !== undefined && !intervalChanged(current, next.intervalMs, this.#tolerance)) return;
     await upsertPollScheduler(
       this.#o.queue,
       handle,

@@ -8,6 +8,9 @@ import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
 /** The sync takes well under a second; a lock left by a killed process frees itself after this. */
 const LOCK_TTL_MS = 10_000;
 
+/** Scheduler writes between two refreshes of the lock during a long sync. */
+const LOCK_REFRESH_EVERY = 500;
+
 /**
  * Deletes the lock only if it still holds our token, in one step: a GET then a DEL could delete a lock
  * that expired in between and was taken by another process.
@@ -48,6 +51,11 @@ export interface SyncOptions {
    */
   lastPolledAt?: ReadonlyMap<string, number>;
   now?: number;
+  /**
+   * Upsert the schedulers that keep their interval too (the default). That gives back the next poll of a
+   * scheduler a kill left without one, so starts do it; periodic re-plans need only write what changed.
+   */
+  rewriteUnchanged?: boolean;
 }
 
 /**
@@ -85,19 +93,20 @@ export async function syncPollSchedulers(
     const sync: SchedulerSync = { added: [], updated: [], removed: [], unchanged: [], inForce: new Map() };
     const wanted = new Set(intervals.map((i) => i.handle));
     const now = options.now ?? Date.now();
-    // Upsert every time, changed or not: a worker killed between taking a scheduled job and scheduling
-    // the next one leaves a scheduler with no next job, and only an upsert puts it back.
+    // Upsert unchanged schedulers too, unless asked not to: a worker killed between taking a scheduled
+    // job and scheduling the next one leaves a scheduler with no next job, and only an upsert puts it back.
+    let written = 0;
     for (const { handle, everyMs } of intervals) {
       const current = existing.get(handle);
       const keep = current !== undefined && !intervalChanged(current, everyMs, options.tolerance ?? 0);
       const every = keep ? current : everyMs;
-      await upsertPollScheduler(
-        queue,
-        handle,
-        every,
-        retry,
-        keep ? undefined : startOf(handle, every, now, options),
-      );
+      if (!keep || options.rewriteUnchanged !== false) {
+        // A start date even for a kept interval: BullMQ ignores it while the interval is unchanged, and
+        // if another process changed it meanwhile, the next poll still counts from the last one.
+        await upsertPollScheduler(queue, handle, every, retry, startOf(handle, every, now, options));
+        // Thousands of apps over a slow link can outlast the lock: keep it while it is ours.
+        if (++written % LOCK_REFRESH_EVERY === 0) await refreshLock(redis, lock, token);
+      }
       sync.inForce.set(handle, every);
       if (!existing.has(handle)) sync.added.push(handle);
       else if (keep) sync.unchanged.push(handle);
@@ -143,6 +152,17 @@ export async function upsertPollScheduler(
 function startOf(handle: string, everyMs: number, now: number, options: SyncOptions): number {
   const last = options.lastPolledAt?.get(handle);
   return last === undefined ? now : Math.max(now, last + everyMs);
+}
+
+const REFRESH_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`;
+
+async function refreshLock(redis: Redis, key: string, token: string): Promise<void> {
+  await redis.eval(REFRESH_LOCK, 1, key, token, LOCK_TTL_MS);
 }
 
 /** Deletes `key` if it holds `token`; returns whether it did. */

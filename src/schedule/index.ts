@@ -33,11 +33,6 @@ export interface PlanFromStoreOptions {
    */
   reservedPerDay?: number;
   model?: RateModel;
-  /**
-   * What a running worker knows of each app's last incident (from afterPoll), which the store cannot
-   * tell apart from a routine low review; apps not in it fall back to the store's last new low review.
-   */
-  incidents?: ReadonlyMap<string, number | null>;
 }
 
 /** The config's scheduling settings, with what is reserved from the budget. */
@@ -62,14 +57,10 @@ export function scheduleSettings(config: Config, reserved: number): ScheduleSett
 export function planFromStore(db: StoreDb, config: Config, options: PlanFromStoreOptions): Plan {
   const { now } = options;
   const model = options.model ?? DEFAULT_RATE_MODEL;
-  const settings0 = scheduleSettings(config, 0);
   const handles = config.apps.map((app) => app.handle);
   const histories = appArrivals(db, handles, {
     since: now - historyHorizonMs(model),
     limit: ARRIVALS_READ_PER_APP,
-    lowRatingMax: config.alerts.lowRating.maxRating,
-    // Past this the tightening cannot shorten any interval (it is at least relaxRatio × the time since).
-    lowSince: now - settings0.maxEveryMs / Math.max(settings0.relaxRatio, 1e-9),
   });
   const estimate = createRateEstimator(now, model);
   const demands = config.apps.map((app, i): AppDemand => {
@@ -80,9 +71,7 @@ export function planFromStore(db: StoreDb, config: Config, options: PlanFromStor
       role: app.role,
       weight: appWeight(app),
       rate: estimate(history),
-      lastIncidentAt: options.incidents?.has(app.handle)
-        ? (options.incidents.get(app.handle) ?? null)
-        : history.lastLowSeenAt,
+      lastIncidentAt: history.lastIncidentAt,
     };
   });
   const reserved =

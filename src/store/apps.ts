@@ -42,6 +42,14 @@ export function lastPollTimes(db: Db): Map<string, number> {
   return new Map(rows.flatMap((row) => (row.at ? [[row.handle, row.at.getTime()] as const] : [])));
 }
 
+/** A poll found an incident on the app (schedule/policy.ts, isIncident): its polls are tightened. */
+export function recordIncident(db: Db, handle: string, at: number): void {
+  db.update(apps)
+    .set({ lastIncidentAt: new Date(at) })
+    .where(eq(apps.handle, handle))
+    .run();
+}
+
 export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, 'handle'>>): void {
   db.update(apps).set(values).where(eq(apps.handle, handle)).run();
 }

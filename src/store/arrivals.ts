@@ -1,10 +1,10 @@
 /**
  * What the poll scheduler (schedule/) reads of each app's history: the dates of its newest reviews, when
- * its history starts, and when a poll last found a new low review. One query for every watched app.
+ * its history starts, and when a poll last found an incident on it. One query for every watched app.
  *
  * Cheap at 10,000 apps: every part is an index range per app. The review dates come from the covering
  * index on (app_handle, created_at), newest first, at most `limit` per app, so a busy app costs no more
- * than a quiet one; the last low review is searched among the reviews first seen since `lowSince` only.
+ * than a quiet one.
  * Poll runs are not read: the prune keeps them a week, while review dates go back as far as the baseline
  * read, and a review's date says when it arrived even when a poll found it late.
  */
@@ -23,8 +23,8 @@ export interface AppArrivals {
   truncated: boolean;
   /** No review dated before this was read. */
   since: number;
-  /** When a poll (not a baseline) last stored a low review first seen at or after `lowSince`; else null. */
-  lastLowSeenAt: number | null;
+  /** When a poll last found an incident on the app (apps.last_incident_at); null if none ever did. */
+  lastIncidentAt: number | null;
 }
 
 export interface ArrivalsQuery {
@@ -32,9 +32,6 @@ export interface ArrivalsQuery {
   since: number;
   /** Read at most this many of an app's newest reviews. */
   limit: number;
-  /** A review at or below this rating is low (alerts.lowRating.maxRating). */
-  lowRatingMax: number;
-  lowSince: number;
 }
 
 interface Row {
@@ -42,23 +39,17 @@ interface Row {
   baselineAt: number | null;
   oldest: number | null;
   recent: string | null;
-  lastLow: number | null;
+  lastIncident: number | null;
 }
 
 function build(client: Database.Database) {
-  return client.prepare<
-    { handles: string; since: number; limit: number; lowMax: number; lowSince: number },
-    Row
-  >(
-    `select w.value as handle, a.baseline_at as baselineAt,
+  return client.prepare<{ handles: string; since: number; limit: number }, Row>(
+    `select w.value as handle, a.baseline_at as baselineAt, a.last_incident_at as lastIncident,
        (select min(o.created_at) from reviews o where o.app_handle = w.value) as oldest,
        (select group_concat(d.created_at) from (
           select r.created_at from reviews r
           where r.app_handle = w.value and r.created_at >= @since
-          order by r.created_at desc limit @limit) d) as recent,
-       (select max(l.first_seen_at) from reviews l
-          where l.app_handle = w.value and l.first_seen_at >= @lowSince and l.from_baseline = 0
-            and l.rating <= @lowMax) as lastLow
+          order by r.created_at desc limit @limit) d) as recent
      from json_each(@handles) w left join apps a on a.handle = w.value`,
   );
 }
@@ -77,8 +68,6 @@ export function appArrivals(db: StoreDb, handles: readonly string[], query: Arri
     handles: JSON.stringify(handles),
     since: query.since,
     limit: query.limit,
-    lowMax: query.lowRatingMax,
-    lowSince: query.lowSince,
   });
   return rows.map((row) => {
     const dates = row.recent ? row.recent.split(',').map(Number) : [];
@@ -89,7 +78,7 @@ export function appArrivals(db: StoreDb, handles: readonly string[], query: Arri
       days: countByDate(dates),
       truncated: dates.length >= query.limit,
       since: query.since,
-      lastLowSeenAt: row.lastLow,
+      lastIncidentAt: row.lastIncident,
     };
   });
 }

@@ -36,6 +36,12 @@ export const apps = sqliteTable('apps', {
   newestPageHash: text('newest_page_hash'),
   /** When the last successful poll started: reviews dated well before it are history (watch/poll.ts). */
   lastSuccessAt: timestamp('last_success_at'),
+  /**
+   * When a poll last found an incident on the app: more new low reviews than its pace explains
+   * (schedule/policy.ts, isIncident). Its polls are tightened for a while after; kept here so a restart
+   * tightens only the apps that had one, not every app with a routine low review.
+   */
+  lastIncidentAt: timestamp('last_incident_at'),
   createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
 });
 

@@ -46,5 +46,8 @@ describe('PollingHealth', () => {
     expect(health.verdict().ok).toBe(true);
     c.advance(10 * MINUTE);
     expect(health.verdict().ok).toBe(false);
+    // Already stalled: a plan that makes polls due sooner still does not make it look alive.
+    health.setExpectedEvery(MINUTE);
+    expect(health.verdict().ok).toBe(false);
   });
 });

@@ -160,10 +160,10 @@ describe('poll schedule on the worker', () => {
     // One next poll per app (the cold interval's was replaced), due one new interval after its last poll.
     expect(await fx.queued()).toEqual([...HANDLES].sort());
     const polled = lastPollTimes(worker.store.db);
-    for (const h of HANDLES) {
-      expect(after[h]?.next).toBe(Math.max((polled.get(h) ?? 0) + every(h), after[h]?.next ?? 0));
-      expect(after[h]?.next).toBeGreaterThan(Date.now());
-    }
+    const changed = HANDLES.filter((h) => every(h) !== 15 * MINUTE);
+    expect(changed.length).toBeGreaterThanOrEqual(3);
+    for (const h of changed) expect(after[h]?.next).toBe((polled.get(h) ?? 0) + every(h));
+    for (const h of HANDLES) expect(after[h]?.next).toBeGreaterThan(Date.now());
     expect(log.text()).toMatch(/poll schedule \(adaptive\): 4 app\(s\) every/);
 
     const metrics = await worker.metrics.metrics();
@@ -234,6 +234,43 @@ describe('poll schedule on the worker', () => {
     expect(log.text()).toMatch(
       /quiet: 1 new low review\(s\), more than its pace explains: polling it every 2m/,
     );
+    // Kept in the store: a new plan (a restart's too) tightens quiet, and no app with only routine reviews.
+    const plan = await worker.schedule?.sync();
+    expect(plan?.entries.filter((e) => e.reason === 'tightened').map((e) => e.handle)).toEqual(['quiet']);
+  });
+
+  it('keeps a tightening that lands while a plan is being made', async () => {
+    const fx = await setUp();
+    const { worker } = await fx.start(adaptive());
+    await baselined(worker, HANDLES);
+    fx.sim.controls.addReviews('quiet', [{ rating: 1, review_content: 'Crashes on open' }]);
+    const started = Date.now();
+    // The poll's completion tightens quiet while a re-plan of every app runs beside it.
+    const [polled] = await Promise.all([worker.pollNow(['quiet']), worker.schedule?.sync({ repair: false })]);
+    expect(polled?.[0]?.result?.lowRated).toHaveLength(1);
+    await waitFor(
+      async () => (await fx.schedulers()).quiet?.every === 2 * MINUTE,
+      10_000,
+      () => 'tightened',
+    );
+    await worker.schedule?.sync({ repair: false });
+    // Neither undone by the plan nor turned into a poll due at once.
+    const quiet = (await fx.schedulers()).quiet;
+    expect(quiet?.every).toBe(2 * MINUTE);
+    expect(quiet?.next).toBeGreaterThanOrEqual(started + 2 * MINUTE - 1_000);
+  });
+
+  it('makes a plan asked for while another runs after it, not answered by the older one', async () => {
+    const fx = await setUp();
+    const { worker } = await fx.start(adaptive());
+    await baselined(worker, HANDLES);
+    const first = worker.schedule?.sync();
+    // Redis loses everything while that plan is being written; the upkeep asks for a new one.
+    await removePrefixedKeys(fx.redis, fx.prefix);
+    const second = worker.schedule?.sync();
+    await Promise.all([first, second]);
+    expect(Object.keys(await fx.schedulers()).sort()).toEqual([...HANDLES].sort());
+    expect(await fx.queued()).toEqual([...HANDLES].sort());
   });
 
   it('survives a kill and a Redis that lost everything with the adaptive intervals in force', async () => {
@@ -243,9 +280,11 @@ describe('poll schedule on the worker', () => {
     const planned = await fx.schedulers();
     await first.worker.kill();
 
-    // A kill between taking a scheduled job and scheduling the next leaves a scheduler with none.
+    // A kill at the wrong moment can leave a scheduler without its next job; BullMQ refuses to remove a
+    // scheduler's job, a crash loses it all the same.
     const [lost] = (await fx.queue.getJobs(['delayed'])).filter((j) => j.data.handle === 'busy');
     await fx.redis.zrem(`${fx.prefix}:poll:delayed`, String(lost?.id));
+    await fx.redis.del(`${fx.prefix}:poll:${lost?.id}`);
     expect(await fx.queued()).toEqual(['quiet', 'rival', 'steady']);
 
     const second = await fx.start(adaptive());
@@ -253,12 +292,14 @@ describe('poll schedule on the worker', () => {
     const restarted = await fx.schedulers();
     for (const h of ['steady', 'quiet', 'rival']) expect(restarted[h]).toEqual(planned[h]);
     expect(restarted.busy?.every).toBe(planned.busy?.every);
+    // Put back within one interval of when the lost poll was due.
+    expect(restarted.busy?.next).toBeGreaterThan(Date.now());
+    expect(restarted.busy?.next).toBeLessThanOrEqual((planned.busy?.next ?? 0) + (planned.busy?.every ?? 0));
     expect(await fx.queued()).toEqual([...HANDLES].sort());
 
     // Redis loses every key (a FLUSHALL, a restart without persistence): the upkeep re-plans; the next
     // polls come one interval after the last poll, not all at once.
     await removePrefixedKeys(fx.redis, fx.prefix);
-    expect(await fx.schedulers()).toEqual({});
     await second.worker.schedule?.sync();
     const healed = await fx.schedulers();
     const polled = lastPollTimes(second.worker.store.db);
@@ -269,9 +310,7 @@ describe('poll schedule on the worker', () => {
       expect(Math.abs((healed[h]?.every ?? 0) - (planned[h]?.every ?? 0))).toBeLessThanOrEqual(
         0.2 * (planned[h]?.every ?? 0),
       );
-      expect(healed[h]?.next).toBe(
-        Math.max((polled.get(h) ?? 0) + (healed[h]?.every ?? 0), healed[h]?.next ?? 0),
-      );
+      expect(healed[h]?.next).toBe((polled.get(h) ?? 0) + (healed[h]?.every ?? 0));
     }
     expect(await fx.queued()).toEqual([...HANDLES].sort());
   });

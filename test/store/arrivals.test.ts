@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordIncident } from '../../src/store/apps.js';
 import { appArrivals } from '../../src/store/arrivals.js';
 import type { Store } from '../../src/store/db.js';
 import { tempStore } from '../helpers/index.js';
@@ -60,7 +61,7 @@ function seed(s: Store, handle: string, baselineAt: number | null, reviews: Revi
 }
 
 describe('appArrivals', () => {
-  it('reads each app’s newest review dates by the day, its history’s start and its last new low review', () => {
+  it('reads each app’s newest review dates by the day, and its history’s start', () => {
     const s = store();
     const seen = NOW - 2 * HOUR;
     seed(s, 'busy', NOW - 90 * DAY, [
@@ -85,8 +86,6 @@ describe('appArrivals', () => {
     const rows = appArrivals(s.db, ['quiet', 'never-polled', 'busy'], {
       since: NOW - 360 * DAY,
       limit: 5,
-      lowRatingMax: 3,
-      lowSince: NOW - 7 * DAY,
     });
     expect(rows.map((r) => r.handle)).toEqual(['quiet', 'never-polled', 'busy']);
     expect(rows[2]).toEqual({
@@ -100,7 +99,7 @@ describe('appArrivals', () => {
       ],
       truncated: true,
       since: NOW - 360 * DAY,
-      lastLowSeenAt: seen,
+      lastIncidentAt: null,
     });
     expect(rows[0]).toMatchObject({
       days: [
@@ -109,7 +108,6 @@ describe('appArrivals', () => {
         [TODAY - 20 * DAY, 1],
       ],
       truncated: false,
-      lastLowSeenAt: NOW - 3 * DAY,
     });
     expect(rows[1]).toEqual({
       handle: 'never-polled',
@@ -118,17 +116,16 @@ describe('appArrivals', () => {
       days: [],
       truncated: false,
       since: NOW - 360 * DAY,
-      lastLowSeenAt: null,
+      lastIncidentAt: null,
     });
   });
 
-  it('looks for low reviews no further back than lowSince', () => {
+  it('reads when a poll last found an incident, not when a routine low review came', () => {
     const s = store();
-    seed(s, 'app', NOW - 30 * DAY, [{ createdAt: TODAY - 5 * DAY, firstSeenAt: NOW - 5 * DAY, rating: 1 }]);
-    const query = { since: NOW - 360 * DAY, limit: 100, lowRatingMax: 3 };
-    expect(appArrivals(s.db, ['app'], { ...query, lowSince: NOW - DAY })[0]?.lastLowSeenAt).toBeNull();
-    expect(appArrivals(s.db, ['app'], { ...query, lowSince: NOW - 6 * DAY })[0]?.lastLowSeenAt).toBe(
-      NOW - 5 * DAY,
-    );
+    seed(s, 'calm', NOW - 30 * DAY, [{ createdAt: TODAY - DAY, firstSeenAt: NOW - DAY, rating: 1 }]);
+    seed(s, 'hit', NOW - 30 * DAY, [{ createdAt: TODAY, firstSeenAt: NOW - HOUR, rating: 1 }]);
+    recordIncident(s.db, 'hit', NOW - HOUR);
+    const rows = appArrivals(s.db, ['calm', 'hit'], { since: NOW - 360 * DAY, limit: 100 });
+    expect(rows.map((r) => r.lastIncidentAt)).toEqual([null, NOW - HOUR]);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `last_incident_at` integer;

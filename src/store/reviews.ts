@@ -86,6 +86,17 @@ export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id' |
   return inserted;
 }
 
+/**
+ * A poll saw these stored reviews listed: those a reconciliation marked removed before the poll started
+ * are published again. Returns how many it restored. No alert: the review was alerted on (or was history)
+ * when first stored, as a reconciliation's restore.
+ */
+export function restoreListed(db: StoreDb, rowIds: readonly number[], pollStartedAt: Date): number {
+  if (rowIds.length === 0) return 0;
+  return statements(db).restoreListed.run(pollStartedAt.getTime(), JSON.stringify([...new Set(rowIds)]))
+    .changes;
+}
+
 export interface ReviewChange {
   appHandle: string;
   identity: string;

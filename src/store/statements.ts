@@ -23,6 +23,8 @@ export interface KnownReview {
   rating: number;
   content: string;
   createdDate: string;
+  /** When a reconciliation found it gone from the listing (epoch ms); null while it is listed. */
+  removedAt: number | null;
 }
 
 /**
@@ -103,8 +105,8 @@ export interface PollSucceededParams {
 }
 
 /** The columns of KnownReview, for one app. */
-const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate
-  from reviews where app_handle = ?`;
+const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate,
+  removed_at as removedAt from reviews where app_handle = ?`;
 
 /**
  * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
@@ -138,6 +140,14 @@ function build(db: Store['db']) {
        values (@appHandle, @identity, @fingerprint, @reviewId, @reviewer, @location, @rating, @content,
        @createdDate, @createdAt, @timeUsingApp, @appName, @appUrl, @fromBaseline, @firstSeenAt, @updatedAt, @pollRunId)
        on conflict (app_handle, identity) do nothing returning id`,
+    ),
+    /**
+     * Clears the removal mark of reviews a poll saw listed, if the mark is older than the poll: a
+     * reconciliation that judged the review gone after the poll began may have read the listing later.
+     */
+    restoreListed: raw.prepare<[number, string]>(
+      `update reviews set removed_at = null where removed_at is not null and removed_at <= ?
+       and id in (select value from json_each(?))`,
     ),
     /** The alert path: only polls that brought a low review or moved the rating run these. */
     appTitle: raw.prepare<[string], { title: string | null }>('select title from apps where handle = ?'),

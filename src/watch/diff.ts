@@ -18,6 +18,11 @@ export interface PageDiff {
   refreshed: ReviewEdit[];
   /** A stored review, unchanged: everything older was seen by an earlier poll. */
   reachedKnown: boolean;
+  /**
+   * The row ids of every stored review on the page, whatever changed: each is listed, so a removal mark
+   * on it is out of date (the poll restores it).
+   */
+  listed: number[];
   /** Reviews on this page not already met earlier in the poll. */
   distinct: number;
 }
@@ -51,7 +56,14 @@ export function diffPage(
   known: KnownLookup,
   seen: SeenInPoll,
 ): PageDiff {
-  const diff: PageDiff = { fresh: [], edited: [], refreshed: [], reachedKnown: false, distinct: 0 };
+  const diff: PageDiff = {
+    fresh: [],
+    edited: [],
+    refreshed: [],
+    reachedKnown: false,
+    listed: [],
+    distinct: 0,
+  };
   for (const review of fetched) {
     // Two reviews with different ids are never merged.
     if (seen.has(review)) continue;
@@ -62,6 +74,7 @@ export function diffPage(
       diff.fresh.push(review);
       continue;
     }
+    diff.listed.push(match.rowId);
     if (match.rating !== review.rating || match.content !== review.content) {
       diff.edited.push({ known: match, fetched: review });
     } else if (

@@ -21,6 +21,7 @@ import {
   type ReviewChange,
   recordEdit,
   refreshReview,
+  restoreListed,
 } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot } from '../store/snapshots.js';
@@ -62,6 +63,8 @@ export interface PollOutcome {
   /** Newly stored reviews. On a baseline poll they are history and alert on nothing. */
   newReviews: ReviewRow[];
   editedReviews: ReviewEdit[];
+  /** Stored reviews marked removed that this poll saw listed again, and cleared (without an alert). */
+  restored: number;
   /** The page cap stopped the poll before it reached a stored review: older new reviews may be missed. */
   capped: boolean;
   summary: RatingSummary | undefined;
@@ -80,6 +83,8 @@ interface Fetched {
   fresh: FetchedReview[];
   edited: ReviewEdit[];
   refreshed: ReviewEdit[];
+  /** Row ids of the stored reviews the pages held (see PageDiff.listed). */
+  listed: number[];
   capped: boolean;
   summary: RatingSummary;
   /**
@@ -138,6 +143,7 @@ async function fetchNew(
     fresh: [],
     edited: [],
     refreshed: [],
+    listed: [],
     capped: false,
     summary: summarize([]),
   };
@@ -163,6 +169,7 @@ async function fetchNew(
     result.fresh.push(...diff.fresh);
     result.edited.push(...diff.edited);
     result.refreshed.push(...diff.refreshed);
+    result.listed.push(...diff.listed);
 
     const hasNext = response.pagination?.hasNextPage ?? reviews.length >= 10;
     const progress = { handle, baseline, page, totalPages: response.pagination?.totalPages, reviewsSeen };
@@ -252,6 +259,8 @@ async function commit(
     for (const refresh of fetched.refreshed) {
       refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
     }
+    // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
+    const restored = restoreListed(db, fetched.listed, startedAt);
     insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
     if (newReviews.length + editedReviews.length > 0) {
       setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
@@ -292,6 +301,7 @@ async function commit(
       requests: fetched.requests,
       newReviews,
       editedReviews,
+      restored,
       capped: fetched.capped,
       summary: fetched.summary,
       alertKinds: raised.kinds,
@@ -342,6 +352,7 @@ async function recordUnavailable(
     requests: 1,
     newReviews: [],
     editedReviews: [],
+    restored: 0,
     capped: false,
     summary: undefined,
     alertKinds: [],
@@ -379,6 +390,12 @@ function logOutcome(logger: Logger, outcome: PollOutcome, fetched: Fetched, wasU
     logger.info(fields, `${app}: ${outcome.newReviews.length} new, ${outcome.editedReviews.length} edited`);
   } else {
     logger.debug(fields, `${app}: nothing new`);
+  }
+  if (outcome.restored > 0) {
+    logger.info(
+      { app, restored: outcome.restored },
+      `${app}: ${outcome.restored} ${outcome.restored === 1 ? 'review' : 'reviews'} marked removed listed again: restored`,
+    );
   }
 }
 

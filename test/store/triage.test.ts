@@ -181,6 +181,7 @@ describe('an edit that re-rates a resolved review down', () => {
       rating: from,
       content: `Review number ${id}`,
       createdDate: 'x',
+      removedAt: null,
     };
     const row = store.db.$client
       .prepare('select poll_run_id as run, content from reviews where id = ?')

@@ -31,6 +31,7 @@ function lookup(...reviews: CatalogReview[]): KnownLookup {
       rating: r.rating,
       content: r.content,
       createdDate: r.createdDate,
+      removedAt: null,
     };
     byIdentity.set(known.identity, known);
     byFingerprint.set(known.fingerprint, known);

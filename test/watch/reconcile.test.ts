@@ -96,6 +96,36 @@ describe('a reconciliation', () => {
     expect(alertRows()).toHaveLength(0);
   });
 
+  it('is undone by the next poll that sees the review listed again, without an alert', async () => {
+    const gone = listed()[3] as WireReview;
+    sim.controls.archiveReview(APP, gone.review_id);
+    expect(await reconcile(5)).toMatchObject({ removed: 1 });
+    // Still gone: the poll that reads page 1 without it leaves the mark.
+    expect((await poll()).restored).toBe(0);
+    expect(rowOf(gone.review_id)?.removedAt).toBeInstanceOf(Date);
+
+    sim.controls.restoreReview(APP, gone.review_id);
+    const seen = await poll();
+    expect(seen).toMatchObject({ restored: 1, newReviews: [], editedReviews: [], alertKinds: [] });
+    expect(rowOf(gone.review_id)?.removedAt).toBeNull();
+    expect(alertRows()).toHaveLength(0);
+    expect(log.lines().some((l) => /1 review marked removed listed again: restored/.test(l.msg))).toBe(true);
+    // Nothing left for the reconciliation to restore.
+    expect(await reconcile(5)).toMatchObject({ removed: 0, restored: 0 });
+  });
+
+  it('keeps a removal mark made after the poll began: that reconciliation may have read the listing later', async () => {
+    const gone = listed()[3] as WireReview;
+    sim.controls.archiveReview(APP, gone.review_id);
+    await reconcile(5);
+    sim.controls.restoreReview(APP, gone.review_id);
+    const later = Date.now() + 3_600_000;
+    store.db.$client
+      .prepare('update reviews set removed_at = ? where review_id = ?')
+      .run(later, gone.review_id);
+    expect((await poll()).restored).toBe(0);
+    expect(rowOf(gone.review_id)?.removedAt?.getTime()).toBe(later);
+  });
   it('judges only the span its pages cover, and reads everything when the listing is short', async () => {
     const deep = listed()[55] as WireReview;
     sim.controls.archiveReview(APP, deep.review_id);

@@ -94,8 +94,8 @@ export interface AppDemand {
   weight: number;
   rate: RateEstimate;
   /**
-   * When a poll of the app last found an incident (isIncident), if lately (epoch ms). After a restart the
-   * store's last new low review (store/arrivals.ts) stands in for it.
+   * When a poll of the app last found an incident (isIncident), epoch ms; kept in the store
+   * (apps.last_incident_at), so it outlives a restart.
    */
   lastIncidentAt: number | null;
 }
@@ -257,7 +257,7 @@ export function isIncident(
 
 /**
  * After each poll of an app: whether it found an incident, and the interval to its next poll. The
- * worker keeps `lastIncidentAt` per app (in memory; after a restart, from the plan's input).
+ * worker keeps `lastIncidentAt` per app in the store (queue/poll-schedule.ts).
  */
 export function afterPoll(
   entry: { plannedMs: number; tightens: boolean; ratePerDay: number },

@@ -17,9 +17,11 @@ export function startCommand(): Command {
         http: true,
       });
       const { apps, poll } = settings.config;
-      logger.info(
-        `watching ${apps.length} app${apps.length === 1 ? '' : 's'} every ${formatDuration(poll.every)}; Ctrl-C to stop`,
-      );
+      const every =
+        poll.schedule === 'fixed'
+          ? `every ${formatDuration(poll.every)}`
+          : `each at its own pace (poll.schedule: ${poll.schedule}, every ${formatDuration(poll.minEvery)} to ${formatDuration(poll.maxEvery)}; \`reviewwatch status\` shows them)`;
+      logger.info(`watching ${apps.length} app${apps.length === 1 ? '' : 's'} ${every}; Ctrl-C to stop`);
       await runUntilSignal(worker, logger, {
         onStopping: (signal) =>
           logger.info(

@@ -151,17 +151,23 @@ function build(db: Store['db']) {
     ),
     /** The alert path: only polls that brought a low review or moved the rating run these. */
     appTitle: raw.prepare<[string], { title: string | null }>('select title from apps where handle = ?'),
+    /**
+     * The incident look-back. A review the marketplace removed (removed_at) is no longer there for
+     * customers to read: it does not make a burst, nor is it quoted in one.
+     */
     lowReviewsSince: raw.prepare<[string, number, number, number], LowReviewRow>(
       `select id, review_id as reviewId, reviewer, location, rating, content, created_date as createdDate,
        time_using_app as timeUsingApp, first_seen_at as firstSeenAt from reviews
-       where app_handle = ? and from_baseline = 0 and rating <= ? and first_seen_at >= ?
+       where app_handle = ? and from_baseline = 0 and rating <= ? and first_seen_at >= ? and removed_at is null
        order by first_seen_at desc, id desc limit ?`,
     ),
     freshSince: raw.prepare<[string, number], { n: number }>(
       'select count(*) as n from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
     ),
+    /** A removed review no longer weighs on the listing's rating: it explains none of a drop. */
     freshLowSince: raw.prepare<[string, number, number], { rating: number }>(
-      `select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ? and rating <= ?`,
+      `select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ? and rating <= ?
+       and removed_at is null`,
     ),
     reratedSince: raw.prepare<[string, number], { n: number }>(
       `select count(*) as n from review_edits where app_handle = ? and detected_at > ? and new_rating < old_rating`,

@@ -114,6 +114,26 @@ describe('a reconciliation', () => {
     expect(await reconcile(5)).toMatchObject({ removed: 0, restored: 0 });
   });
 
+  it('leaves a removed low review out of the incident look-back', async () => {
+    const incidents = () => alertRows().filter((a) => a.kind === 'incident');
+    const [first] = sim.controls.addReviews(APP, [{ rating: 1, review_content: 'Removed later' }]);
+    await poll();
+    sim.controls.addReviews(APP, [{ rating: 1, review_content: 'Second' }]);
+    await poll();
+    sim.controls.archiveReview(APP, (first as WireReview).review_id);
+    expect(await reconcile(5)).toMatchObject({ removed: 1 });
+    // Three low reviews were first seen within the window, but one is no longer listed: no burst.
+    sim.controls.addReviews(APP, [{ rating: 2, review_content: 'Third' }]);
+    await poll();
+    expect(incidents()).toHaveLength(0);
+    // A third listed one makes it, and the incident quotes only what customers can still read.
+    sim.controls.addReviews(APP, [{ rating: 1, review_content: 'Fourth' }]);
+    await poll();
+    expect(incidents()).toHaveLength(1);
+    const payload = incidents()[0]?.payload as { reviews: Array<{ content: string }> };
+    expect(payload.reviews.map((r) => r.content).sort()).toEqual(['Fourth', 'Second', 'Third']);
+  });
+
   it('keeps a removal mark made after the poll began: that reconciliation may have read the listing later', async () => {
     const gone = listed()[3] as WireReview;
     sim.controls.archiveReview(APP, gone.review_id);

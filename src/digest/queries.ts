@@ -2,9 +2,12 @@
  * The store reads a digest needs. A review belongs to the period of its own date (review-time.ts: a
  * date-only one by its day in the digest's zone, one with a time of day as an instant); one whose date
  * could not be parsed counts from when it was first seen. Baseline reviews count like any other: the
- * digest is about what customers said that week, not about what alerted.
+ * digest is about what customers said that week, not about what alerted. A review the marketplace removed
+ * (`removed_at`, set by a reconciliation) is neither counted nor quoted: readers compare the digest with
+ * the listing, and "worst review this week" must be one they can still find there. So the reviews of a
+ * week are those listed when the digest is made: one removed after its week drops out of later trends.
  */
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { PRIORITIES, type Priority } from '../alerts/types.js';
 import type { Db } from '../store/db.js';
 import {
@@ -46,9 +49,11 @@ const writtenDay = sql`substr(${reviews.createdDate}, 1, 10)`;
 /** An instant: the review's own, or when it was first seen when its date could not be parsed. */
 const reviewTime = sql`coalesce(${reviews.createdAt}, ${reviews.firstSeenAt})`;
 
+/** Listed reviews of these apps dated in the window. */
 function reviewedWithin(handles: string[], w: Window): SQL | undefined {
   return and(
     inArray(reviews.appHandle, handles),
+    isNull(reviews.removedAt),
     sql`(case when ${dayDated} then ${writtenDay} >= ${w.firstDay} and ${writtenDay} < ${w.endDay}
       else ${reviewTime} >= ${w.start.getTime()} and ${reviewTime} < ${w.end.getTime()} end)`,
   );
@@ -252,8 +257,9 @@ function handleList(handles: string[]): SQL {
 /**
  * Reviews with a review alert whose triage is `new` or `acknowledged` now (no triage row is `new`),
  * counted per the highest priority of their alerts: what the inbox lists for `status=new,acknowledged`
- * over all dates and stars, so the digest's link shows the reviews it counted. Read from the alerts,
- * which are few, rather than from every review.
+ * over all dates and stars, so the digest's link shows the reviews it counted. Removed reviews count,
+ * as the inbox lists them: the complaint may still need an answer. Read from the alerts, which are few,
+ * rather than from every review.
  */
 export function openReviewsByPriority(db: Db, handles: string[]): Array<{ priority: Priority; n: number }> {
   if (handles.length === 0) return [];

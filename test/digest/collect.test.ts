@@ -99,6 +99,28 @@ describe('collectDigest', () => {
     expect(second?.severity.reasons).toContain('rerated from 5 to 3');
   });
 
+  it('neither counts nor quotes a review the marketplace removed', () => {
+    const remove = (content: string) =>
+      store.db.$client
+        .prepare('update reviews set removed_at = ? where content like ?')
+        .run(NOW.getTime(), `${content}%`);
+    remove('Charged twice');
+    remove('Great app');
+    const mine = app(collect(store.db), 'my-app');
+    expect(mine.reviews).toEqual({
+      count: 3,
+      average: 4,
+      distribution: { 1: 0, 2: 0, 3: 1, 4: 1, 5: 1 },
+      low: 1,
+    });
+    expect(mine.worst.map((r) => r.content.slice(0, 20))).toEqual([
+      'Undated but seen thi',
+      'Sunday night review',
+    ]);
+    expect(mine.best.map((r) => r.content)).toEqual(['Baseline review']);
+    expect(mine.trend.at(-1)?.reviews).toBe(3);
+  });
+
   it('ranks reviews of the same rating by severity, and keeps at most five', () => {
     const seed = new Seed(store.db).app('busy');
     const at = new Date('2026-11-18T12:00:00Z');

@@ -1,4 +1,4 @@
-import { count, inArray } from 'drizzle-orm';
+import { and, count, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from './db.js';
 import { apps, reviews } from './schema.js';
 import { latestSnapshot } from './snapshots.js';
@@ -13,7 +13,13 @@ export interface AppStatus {
   unavailableSince: Date | null;
   rating: number | null;
   ratingCount: number | null;
+  /** Every stored review of the app, removed ones included: the store keeps them all. */
   storedReviews: number;
+  /**
+   * Of those, the ones a reconciliation found gone from the marketplace (`removed_at`). A field of its
+   * own, so `storedReviews` keeps the meaning scripts reading `status --json` rely on.
+   */
+  removedReviews: number;
 }
 
 /** One row per watched handle, in the order given, whether or not it was ever polled. */
@@ -31,6 +37,15 @@ export function appStatuses(db: Db, handles: string[]): AppStatus[] {
       .select({ handle: reviews.appHandle, n: count() })
       .from(reviews)
       .where(inArray(reviews.appHandle, handles))
+      .groupBy(reviews.appHandle)
+      .all()
+      .map((row) => [row.handle, row.n]),
+  );
+  const removed = new Map(
+    db
+      .select({ handle: reviews.appHandle, n: count() })
+      .from(reviews)
+      .where(and(inArray(reviews.appHandle, handles), isNotNull(reviews.removedAt)))
       .groupBy(reviews.appHandle)
       .all()
       .map((row) => [row.handle, row.n]),
@@ -56,6 +71,7 @@ export function appStatuses(db: Db, handles: string[]): AppStatus[] {
       rating: snapshot?.average ?? null,
       ratingCount: snapshot?.count ?? null,
       storedReviews: counts.get(handle) ?? 0,
+      removedReviews: removed.get(handle) ?? 0,
     };
   });
 }

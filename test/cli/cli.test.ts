@@ -144,6 +144,25 @@ describe('reviewwatch CLI', () => {
       );
       const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
       expect(json.apps.map((a: { handle: string }) => a.handle)).toEqual(['shop-one', 'shop-two']);
+
+      // A review the marketplace removed is still stored, and said to be removed.
+      const store = openStore(env.DATABASE_PATH as string);
+      try {
+        store.db.$client
+          .prepare(
+            "update reviews set removed_at = 1 where id = (select min(id) from reviews where app_handle = 'shop-one')",
+          )
+          .run();
+      } finally {
+        store.close();
+      }
+      const stored = json.apps[0].storedReviews;
+      expect((await runCli(['status'], env)).stdout).toMatch(
+        new RegExp(`^shop-one .* ${stored} \\(1 removed\\)`, 'm'),
+      );
+      const after = JSON.parse((await runCli(['status', '--json'], env)).stdout);
+      expect(after.apps[0]).toMatchObject({ storedReviews: stored, removedReviews: 1 });
+      expect(after.apps[1]).toMatchObject({ removedReviews: 0 });
     },
     CLI_TEST_MS,
   );

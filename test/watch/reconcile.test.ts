@@ -14,6 +14,7 @@ import { openStore } from '../../src/store/db.js';
 import { reconcileCost, type StoredReview } from '../../src/store/reconcile.js';
 import { reviewsOf } from '../../src/store/reviews.js';
 import { alerts, pollRuns, reviewEdits } from '../../src/store/schema.js';
+import { appStatuses } from '../../src/store/status.js';
 import { applyTriage, notesOf, triageOf } from '../../src/store/triage.js';
 import { pollApp } from '../../src/watch/poll.js';
 import { planReconcile, type ReconcileDeps, reconcileApp, spanOf } from '../../src/watch/reconcile.js';
@@ -86,6 +87,8 @@ describe('a reconciliation', () => {
     expect(rowOf(gone.review_id)?.removedAt).toBeInstanceOf(Date);
     expect(alertRows()).toHaveLength(0);
     expect(first.messages).toEqual([]);
+    // status: still stored (reviews are kept), and said to be removed.
+    expect(appStatuses(store.db, [APP])[0]).toMatchObject({ storedReviews: 60, removedReviews: 1 });
     // Marked once: the next reconciliation finds nothing to do.
     expect(await reconcile(5)).toMatchObject({ removed: 0, restored: 0 });
 
@@ -93,6 +96,7 @@ describe('a reconciliation', () => {
     const back = await reconcile(5);
     expect(back).toMatchObject({ removed: 0, restored: 1, found: 0 });
     expect(rowOf(gone.review_id)?.removedAt).toBeNull();
+    expect(appStatuses(store.db, [APP])[0]).toMatchObject({ storedReviews: 60, removedReviews: 0 });
     expect(alertRows()).toHaveLength(0);
   });
 

@@ -83,7 +83,9 @@ function text(report: StatusReport, now: number): string {
       rate(app),
       app.rating === null ? '-' : `${stars(app.rating)} ${app.rating.toFixed(2)}`,
       app.ratingCount === null ? '-' : String(app.ratingCount),
-      String(app.storedReviews),
+      app.removedReviews > 0
+        ? `${app.storedReviews} (${app.removedReviews} removed)`
+        : String(app.storedReviews),
       app.lastError ? app.lastError.slice(0, 80) : '',
     ]);
   }

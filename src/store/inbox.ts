@@ -53,6 +53,12 @@ export interface InboxFilter {
   to?: Date;
   /** Words to find in the review's text or reviewer (full-text, each word a prefix, all of them). */
   text?: string;
+  /**
+   * Reviews the marketplace removed (`removed_at`): left out (`hide`), or the only ones (`only`); absent,
+   * they are listed with the others. A review's removal is no answer to its complaint, so the list does not
+   * hide them unless asked (web/filters.ts).
+   */
+  removed?: 'hide' | 'only';
 }
 
 export interface InboxRow {
@@ -197,6 +203,10 @@ function buildQuery(
     add(`(${clauses.join(' or ')})`, ...(named.length > 0 ? [JSON.stringify(named)] : []));
   }
   if (filter.assignee !== undefined) add('t.assignee = ?', filter.assignee);
+  // Checked on the review's row, which every path reads anyway; no index has it. `only` therefore walks
+  // until it finds a page of removed reviews: bounded by the period, as any rare filter without an index.
+  if (filter.removed === 'hide') add('r.removed_at is null');
+  else if (filter.removed === 'only') add('r.removed_at is not null');
   if (filter.from) add(`${AT} >= ?`, filter.from.getTime());
   if (filter.to) add(`${AT} < ?`, filter.to.getTime());
   if (filter.text !== undefined) {

@@ -37,7 +37,8 @@ button:focus-visible, a:focus-visible, input:focus-visible, select:focus-visible
 table.inbox { width: 100%; border-collapse: collapse; }
 table.inbox th { text-align: left; font-size: .8rem; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: .35rem .4rem; }
 table.inbox td { border-bottom: 1px solid var(--line); padding: .5rem .4rem; vertical-align: top; }
-table.inbox tr.removed td { opacity: .6; }
+/* A removed review stays readable (no fading): the mark says what happened to it. */
+.removed-mark { color: var(--high); font-weight: 600; }
 table.inbox tr.current td { background: var(--soft); }
 table.inbox tr.current td:first-child { box-shadow: inset 3px 0 0 var(--accent); }
 .stars { color: #e0a200; white-space: nowrap; letter-spacing: .05em; }

@@ -25,6 +25,13 @@ export interface InboxQuery {
   to?: string;
   period?: Period;
   q?: string;
+  /**
+   * Reviews the marketplace removed: `hide` or `only`; absent, listed with a mark. Shown by default
+   * because a removal answers no complaint: the customer may have deleted it once support helped (the team
+   * then wants to close it) or the marketplace may have taken it down while the problem stands. A team
+   * that only wants what customers can still read asks for `hide`.
+   */
+  removed?: 'hide' | 'only';
   cursor?: string;
   limit?: number;
 }
@@ -42,6 +49,7 @@ const KEYS = [
   'to',
   'period',
   'q',
+  'removed',
   'limit',
   'cursor',
 ] as const;
@@ -113,6 +121,10 @@ export function parseInboxQuery(raw: Raw): { query: InboxQuery; problems: string
   else if (period) problems.push(`period is one of ${Object.keys(PERIODS).join(', ')}`);
   const q = one(raw, 'q');
   if (q) query.q = q.slice(0, 200);
+  const removed = one(raw, 'removed');
+  if (removed === 'hide' || removed === 'only') query.removed = removed;
+  // `show` is the default, said explicitly by the filter form's select.
+  else if (removed && removed !== 'show') problems.push(`removed is show, hide or only, not "${removed}"`);
   const cursor = one(raw, 'cursor');
   if (cursor) query.cursor = cursor;
   const limit = one(raw, 'limit');
@@ -149,6 +161,7 @@ export function inboxFilterOf(query: InboxQuery, config: Config, now: Date): Inb
     if (days !== undefined) filter.from = new Date(now.getTime() - days * DAY_MS);
   }
   if (query.q) filter.text = query.q;
+  if (query.removed) filter.removed = query.removed;
   return filter;
 }
 

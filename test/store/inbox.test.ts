@@ -75,6 +75,21 @@ describe('the inbox list', () => {
     expect(ids({ to: new Date(NOW - DAY) })).toEqual([rivalLow, otherLow]);
   });
 
+  it('lists reviews the marketplace removed with their date, unless asked to hide them or to list only them', () => {
+    const listed = seed.review({ createdAt: NOW - DAY });
+    const removed = seed.review({ createdAt: NOW - 2 * DAY });
+    const removedAt = NOW - DAY / 2;
+    store.db.$client.prepare('update reviews set removed_at = ? where id = ?').run(removedAt, removed);
+    const rows = listInbox(store.db, {}).rows;
+    expect(rows.map((r) => [r.id, r.removedAt?.getTime() ?? null])).toEqual([
+      [listed, null],
+      [removed, removedAt],
+    ]);
+    expect(ids({ removed: 'hide' })).toEqual([listed]);
+    expect(ids({ removed: 'only' })).toEqual([removed]);
+    expect(ids({ removed: 'only', stars: [1, 2, 3], from: new Date(NOW - 30 * DAY) })).toEqual([removed]);
+  });
+
   it('filters by priority: the highest of the review alerts', () => {
     const critical = seed.review();
     const high = seed.review();
@@ -151,6 +166,8 @@ describe('query plans that stay fast at a million reviews', () => {
       { stars: [1, 2, 3], from, statuses: ['new' as const] },
       { stars: [1], from, priorities: ['high' as const] },
       { apps: ['a', 'b', 'c'], from },
+      { stars: [1, 2, 3], from, removed: 'hide' as const },
+      { stars: [1, 2, 3], from, removed: 'only' as const },
     ]) {
       const p = plan(filter);
       expect(p).toMatch(
@@ -311,6 +328,7 @@ describe('every way a search runs gives the same pages', () => {
     words: Set<string>;
     status: string;
     tags: string[];
+    removed: boolean;
   }
 
   /**
@@ -358,7 +376,9 @@ describe('every way a search runs gives the same pages', () => {
           'ana',
           AT,
         );
-      rows.push({ id, at, app, rating, words, status, tags });
+      const removed = rnd() < 0.2;
+      if (removed) store.db.$client.prepare('update reviews set removed_at = ? where id = ?').run(NOW, id);
+      rows.push({ id, at, app, rating, words, status, tags, removed });
     }
     return rows;
   }
@@ -390,6 +410,20 @@ describe('every way a search runs gives the same pages', () => {
       [{ text: 'refund', tag: 'billing' }, (r) => r.words.has('refund') && r.tags.includes('billing')],
       [{ text: 'refund', priorities: ['high'] }, (r) => r.words.has('refund') && r.rating === 1],
       [{ text: 'nowhere' }, () => false],
+      [{ text: 'refund', removed: 'hide' }, (r) => r.words.has('refund') && !r.removed],
+      [{ text: 'app', removed: 'only' }, (r) => r.words.has('app') && r.removed],
+      [
+        { text: 'refund', apps: ['rival'], removed: 'only' },
+        (r) => r.words.has('refund') && r.app === 'rival' && r.removed,
+      ],
+      [
+        { text: 'crash', tag: 'billing', removed: 'hide' },
+        (r) => r.words.has('crash') && r.tags.includes('billing') && !r.removed,
+      ],
+      [
+        { text: 'refund', statuses: ['resolved'], removed: 'only' },
+        (r) => r.words.has('refund') && r.status === 'resolved' && r.removed,
+      ],
     ];
     for (const [filter, matches] of filters) {
       const expected = newestFirst.filter(matches).map((r) => r.id);

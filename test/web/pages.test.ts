@@ -247,3 +247,65 @@ describe('a review’s page', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('a review the marketplace removed', () => {
+  const REMOVED_AT = Date.UTC(2026, 10, 20, 9, 30);
+  let removed: number;
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const rowsOf = (html: string) => [...html.matchAll(/<tr data-review-id="(\d+)"/g)].map((m) => Number(m[1]));
+
+  beforeAll(() => {
+    removed = new ReviewSeeder(store).review({
+      content: 'Taken down by the marketplace, still unhappy',
+      rating: 1,
+      createdAt: Date.now() - 3_600_000,
+    });
+    store.db.$client.prepare('update reviews set removed_at = ? where id = ?').run(REMOVED_AT, removed);
+  });
+
+  it('is listed by default, marked with the day it was found gone; hidden or alone on request', async () => {
+    const all = await page('/');
+    expect(rowsOf(all)).toContain(removed);
+    expect(rowsOf(all).length).toBeGreaterThan(1);
+    const row = all.slice(all.indexOf(`<tr data-review-id="${removed}"`));
+    expect(row.slice(0, row.indexOf('</tr>'))).toContain('Removed from the marketplace on 2026-11-20');
+    // Only that row carries the mark.
+    expect(all.match(/Removed from the marketplace on/g)).toHaveLength(1);
+
+    const hidden = await page('/?removed=hide');
+    expect(rowsOf(hidden)).toEqual(rowsOf(all).filter((id) => id !== removed));
+    expect(hidden).toContain('<option value="hide" selected>');
+    expect(rowsOf(await page('/?removed=only'))).toEqual([removed]);
+    // The form's default says "show": the same list as no parameter.
+    expect(rowsOf(await page('/?removed=show'))).toEqual(rowsOf(all));
+  });
+
+  it('says so on its page', async () => {
+    const text = await page(`/reviews/${removed}`);
+    expect(text).toContain('Removed from the marketplace on 2026-11-20 (found gone 2026-11-20 09:30 UTC)');
+  });
+
+  it('carries its removal date in the JSON API and the CSV export, which take the same filter', async () => {
+    const res = await fetch(`${server.url}/api/reviews?removed=only`, { headers: auth });
+    const body = (await res.json()) as { reviews: Array<{ id: number; removedAt: string | null }> };
+    expect(body.reviews).toEqual([
+      expect.objectContaining({ id: removed, removedAt: '2026-11-20T09:30:00.000Z' }),
+    ]);
+    const hidden = (await (
+      await fetch(`${server.url}/api/reviews?removed=hide`, { headers: auth })
+    ).json()) as {
+      reviews: Array<{ id: number; removedAt: string | null }>;
+    };
+    expect(hidden.reviews.length).toBeGreaterThan(0);
+    expect(hidden.reviews.every((r) => r.id !== removed && r.removedAt === null)).toBe(true);
+    const bad = await fetch(`${server.url}/api/reviews?removed=maybe`, { headers: auth });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('removed is show, hide or only');
+
+    const csv = await (await fetch(`${server.url}/export.csv?removed=only`, { headers: auth })).text();
+    const [header, line, end] = csv.replace(/^\uFEFF/, '').split('\r\n');
+    expect(header).toMatch(/,removed_at,content$/);
+    expect(line).toMatch(/,2026-11-20T09:30:00\.000Z,"Taken down by the marketplace, still unhappy"$/);
+    expect(end ?? '').toBe('');
+  });
+});

@@ -5,7 +5,7 @@ import { TRIAGE_STATUSES } from '../../store/triage.js';
 import type { Principal } from '../auth.js';
 import { type InboxQuery, PERIODS, queryString } from '../filters.js';
 import { html, type SafeHtml } from '../html.js';
-import { type AppInfo, formatTime, type Presenter } from '../present.js';
+import { type AppInfo, formatDay, formatTime, type Presenter } from '../present.js';
 import { csrfField, layout } from './layout.js';
 
 export interface InboxView {
@@ -58,9 +58,15 @@ function filtersForm(view: InboxView): SafeHtml {
   <label class="field">Period <select name="period">${Object.keys(PERIODS).map((p) => option(p, p === 'all' ? 'all time' : `last ${p}`, (query.period ?? '30d') === p))}</select></label>
   <label class="field">From <input type="date" name="from" value="${query.from ?? ''}"></label>
   <label class="field">To <input type="date" name="to" value="${query.to ?? ''}"></label>
+  <label class="field">Removed from the marketplace <select name="removed">${option('show', 'show, marked', !query.removed)}${option('hide', 'hide', query.removed === 'hide')}${option('only', 'only these', query.removed === 'only')}</select></label>
   <button class="primary" type="submit">Filter</button>
   <a href="/">Reset</a>
 </form>`;
+}
+
+/** "Removed from the marketplace on 2026-11-20": the day a reconciliation found it gone. */
+export function removedMark(removedAt: Date): string {
+  return `Removed from the marketplace on ${formatDay(removedAt)}`;
 }
 
 function row(view: InboxView, review: InboxRow): SafeHtml {
@@ -71,7 +77,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   return html`<tr data-review-id="${review.id}"${review.removedAt ? html` class="removed"` : ''}>
   <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
   <td>${starsOf(review.rating)}</td>
-  <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<span class="muted small">removed from the listing</span>` : ''}</td>
+  <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<div class="removed-mark small">${removedMark(review.removedAt)}</div>` : ''}</td>
   <td><a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
   <td>${review.reviewer || 'anonymous'}<div class="muted small">${review.location}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}</div></td>
   <td class="small">${formatTime(review.at)}</td>

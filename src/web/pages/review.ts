@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR, TOKEN_ACTOR, TRIAGE_STATUSES } from '../../store/triage.j
 import type { Principal } from '../auth.js';
 import { html, type SafeHtml, safeUrl } from '../html.js';
 import { formatTime, type Presenter } from '../present.js';
-import { starsOf } from './inbox.js';
+import { removedMark, starsOf } from './inbox.js';
 import { csrfField, layout } from './layout.js';
 
 export interface ReviewView {
@@ -101,7 +101,7 @@ export function reviewPage(view: ReviewView): string {
   <p class="muted">${review.reviewer || 'anonymous'} · ${review.location} · ${formatTime(review.createdAt)}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}${
     listing ? html` · <a href="${listing}" rel="noopener noreferrer">listing</a>` : ''
   }</p>
-  ${review.removedAt ? html`<p class="error">Removed from the listing (found gone ${formatTime(review.removedAt)}).</p>` : ''}
+  ${review.removedAt ? html`<p class="removed-mark" role="note">${removedMark(review.removedAt)} (found gone ${formatTime(review.removedAt)}): customers no longer see it; its triage, notes and alerts stay.</p>` : ''}
   <div class="text" id="review-text">${review.content || '(no text)'}</div>
   <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100${groups.map((g) => html` <span class="tag auto">${g}</span>`)}</p>
   <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul>

@@ -41,9 +41,8 @@ export function appStatuses(db: Db, handles: string[]): AppStatus[] {
       .all()
       .map((row) => [row.handle, row.n]),
   );
-  // No index has removed_at, so this reads every review row of the apps: 1.7 s at 1,000,000 reviews
-  // (the count above, from an index, 70 ms). A partial index on app_handle where removed_at is not null
-  // would make it free.
+  // From the partial index reviews_app_removed: only the removed rows are read (without it, every review
+  // row of the apps: 1.7 s at 1,000,000 reviews).
   const removed = new Map(
     db
       .select({ handle: reviews.appHandle, n: count() })

@@ -1,0 +1,1 @@
+CREATE INDEX `reviews_app_removed` ON `reviews` (`app_handle`,`removed_at`) WHERE removed_at is not null;

@@ -6,13 +6,12 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../ops/metrics.js';
 import {
   afterPoll,
-  DEFAULT_LOW_SHARE,
-  DEFAULT_RELAX_RATIO,
   fmtDuration,
   intervalChanged,
   type Plan,
   type PlanEntry,
   planFromStore,
+  scheduleSettings,
 } from '../schedule/index.js';
 import { lastPollTimes, recordIncident } from '../store/apps.js';
 import type { Store } from '../store/db.js';
@@ -204,7 +203,7 @@ export class PollSchedule {
       entry,
       entry.lastIncidentAt,
       { at: startedAt, previousAt, newLowReviews: result.lowRated.length },
-      { minEveryMs: config.poll.minEvery, relaxRatio: DEFAULT_RELAX_RATIO, lowShare: DEFAULT_LOW_SHARE },
+      scheduleSettings(config, 0),
     );
     if (next.lastIncidentAt !== entry.lastIncidentAt && next.lastIncidentAt !== null) {
       // In the store, so a restart tightens this app and no other (store/arrivals.ts).

@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { releaseLock } from './schedulers.js';
 
 /** Held while an app is being polled, by whichever process polls it; `status` and tests may read it. */
 export function pollLockKey(prefix: string, handle: string): string {
   return `${prefix}:poll-lock:${handle}`;
 }
+
+/**
+ * Deletes the lock only if it still holds our token, in one step: a GET then a DEL could delete a lock
+ * that expired in between and was taken by another process.
+ */
+const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`;
 
 /** Extends the lock only if it still holds our token: one that lapsed and was taken is not ours to extend. */
 const REFRESH_LOCK = `
@@ -14,6 +24,16 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `;
+
+/** Deletes `key` if it holds `token`; returns whether it did. */
+export async function releaseLock(redis: Redis, key: string, token: string): Promise<boolean> {
+  return (await redis.eval(RELEASE_LOCK, 1, key, token)) === 1;
+}
+
+/** Gives `key` another `ttlMs` if it holds `token`; returns whether it did. */
+export async function refreshLock(redis: Redis, key: string, token: string, ttlMs: number): Promise<boolean> {
+  return (await redis.eval(REFRESH_LOCK, 1, key, token, ttlMs)) === 1;
+}
 
 export type LockedRun<T> = { taken: true; value: T } | { taken: false };
 
@@ -34,9 +54,9 @@ export async function withLock<T>(
   let lost = false;
   const refresh = setInterval(
     () => {
-      redis.eval(REFRESH_LOCK, 1, key, token, ttlMs).then(
+      refreshLock(redis, key, token, ttlMs).then(
         (extended) => {
-          if (extended !== 1 && !lost) {
+          if (!extended && !lost) {
             lost = true;
             options.onLost?.();
           }

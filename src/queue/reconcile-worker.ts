@@ -11,7 +11,8 @@
  * not reconcile every app at once.
  */
 import { hash } from 'node:crypto';
-import { type ConnectionOptions, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { OutboxMessage } from '../alerts/messages.js';
 import type { AlertPolicy } from '../alerts/raise.js';
 import { type CatalogClient, CatalogError } from '../catalog/index.js';
@@ -20,7 +21,15 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
 import { lastReconciledAt, reconcilableApps } from '../store/reconcile.js';
-import { ReconcileError, type ReconcileOutcome, reconcileApp } from '../watch/reconcile.js';
+import {
+  type ReconcileDeps,
+  ReconcileError,
+  type ReconcileOptions,
+  type ReconcileOutcome,
+  reconcileApp,
+} from '../watch/reconcile.js';
+import { pollLockKey, withLock } from './app-lock.js';
+import { POLL_LOCK_TTL_MS } from './poll-worker.js';
 
 export const RECONCILE_QUEUE = 'reconcile';
 export const RECONCILE_JOB = 'reconcile';
@@ -50,6 +59,34 @@ const RECONCILE_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { count: 1000 },
   removeOnFail: { count: 1000 },
 };
+
+/** A reconciliation that finds its app being polled tries again this much later. */
+const BUSY_RETRY_MS = 15_000;
+
+/**
+ * One app's reconciliation under the app's poll lock, or `busy` when a poll of it (in any process) holds
+ * the lock for longer than `waitMs`: beside a poll, a reconciliation could judge the rows the poll is
+ * writing from a listing read before or after them, and spend the same requests twice.
+ */
+export async function reconcileLocked(
+  deps: ReconcileDeps,
+  lock: { redis: Redis; prefix: string; waitMs?: number },
+  handle: string,
+  options: ReconcileOptions,
+): Promise<ReconcileOutcome | 'busy'> {
+  const deadline = Date.now() + (lock.waitMs ?? 0);
+  for (;;) {
+    const run = await withLock(
+      lock.redis,
+      pollLockKey(lock.prefix, handle),
+      { ttlMs: POLL_LOCK_TTL_MS },
+      () => reconcileApp(deps, handle, options),
+    );
+    if (run.taken) return run.value;
+    if (Date.now() >= deadline) return 'busy';
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /** Where in each period of `everyMs` the handle's moment falls: stable, and spread evenly by the hash. */
 export function reconcileOffset(handle: string, everyMs: number): number {
@@ -91,7 +128,8 @@ export interface ReconcileServiceDeps {
 }
 
 export interface ReconcileServiceOptions {
-  connection: ConnectionOptions;
+  /** BullMQ duplicates it for its blocking reads; the per-app poll lock runs on it as it is. */
+  connection: Redis;
   prefix: string;
   /** Reconciliations running at once in this process. */
   concurrency?: number;
@@ -151,13 +189,13 @@ export function createReconcileWorker(
   const { logger } = deps;
   const worker: Worker<ReconcileJobData, ReconcileJobResult | number> = new Worker(
     RECONCILE_QUEUE,
-    async (job) => {
+    async (job, token) => {
       if (job.name === RECONCILE_DUE_JOB) {
         return (await enqueueDueReconciles(queue, deps, options.now?.() ?? new Date())).length;
       }
       const { handle } = job.data;
       try {
-        const outcome = await reconcileApp(
+        const outcome = await reconcileLocked(
           {
             client: deps.client,
             store: deps.store,
@@ -165,9 +203,15 @@ export function createReconcileWorker(
             alerts: deps.alerts,
             ...(options.now ? { now: options.now } : {}),
           },
+          { redis: options.connection, prefix: options.prefix },
           handle,
           { pages: deps.config.poll.reconcilePages },
         );
+        if (outcome === 'busy') {
+          logger.debug({ app: handle }, `reconciliation of ${handle} waits: a poll of it is running`);
+          await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+          throw new DelayedError();
+        }
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
         const { messages, alertKinds, ...rest } = outcome;
         return { ...rest, deliveryIds: messages.flatMap((m) => m.deliveryIds) };

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { intervalChanged } from '../schedule/policy.js';
+import { refreshLock, releaseLock } from './app-lock.js';
 import { handleOfSchedulerId, POLL_JOB, type PollJobData, pollSchedulerId } from './names.js';
 import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
 
@@ -10,17 +11,6 @@ const LOCK_TTL_MS = 10_000;
 
 /** Scheduler writes between two refreshes of the lock during a long sync. */
 const LOCK_REFRESH_EVERY = 500;
-
-/**
- * Deletes the lock only if it still holds our token, in one step: a GET then a DEL could delete a lock
- * that expired in between and was taken by another process.
- */
-const RELEASE_LOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-`;
 
 export interface SchedulerSync {
   added: string[];
@@ -105,7 +95,7 @@ export async function syncPollSchedulers(
         // if another process changed it meanwhile, the next poll still counts from the last one.
         await upsertPollScheduler(queue, handle, every, retry, startOf(handle, every, now, options));
         // Thousands of apps over a slow link can outlast the lock: keep it while it is ours.
-        if (++written % LOCK_REFRESH_EVERY === 0) await refreshLock(redis, lock, token);
+        if (++written % LOCK_REFRESH_EVERY === 0) await refreshLock(redis, lock, token, LOCK_TTL_MS);
       }
       sync.inForce.set(handle, every);
       if (!existing.has(handle)) sync.added.push(handle);
@@ -152,20 +142,4 @@ export async function upsertPollScheduler(
 function startOf(handle: string, everyMs: number, now: number, options: SyncOptions): number {
   const last = options.lastPolledAt?.get(handle);
   return last === undefined ? now : Math.max(now, last + everyMs);
-}
-
-const REFRESH_LOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-`;
-
-async function refreshLock(redis: Redis, key: string, token: string): Promise<void> {
-  await redis.eval(REFRESH_LOCK, 1, key, token, LOCK_TTL_MS);
-}
-
-/** Deletes `key` if it holds `token`; returns whether it did. */
-export async function releaseLock(redis: Redis, key: string, token: string): Promise<boolean> {
-  return (await redis.eval(RELEASE_LOCK, 1, key, token)) === 1;
 }

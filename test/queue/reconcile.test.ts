@@ -5,6 +5,7 @@ import type { OutboxMessage } from '../../src/alerts/messages.js';
 import { alertPolicyOf } from '../../src/alerts/policy.js';
 import { CatalogClient } from '../../src/catalog/index.js';
 import { type Config, parseConfig } from '../../src/config/index.js';
+import { pollLockKey } from '../../src/queue/app-lock.js';
 import { connectRedis, removePrefixedKeys } from '../../src/queue/connection.js';
 import {
   CATCH_UP_MS,
@@ -12,6 +13,7 @@ import {
   enqueueDueReconciles,
   latestSlot,
   RECONCILE_DUE_JOB,
+  RECONCILE_JOB,
   RECONCILE_SCHEDULER_ID,
   RECONCILE_TICK_MS,
   type ReconcileService,
@@ -159,6 +161,30 @@ describe('the reconcile service', () => {
     await waitFor(() => reconcileRuns().some((r) => r.appHandle === 'shop-c'));
     expect(await tick.isCompleted()).toBe(true);
     expect(reconcileRuns().filter((r) => r.appHandle === 'shop-c')).toHaveLength(1);
+  });
+
+  it('waits while the app is being polled, and reconciles once the poll is done', async () => {
+    const queue = (service as ReconcileService).queue;
+    const before = reconcileRuns().filter((r) => r.appHandle === 'shop-a').length;
+    // A poll of shop-a holds its lock (in this or another process).
+    const lock = pollLockKey(prefix, 'shop-a');
+    await redis.set(lock, 'a-poll', 'PX', 60_000);
+    const job = await queue.add(
+      RECONCILE_JOB,
+      { handle: 'shop-a', slot: 1 },
+      { jobId: 'reconcile-locked-test' },
+    );
+    await waitFor(
+      async () => (await job.getState()) === 'delayed',
+      15_000,
+      () => 'the job put back to wait',
+    );
+    expect(reconcileRuns().filter((r) => r.appHandle === 'shop-a')).toHaveLength(before);
+    expect(await redis.get(lock)).toBe('a-poll');
+    await redis.del(lock);
+    await job.promote();
+    await waitFor(() => reconcileRuns().filter((r) => r.appHandle === 'shop-a').length === before + 1);
+    expect(await job.isCompleted()).toBe(true);
   });
 
   it('has its scheduler put back by the upkeep after Redis lost it', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type PollInterval, releaseLock, syncPollSchedulers } from '../../src/queue/schedulers.js';
+import { releaseLock } from '../../src/queue/app-lock.js';
+import { type PollInterval, syncPollSchedulers } from '../../src/queue/schedulers.js';
 import { captureLog } from '../helpers/index.js';
 import { pollQueueFixture, type QueueFixture } from '../helpers/queue.js';
 

@@ -3,11 +3,15 @@ import { alertPolicyOf } from '../../alerts/policy.js';
 import { CatalogError } from '../../catalog/index.js';
 import { ExitCode, errorMessage, ReviewwatchError } from '../../errors.js';
 import { enqueueMessages } from '../../queue/notify-worker.js';
+import { reconcileLocked } from '../../queue/reconcile-worker.js';
 import { plural } from '../../util/plural.js';
-import { ReconcileError, type ReconcileOutcome, reconcileApp } from '../../watch/reconcile.js';
+import { ReconcileError, type ReconcileOutcome } from '../../watch/reconcile.js';
 import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { reportDeliveries, seconds } from './poll.js';
+
+/** How long `reconcile` waits for a poll of the app (here or in a running `start`) to finish. */
+const BUSY_WAIT_MS = 60_000;
 
 interface ReconcileCommandOptions {
   app?: string;
@@ -69,7 +73,13 @@ export function reconcileCommand(): Command {
           for (let handle = pending.shift(); handle !== undefined && !unusable; handle = pending.shift()) {
             let result: Result;
             try {
-              const outcome = await reconcileApp(deps, handle, { pages: config.poll.reconcilePages });
+              const outcome = await reconcileLocked(
+                deps,
+                { redis: worker.redis, prefix: settings.queuePrefix, waitMs: BUSY_WAIT_MS },
+                handle,
+                { pages: config.poll.reconcilePages },
+              );
+              if (outcome === 'busy') throw new Error(`a poll of it has held it for ${BUSY_WAIT_MS / 1000}s`);
               // The alerts are in the outbox already: if Redis refuses them now, `start` delivers them.
               if (outcome.messages.length > 0) {
                 await enqueueMessages(worker.notifyQueue, outcome.messages).catch((err) =>

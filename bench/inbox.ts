@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/index.js';
+import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { type InboxFilter, listInbox } from '../src/store/inbox.js';
 import { writeInboxCsv } from '../src/web/csv.js';
@@ -38,16 +39,10 @@ const RUNS = Number(values.runs);
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23, 12);
 
-/** A deterministic random number generator, so two runs build the same store. */
+/** A deterministic random number generator, so two runs build the same data. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /**

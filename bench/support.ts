@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 /**
  * Shared pieces of the alert benchmarks (crash.ts, latency.ts): a fake Slack webhook that records when
  * each message arrived, a seeded random source, percentiles, and where results go.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
+import { Rng } from '../src/simulator/random.js';
 
 export interface WebhookMessage {
   /** Wall clock (Date.now) when the whole body had arrived, before the answer went back. */
@@ -108,17 +109,9 @@ export async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-/** mulberry32: a small seeded generator, so a run can be repeated with `--seed`. */
+/** A seeded generator (the simulator's mulberry32), so a run can be repeated with `--seed`. */
 export function seededRandom(seed: number): { next(): number; int(min: number, max: number): number } {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (min, max) => min + Math.floor(next() * (max - min + 1)) };
+  return new Rng(seed);
 }
 
 /** Nearest-rank percentile of already sorted values. */

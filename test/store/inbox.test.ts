@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Rng } from '../../src/simulator/random.js';
 import { explainInbox, ftsQuery, type InboxFilter, keyHour, listInbox } from '../../src/store/inbox.js';
 import { reviewDetail } from '../../src/store/review-detail.js';
 import { applyTriage } from '../../src/store/triage.js';
@@ -308,16 +309,10 @@ describe('every way a search runs gives the same pages', () => {
   const WORDS = ['refund', 'crash', 'slow', 'great', 'app', 'billing', 'sync'];
   const PATHS = ['keyed', 'from-matches', 'gathered', 'probed'] as const;
 
-  /** A deterministic random number generator (mulberry32). */
+  /** A deterministic random number generator, so two runs build the same data. */
   function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-    };
+    const rng = new Rng(seed);
+    return () => rng.next();
   }
 
   interface Seeded {

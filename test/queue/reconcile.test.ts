@@ -183,8 +183,13 @@ describe('the reconcile service', () => {
     expect(await redis.get(lock)).toBe('a-poll');
     await redis.del(lock);
     await job.promote();
-    await waitFor(() => reconcileRuns().filter((r) => r.appHandle === 'shop-a').length === before + 1);
-    expect(await job.isCompleted()).toBe(true);
+    // The run is in SQLite before BullMQ records the job as completed: wait for both.
+    await waitFor(
+      () => job.isCompleted(),
+      15_000,
+      () => 'the job completed',
+    );
+    expect(reconcileRuns().filter((r) => r.appHandle === 'shop-a')).toHaveLength(before + 1);
   });
 
   it('has its scheduler put back by the upkeep after Redis lost it', async () => {

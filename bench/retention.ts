@@ -10,15 +10,23 @@
  *
  * --built FILE keeps a copy of the month as built in FILE, or starts from that copy if it exists (the
  * same --apps, --days and --every): to measure the prune again without building again.
+ *
+ * --steady builds instead, directly, what the daily prune leaves once the policy's tiers are full (--days
+ * defaults to 60, the hourly tier): the same polls, but only the rows the prune keeps, in a database
+ * created with auto_vacuum=INCREMENTAL as the store creates one. Then one more day and the daily prune.
+ * --reclaim-cache also times that prune's reclaim alone with SQLite's default 2 MB page cache and with
+ * the prune's 64 MB, on two copies of the file as the prune's deletes leave it.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/index.js';
 import { openStore, type Store } from '../src/store/db.js';
-import { fileBytes } from '../src/store/reclaim.js';
+import { snapshotTiers } from '../src/store/downsample.js';
+import { fileBytes, reclaimSpace } from '../src/store/reclaim.js';
 import {
+  EMPTIED_PAYLOAD,
   type PruneProgress,
   type PruneResult,
   pruneDatabase,
@@ -29,15 +37,17 @@ import { round, seededRandom, writeResult } from './support.js';
 const { values: args } = parseArgs({
   options: {
     apps: { type: 'string', default: '10000' },
-    days: { type: 'string', default: '30' },
+    days: { type: 'string' },
     every: { type: 'string', default: '5' },
     dir: { type: 'string', default: tmpdir() },
     keep: { type: 'boolean', default: false },
     built: { type: 'string' },
+    steady: { type: 'boolean', default: false },
+    'reclaim-cache': { type: 'boolean', default: false },
   },
 });
 const APPS = Number(args.apps);
-const DAYS = Number(args.days);
+const DAYS = Number(args.days ?? (args.steady ? 60 : 30));
 const EVERY_MS = Number(args.every) * 60_000;
 const DAY_MS = 86_400_000;
 const TICKS_PER_DAY = DAY_MS / EVERY_MS;
@@ -56,6 +66,14 @@ const path = join(dir, 'reviewwatch.db');
 const random = seededRandom(42);
 const handles = Array.from({ length: APPS }, (_, i) => `shop-app-${String(i).padStart(5, '0')}`);
 
+/** What of one round of polls a steady-state build writes (a poll with a review always keeps its run). */
+interface Kept {
+  run: boolean;
+  snapshot: boolean;
+  /** The alert's payload and delivery: emptied and deleted once sent before the sent-alerts age. */
+  sent: boolean;
+}
+
 interface AppState {
   stars: [number, number, number, number, number];
 }
@@ -65,7 +83,13 @@ const REVIEW_TEXT =
   'sync with our inventory breaks every few days and we have to reconnect it by hand. ';
 
 /** Writes polls for every app from `from` (inclusive) to `to`, in a random app order per round. */
-function simulate(store: Store, from: number, to: number, label: string): { polls: number; reviews: number } {
+function simulate(
+  store: Store,
+  from: number,
+  to: number,
+  label: string,
+  keep: (t: number) => Kept = () => ({ run: true, snapshot: true, sent: true }),
+): { polls: number; reviews: number } {
   const client = store.db.$client;
   const insertRun = client.prepare<[string, number, number, number]>(
     `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
@@ -120,6 +144,7 @@ function simulate(store: Store, from: number, to: number, label: string): { poll
   const hour = client.transaction((first: number, last: number) => {
     for (let tick = first; tick < last; tick++) {
       const t = from + tick * EVERY_MS;
+      const kept = keep(t);
       for (let i = order.length - 1; i > 0; i--) {
         const j = random.int(0, i);
         [order[i], order[j]] = [order[j] as number, order[i] as number];
@@ -130,6 +155,7 @@ function simulate(store: Store, from: number, to: number, label: string): { poll
         const startedAt = t + random.int(0, 60_000);
         const finishedAt = startedAt + random.int(150, 900);
         const review = random.next() < 1 / TICKS_PER_DAY;
+        if (!review && !kept.run && !kept.snapshot) continue;
         const run = insertRun.run(handle, startedAt, finishedAt, review ? 1 : 0).lastInsertRowid;
         if (review) {
           const rating = random.int(1, 5);
@@ -145,12 +171,14 @@ function simulate(store: Store, from: number, to: number, label: string): { poll
             run,
           }).lastInsertRowid;
           if (rating <= 3) {
-            const payload = JSON.stringify({
-              kind: 'review',
-              app: { handle, name: handle, url: `https://apps.platform.example/${handle}` },
-              review: { reviewId: id, reviewer: 'Northwind Outfitters', rating, content: REVIEW_TEXT },
-              severity: { score: 62, priority: 'high', reasons: [`${rating} stars`, 'mentions bugs'] },
-            });
+            const payload = kept.sent
+              ? JSON.stringify({
+                  kind: 'review',
+                  app: { handle, name: handle, url: `https://apps.platform.example/${handle}` },
+                  review: { reviewId: id, reviewer: 'Northwind Outfitters', rating, content: REVIEW_TEXT },
+                  severity: { score: 62, priority: 'high', reasons: [`${rating} stars`, 'mentions bugs'] },
+                })
+              : EMPTIED_PAYLOAD;
             const alert = insertAlert.run({
               app: handle,
               key: `review-${row}`,
@@ -159,14 +187,14 @@ function simulate(store: Store, from: number, to: number, label: string): { poll
               review: row,
               run,
             }).lastInsertRowid;
-            insertDelivery.run(alert, handle, finishedAt, finishedAt + 1_500);
+            if (kept.sent) insertDelivery.run(alert, handle, finishedAt, finishedAt + 1_500);
           }
           reviews++;
         }
         const count = app.stars.reduce((a, b) => a + b, 0);
         const average = app.stars.reduce((sum, n, k) => sum + n * (k + 1), 0) / count;
         const [s1, s2, s3, s4, s5] = app.stars;
-        insertSnapshot.run(handle, finishedAt, average, count, s1, s2, s3, s4, s5, run);
+        if (kept.snapshot) insertSnapshot.run(handle, finishedAt, average, count, s1, s2, s3, s4, s5, run);
         polls++;
       }
     }
@@ -224,21 +252,35 @@ function checkpointedSize(store: Store): number {
   return fileBytes(store.db.$client);
 }
 
+/** Stops a prune as its reclaim begins (after the reclaim's first step). */
+const STOP = new Error('stopped at the reclaim');
+
+/**
+ * Runs the prune, timing its phases from its progress reports: a phase runs from its first report to the
+ * next phase's, so the reclaim's first step (256 pages) counts in the poll runs; `reclaimPagesPerSecond`
+ * counts the pages after it.
+ */
 async function prune(
   store: Store,
   now: number,
   label: string,
-): Promise<PruneResult & { phaseMs: Record<string, number> }> {
+  stopAtReclaim = false,
+): Promise<PruneResult & { phaseMs: Record<string, number>; reclaimPagesPerSecond?: number }> {
   const phaseMs: Record<string, number> = {};
   let phase: string | undefined;
   let phaseStart = performance.now();
   let lastLog = performance.now();
+  let reclaimPages = 0;
   const result = await pruneDatabase(store.db, policy, new Date(now), {
     onProgress: (p: PruneProgress) => {
       if (p.phase !== phase) {
         if (phase) phaseMs[phase] = Math.round(performance.now() - phaseStart);
         phase = p.phase;
         phaseStart = performance.now();
+        if (p.phase === 'reclaim') {
+          if (stopAtReclaim) throw STOP;
+          reclaimPages = p.total - p.done;
+        }
       }
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();
@@ -247,10 +289,66 @@ async function prune(
     },
   });
   if (phase) phaseMs[phase] = Math.round(performance.now() - phaseStart);
-  return { ...result, phaseMs };
+  const reclaimMs = phaseMs.reclaim;
+  const reclaimPagesPerSecond = reclaimMs ? Math.round(reclaimPages / (reclaimMs / 1000)) : undefined;
+  return { ...result, phaseMs, reclaimPagesPerSecond };
 }
 
-log(`Retention benchmark: ${APPS} apps, a poll every ${args.every} min, ${DAYS} days, in ${path}`);
+/**
+ * The daily prune's reclaim alone, with SQLite's default page cache (2 MB) and with the prune's (64 MB):
+ * the prune's deletes run on a copy of the unpruned file, stopped as the reclaim begins; then
+ * reclaimSpace on two copies of the result, one per cache size, each freshly opened.
+ */
+async function reclaimByCache(file: string): Promise<Record<string, unknown>> {
+  const deleting = openStore(file);
+  await prune(deleting, END + DAY_MS, 'deletes', true).catch((err: unknown) => {
+    if (err !== STOP) throw err;
+  });
+  deleting.close();
+  const out: Record<string, unknown> = {};
+  for (const kb of [2_000, 65_536]) {
+    const copy = `${file}-${kb}`;
+    copyFileSync(file, copy);
+    const store = openStore(copy);
+    const client = store.db.$client;
+    client.pragma(`cache_size = -${kb}`);
+    const pages = client.pragma('freelist_count', { simple: true }) as number;
+    const started = performance.now();
+    await reclaimSpace(client, { vacuum: false, maxLockMs: 200, yieldNow: () => new Promise(setImmediate) });
+    const seconds = (performance.now() - started) / 1000;
+    out[`${kb} KB`] = {
+      pages,
+      seconds: round(seconds, 1),
+      pagesPerSecond: Math.round(pages / seconds),
+      load: load(),
+    };
+    log(`  reclaim with a ${kb} KB cache: ${JSON.stringify(out[`${kb} KB`])}`);
+    store.close();
+    rmSync(copy);
+  }
+  rmSync(file);
+  return out;
+}
+
+/**
+ * What the daily prune at END keeps of the polls of tick `t` (each finishes within a minute of `t`, in
+ * its hour): every snapshot of the full-detail tier and the last of each hour, then day, before it; poll
+ * runs of the last 7 days and those of kept snapshots; alerts sent before the sent-alerts age emptied.
+ */
+function steadyState(): (t: number) => Kept {
+  const tiers = snapshotTiers(new Date(END), policy.snapshots, policy.timezone);
+  return (t) => {
+    const snapshot = t >= tiers.fullFrom || tiers.bucketOf(t) !== tiers.bucketOf(t + EVERY_MS);
+    return { snapshot, run: snapshot || t >= END - policy.pollRunsMs, sent: t >= END - policy.sentAlertsMs };
+  };
+}
+
+const load = () => loadavg().map((n) => round(n, 2));
+const loads: Record<string, number[]> = { start: load() };
+
+log(
+  `Retention benchmark${args.steady ? ' (steady state)' : ''}: ${APPS} apps, a poll every ${args.every} min, ${DAYS} days, in ${path} (load ${load().join(' ')})`,
+);
 let buildSeconds = 0;
 if (args.built && existsSync(args.built)) {
   log(`Starting from ${args.built}`);
@@ -264,8 +362,9 @@ if (args.built && existsSync(args.built)) {
   store.db.$client.pragma('foreign_keys = OFF');
   store.db.$client.pragma('cache_size = -1000000');
   const buildStarted = performance.now();
-  simulate(store, END - DAYS * DAY_MS, END, 'building the month');
+  simulate(store, END - DAYS * DAY_MS, END, 'building', args.steady ? steadyState() : undefined);
   buildSeconds = (performance.now() - buildStarted) / 1000;
+  loads.built = load();
   store.db.$client.pragma('journal_mode = WAL');
   store.close();
   if (args.built) copyFileSync(path, args.built);
@@ -275,32 +374,46 @@ const pruning = openStore(path);
 const baselineBytes = checkpointedSize(pruning);
 const rowsBefore = rowCounts(pruning);
 log(
-  `${buildSeconds > 0 ? `Built in ${round(buildSeconds, 0)} s` : 'Copied'}: ${rowsBefore.poll_runs?.toLocaleString('en')} polls, ${rowsBefore.reviews?.toLocaleString('en')} reviews; ${mb(baselineBytes)} MB with no retention`,
+  `${buildSeconds > 0 ? `Built in ${round(buildSeconds, 0)} s` : 'Copied'}: ${JSON.stringify(rowsBefore)}; ${mb(baselineBytes)} MB ${args.steady ? `in steady state (${round(baselineBytes / APPS / 1024, 1)} KB per app, auto_vacuum ${pruning.db.$client.pragma('auto_vacuum', { simple: true })})` : 'with no retention'}`,
 );
+const bytesBuilt = args.steady ? tableBytes(pruning) : undefined;
 
-log('First prune of the month:');
-const first = await prune(pruning, END, 'first prune');
-const afterFirst = checkpointedSize(pruning);
-const rowsAfter = rowCounts(pruning);
-const bytesAfter = tableBytes(pruning);
-log(
-  `  ${round(first.durationMs / 1000, 1)} s (${JSON.stringify(first.phaseMs)}): ${mb(first.bytesBefore)} MB → ${mb(afterFirst)} MB; deleted ${JSON.stringify(first.counts)}`,
-);
+let first: (Awaited<ReturnType<typeof prune>> & Record<string, unknown>) | undefined;
+if (!args.steady) {
+  log('First prune of the month:');
+  const pruned = await prune(pruning, END, 'first prune');
+  const afterMB = mb(checkpointedSize(pruning));
+  first = { ...pruned, afterMB, rowsAfter: rowCounts(pruning), tableMB: mapValues(tableBytes(pruning), mb) };
+  log(
+    `  ${round(pruned.durationMs / 1000, 1)} s (${JSON.stringify(pruned.phaseMs)}): ${mb(pruned.bytesBefore)} MB → ${afterMB} MB; deleted ${JSON.stringify(pruned.counts)}`,
+  );
+}
 
 // The next day as the worker writes it: WAL, foreign keys on; only fsync is off, to save the time.
 pruning.db.$client.pragma('synchronous = OFF');
 const nextDay = simulate(pruning, END, END + DAY_MS, 'one more day');
 pruning.db.$client.pragma('synchronous = NORMAL');
 const beforeDaily = checkpointedSize(pruning);
-log('Daily prune, a day later:');
+loads.dayWritten = load();
+// The file as the day left it, for the reclaim's cache comparison below.
+const unpruned = join(dir, 'unpruned.db');
+if (args['reclaim-cache']) copyFileSync(path, unpruned);
+log(`Daily prune, a day later (${mb(beforeDaily)} MB, load ${load().join(' ')}):`);
 const daily = await prune(pruning, END + DAY_MS, 'daily prune');
 const afterDaily = checkpointedSize(pruning);
 log(
-  `  ${round(daily.durationMs / 1000, 1)} s (${JSON.stringify(daily.phaseMs)}): ${mb(beforeDaily)} MB → ${mb(afterDaily)} MB; deleted ${JSON.stringify(daily.counts)}`,
+  `  ${round(daily.durationMs / 1000, 1)} s (${JSON.stringify(daily.phaseMs)}): ${mb(beforeDaily)} MB → ${mb(afterDaily)} MB; deleted ${JSON.stringify(daily.counts)} (load ${load().join(' ')})`,
 );
+loads.pruned = load();
 const rowsDaily = rowCounts(pruning);
 const bytesDaily = tableBytes(pruning);
 pruning.close();
+let reclaimCache: Record<string, unknown> | undefined;
+if (args['reclaim-cache']) {
+  if (!args.keep) rmSync(path);
+  log('The daily reclaim by page cache size, on copies:');
+  reclaimCache = await reclaimByCache(unpruned);
+}
 
 // The steady state: what an app keeps once its history is older than every tier, from the bytes per
 // kept row measured above. Per app: 2 days of every poll's snapshot, 58 of hourly ones; 7 days of poll
@@ -321,11 +434,16 @@ const result = {
   everyMinutes: Number(args.every),
   days: DAYS,
   buildSeconds: round(buildSeconds, 0),
+  steady: args.steady,
+  loads,
   rowsBefore,
   baselineMB: mb(baselineBytes),
-  first: { ...first, afterMB: mb(afterFirst), rowsAfter, tableMB: mapValues(bytesAfter, mb) },
+  builtTableMB: bytesBuilt && mapValues(bytesBuilt, mb),
+  builtKbPerApp: round(baselineBytes / APPS / 1024, 1),
+  first,
   nextDay: { polls: nextDay.polls, beforeMB: mb(beforeDaily) },
   daily: { ...daily, afterMB: mb(afterDaily), rowsAfter: rowsDaily, tableMB: mapValues(bytesDaily, mb) },
+  reclaimCache,
   bytesPerRow: {
     rating_snapshots: round(perRow('rating_snapshots'), 1),
     poll_runs: round(perRow('poll_runs'), 1),

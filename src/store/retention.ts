@@ -233,27 +233,26 @@ export async function pruneDatabase(
   const bytesBefore = fileBytes(client);
   const cacheSize = client.pragma('cache_size', { simple: true }) as number;
   client.pragma(`cache_size = -${PRUNE_CACHE_KB}`);
-  let reclaim: ReclaimMode | undefined;
-  let checkpointed = true;
   try {
     await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
     pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
     const dropped = await pruneSnapshots(pass, policy, now);
     await prunePollRuns(pass, now.getTime() - policy.pollRunsMs, dropped);
-    // The reclaim keeps the large cache too: moving a page rewrites its parent and pointer-map pages,
-    // all over the file.
-    if (!pass.dryRun) {
-      const result = await reclaimSpace(client, {
-        vacuum: options.vacuum === true,
-        maxLockMs: pass.maxLockMs,
-        yieldNow,
-        onStep: (left, atStart) => pass.progress('reclaim', atStart - left, atStart),
-      });
-      reclaim = result.mode;
-      checkpointed = result.checkpointed;
-    }
   } finally {
     client.pragma(`cache_size = ${cacheSize}`);
+  }
+
+  let reclaim: ReclaimMode | undefined;
+  let checkpointed = true;
+  if (!pass.dryRun) {
+    const result = await reclaimSpace(client, {
+      vacuum: options.vacuum === true,
+      maxLockMs: pass.maxLockMs,
+      yieldNow,
+      onStep: (left, atStart) => pass.progress('reclaim', atStart - left, atStart),
+    });
+    reclaim = result.mode;
+    checkpointed = result.checkpointed;
   }
   const bytesAfter = pass.dryRun ? bytesBefore : fileBytes(client);
   return {

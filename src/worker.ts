@@ -312,10 +312,24 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       pollWorker,
       notifyWorker,
       ...(digestQueue
-        ? [createDigestWorker(digestDeps, { connection, prefix, queueName: DIGEST_QUEUE })]
+        ? [
+            createDigestWorker(digestDeps, {
+              connection,
+              prefix,
+              queueName: DIGEST_QUEUE,
+              onError: reportError('digest worker'),
+            }),
+          ]
         : []),
       ...(maintenanceQueue
-        ? [createMaintenanceWorker(digestDeps, { connection, prefix, autorun: false })]
+        ? [
+            createMaintenanceWorker(digestDeps, {
+              connection,
+              prefix,
+              autorun: false,
+              onError: reportError('maintenance worker'),
+            }),
+          ]
         : []),
       ...(reconcileQueue
         ? [

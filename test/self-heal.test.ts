@@ -151,6 +151,8 @@ describe('a worker left alone', () => {
     const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(messages.filter((m) => m.startsWith('lost the connection to Redis'))).toHaveLength(1);
     expect(messages.filter((m) => m.startsWith('Redis is back'))).toHaveLength(1);
+    // Nor a line per reconnect attempt from any worker or queue (the digest's and the prune's included).
+    expect(messages.filter((m) => / (worker|queue) error$/.test(m))).toEqual([]);
     expect(messages.filter((m) => m.startsWith('polling is not alive'))).toHaveLength(1);
   }, 120_000);
 

@@ -54,7 +54,13 @@ export async function enqueueOverdueDigest(queue: Queue<DigestJobData>, deps: Di
  */
 export function createDigestWorker(
   deps: DigestDeps,
-  options: { connection: ConnectionOptions; prefix: string; queueName: string },
+  options: {
+    connection: ConnectionOptions;
+    prefix: string;
+    queueName: string;
+    /** The worker's error events (a Redis outage); logged as errors by default. */
+    onError?: (err: Error) => void;
+  },
 ): Worker<DigestJobData, DigestOutcome[]> {
   const worker = new Worker<DigestJobData, DigestOutcome[]>(
     options.queueName,
@@ -73,6 +79,9 @@ export function createDigestWorker(
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 1, autorun: false },
   );
-  worker.on('error', (err) => deps.logger.error({ err: err.message }, 'digest worker error'));
+  worker.on(
+    'error',
+    options.onError ?? ((err) => deps.logger.error({ err: err.message }, 'digest worker error')),
+  );
   return worker;
 }

@@ -79,7 +79,13 @@ export async function runPrune(deps: MaintenanceDeps, now = new Date()): Promise
  */
 export function createMaintenanceWorker(
   deps: MaintenanceDeps,
-  options: { connection: ConnectionOptions; prefix: string; autorun?: boolean },
+  options: {
+    connection: ConnectionOptions;
+    prefix: string;
+    autorun?: boolean;
+    /** The worker's error events (a Redis outage); logged as errors by default. */
+    onError?: (err: Error) => void;
+  },
 ): Worker<unknown, PruneResult> {
   const worker = new Worker<unknown, PruneResult>(MAINTENANCE_QUEUE, () => runPrune(deps), {
     connection: options.connection,
@@ -87,7 +93,10 @@ export function createMaintenanceWorker(
     concurrency: 1,
     autorun: options.autorun ?? true,
   });
-  worker.on('error', (err) => deps.logger.error({ err: err.message }, 'maintenance worker error'));
+  worker.on(
+    'error',
+    options.onError ?? ((err) => deps.logger.error({ err: err.message }, 'maintenance worker error')),
+  );
   worker.on('failed', (_job, err) => deps.logger.error({ err: err.message }, 'prune failed'));
   return worker;
 }

@@ -19,10 +19,10 @@ export interface PageDiff {
   /** A stored review, unchanged: everything older was seen by an earlier poll. */
   reachedKnown: boolean;
   /**
-   * The row ids of every stored review on the page, whatever changed: each is listed, so a removal mark
-   * on it is out of date (the poll restores it).
+   * The row ids of the stored reviews on the page that a reconciliation marked removed: they are listed
+   * again, so the mark is out of date (the poll restores it). Almost always none.
    */
-  listed: number[];
+  relisted: number[];
   /** Reviews on this page not already met earlier in the poll. */
   distinct: number;
 }
@@ -61,7 +61,7 @@ export function diffPage(
     edited: [],
     refreshed: [],
     reachedKnown: false,
-    listed: [],
+    relisted: [],
     distinct: 0,
   };
   for (const review of fetched) {
@@ -74,7 +74,7 @@ export function diffPage(
       diff.fresh.push(review);
       continue;
     }
-    diff.listed.push(match.rowId);
+    if (match.removedAt !== null) diff.relisted.push(match.rowId);
     if (match.rating !== review.rating || match.content !== review.content) {
       diff.edited.push({ known: match, fetched: review });
     } else if (

@@ -83,8 +83,8 @@ interface Fetched {
   fresh: FetchedReview[];
   edited: ReviewEdit[];
   refreshed: ReviewEdit[];
-  /** Row ids of the stored reviews the pages held (see PageDiff.listed). */
-  listed: number[];
+  /** Row ids of the stored reviews marked removed that the pages held (see PageDiff.relisted). */
+  relisted: number[];
   capped: boolean;
   summary: RatingSummary;
   /**
@@ -143,7 +143,7 @@ async function fetchNew(
     fresh: [],
     edited: [],
     refreshed: [],
-    listed: [],
+    relisted: [],
     capped: false,
     summary: summarize([]),
   };
@@ -169,7 +169,7 @@ async function fetchNew(
     result.fresh.push(...diff.fresh);
     result.edited.push(...diff.edited);
     result.refreshed.push(...diff.refreshed);
-    result.listed.push(...diff.listed);
+    result.relisted.push(...diff.relisted);
 
     const hasNext = response.pagination?.hasNextPage ?? reviews.length >= 10;
     const progress = { handle, baseline, page, totalPages: response.pagination?.totalPages, reviewsSeen };
@@ -260,7 +260,7 @@ async function commit(
       refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
     }
     // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
-    const restored = restoreListed(db, fetched.listed, startedAt);
+    const restored = restoreListed(db, fetched.relisted, startedAt);
     insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
     if (newReviews.length + editedReviews.length > 0) {
       setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);

@@ -7,6 +7,7 @@ import type { Metrics } from '../ops/metrics.js';
 import {
   afterPoll,
   fmtDuration,
+  INTERVAL_TOLERANCE,
   intervalChanged,
   type Plan,
   type PlanEntry,
@@ -20,16 +21,10 @@ import type { PollJobResult, RetryPolicy } from './poll-worker.js';
 import { syncPollSchedulers, upsertPollScheduler } from './schedulers.js';
 
 /** How often the rates are re-read and the plan remade while nothing else asks for it. */
-export const REPLAN_EVERY_MS = 3_600_000;
+const REPLAN_EVERY_MS = 3_600_000;
 
 /** A new app's baseline asks for a new plan (its pace is known now); plans come at most this often. */
-export const REPLAN_GAP_MS = 60_000;
-
-/**
- * Adaptive and budget plans move a little with every estimate: a scheduler keeps its interval (and its
- * next poll) unless the new one differs by more than this fraction (schedule/policy.ts, intervalChanged).
- */
-const ADAPTIVE_TOLERANCE = 0.2;
+const REPLAN_GAP_MS = 60_000;
 
 export interface PollScheduleOptions {
   queue: Queue<PollJobData>;
@@ -79,7 +74,7 @@ export class PollSchedule {
   constructor(options: PollScheduleOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
-    this.#tolerance = options.config.poll.schedule === 'fixed' ? 0 : ADAPTIVE_TOLERANCE;
+    this.#tolerance = options.config.poll.schedule === 'fixed' ? 0 : INTERVAL_TOLERANCE;
   }
 
   /** The last plan made, if any. */
@@ -215,7 +210,7 @@ export class PollSchedule {
       );
     }
     const current = this.#inForce.get(handle);
-    if (current !== undefined && !intervalChanged(current, next.intervalMs, this.#tolerance)) return;
+    if (!intervalChanged(current, next.intervalMs, this.#tolerance)) return;
     await upsertPollScheduler(
       this.#o.queue,
       handle,

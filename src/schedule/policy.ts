@@ -304,11 +304,18 @@ function tightensRole(role: AppRole): boolean {
 }
 
 /**
- * Whether an app's scheduler needs the new interval: changes within `tolerance` (a fraction) are not worth
- * rewriting 10,000 schedulers for; the rates are estimates, and the objective is flat near its optimum
- * (an interval 20% off the best costs about 2% more delay or requests for that app).
+ * Interval changes within this fraction are not worth rewriting 10,000 schedulers for: the rates are
+ * estimates, and the objective is flat near its optimum (an interval 20% off the best costs about 2% more
+ * delay or requests for that app).
  */
-export function intervalChanged(currentMs: number | undefined, nextMs: number, tolerance = 0.2): boolean {
+export const INTERVAL_TOLERANCE = 0.2;
+
+/** Whether an app's scheduler needs the new interval (see INTERVAL_TOLERANCE). */
+export function intervalChanged(
+  currentMs: number | undefined,
+  nextMs: number,
+  tolerance = INTERVAL_TOLERANCE,
+): boolean {
   if (currentMs === undefined) return true;
   return Math.abs(nextMs - currentMs) > tolerance * Math.min(currentMs, nextMs);
 }

@@ -74,7 +74,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   const severity = view.presenter.severity(review);
   const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
-  return html`<tr data-review-id="${review.id}"${review.removedAt ? html` class="removed"` : ''}>
+  return html`<tr data-review-id="${review.id}">
   <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<div class="removed-mark small">${removedMark(review.removedAt)}</div>` : ''}</td>

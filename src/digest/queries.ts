@@ -10,6 +10,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { PRIORITIES, type Priority } from '../alerts/types.js';
 import type { Db } from '../store/db.js';
+import { priorityRankSql } from '../store/inbox.js';
 import {
   alerts,
   apps,
@@ -242,10 +243,8 @@ export function failedDeliveries(db: Db, handles: string[], w: Window): Map<stri
   return byApp;
 }
 
-/** A priority's rank, most urgent 0: the inbox's order (store/inbox.ts), so the two count alike. */
-const PRIORITY_RANK = sql.raw(
-  `case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end`,
-);
+/** A priority's rank, most urgent 0: the inbox's own (store/inbox.ts), so the two count alike. */
+const PRIORITY_RANK = sql.raw(priorityRankSql('a'));
 
 function handleList(handles: string[]): SQL {
   return sql.join(

@@ -31,8 +31,13 @@ export function keyHour(at: number): number {
   return Math.max(FIRST_HOUR, Math.min(LAST_HOUR, Math.trunc(at / HOUR_MS)));
 }
 
+/** An alert's priority as a rank, most urgent 0, in SQL on the alerts row `alias`: the inbox's order. */
+export function priorityRankSql(alias: string): string {
+  return `case ${alias}.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end`;
+}
+
 /** The priority of a review: the highest of its review alerts (a new low review, a re-rating), if any. */
-const PRIORITY_RANK = `(select min(case a.priority ${PRIORITIES.map((p, i) => `when '${p}' then ${i}`).join(' ')} end)
+const PRIORITY_RANK = `(select min(${priorityRankSql('a')})
   from alerts a where a.review_row_id = r.id and a.kind = 'review')`;
 
 export const DEFAULT_PAGE_SIZE = 50;

@@ -42,6 +42,26 @@ export const apps = sqliteTable('apps', {
    * tightens only the apps that had one, not every app with a routine low review.
    */
   lastIncidentAt: timestamp('last_incident_at'),
+  /**
+   * A burst gap: a poll stopped at poll.maxPages before it reached a stored review, so reviews between
+   * what it read and what was stored before are unread. The following polls read page 1 first, then
+   * continue from `gapOffset` until a page holds a review stored before the gap (row id at most
+   * `gapFloorRowId`). Kept in SQLite so a restart, a kill or a flushed Redis cannot forget it.
+   */
+  gapOpenedAt: timestamp('gap_opened_at'),
+  /** How many reviews, newest first, lie above the unread part as of the last poll. */
+  gapOffset: integer('gap_offset'),
+  /** The highest review row id stored before the gap opened: a page holding one of those closes it. */
+  gapFloorRowId: integer('gap_floor_row_id'),
+  /**
+   * The last successful poll's start before the gap opened: reviews found in the gap are judged history
+   * (no alert) against it, not against the polls that read the gap since.
+   */
+  gapSince: timestamp('gap_since'),
+  /** About how many reviews are still unread: the listing's count less the stored reviews. */
+  gapUnread: integer('gap_unread'),
+  /** Which process (host:pid) ran the last poll, for `status` when several processes share the store. */
+  lastPollBy: text('last_poll_by'),
   createdAt: timestamp('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`),
 });
 

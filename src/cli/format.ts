@@ -24,10 +24,16 @@ export function formatPollLine(result: PollJobResult): string {
       const parts = [`${result.newReviews} new`];
       if (result.lowRated.length > 0) parts.push(`${result.lowRated.length} low-rated`);
       if (result.editedReviews > 0) parts.push(`${result.editedReviews} edited`);
-      if (result.capped) parts.push('page cap reached');
+      if (result.gap) parts.push(gapText(result.gap));
       return `${result.handle}: ${parts.join(', ')} (${requests})`;
     }
   }
+}
+
+function gapText(gap: NonNullable<PollJobResult['gap']>): string {
+  if (gap.state === 'closed') return 'burst read to its end';
+  const unread = gap.unread === null ? 'more reviews' : `about ${gap.unread} reviews`;
+  return `page cap reached: ${unread} unread, the next polls read on`;
 }
 
 export function formatLowRated(

@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { CatalogResponseInfo } from '../catalog/client.js';
 import { handleOfSchedulerId } from '../queue/names.js';
 import type { Plan } from '../schedule/policy.js';
+import type { OpenGap } from '../store/gaps.js';
 import { withTimeout } from '../util/timeout.js';
 import type { PollOutcome } from '../watch/poll.js';
 
@@ -39,8 +40,11 @@ export class Metrics {
   readonly reviewRate: Gauge<'app'>;
   readonly scheduleRequests: Gauge<'kind'>;
   readonly requestBudget: Gauge;
+  readonly gapsOpen: Gauge;
+  readonly gapUnread: Gauge<'app'>;
   #queues: readonly Queue[] = [];
   #pollQueue: Queue | undefined;
+  #gaps: () => readonly OpenGap[] = () => [];
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     this.registry = new Registry();
@@ -152,6 +156,31 @@ export class Metrics {
       help: 'catalog.dailyRequestBudget, when set',
       registers,
     });
+    // Read from SQLite at scrape time: a gap is the store's, whichever process polls the app.
+    const gaps = () => this.#gaps();
+    this.gapsOpen = new Gauge({
+      name: 'reviewwatch_poll_gaps_open',
+      help: 'Apps with a burst gap: reviews past poll.maxPages that the next polls have yet to read',
+      registers,
+      collect() {
+        this.set(gaps().length);
+      },
+    });
+    this.gapUnread = new Gauge({
+      name: 'reviewwatch_poll_gap_unread_reviews',
+      help: 'About how many reviews of each app with a burst gap are unread (-1: the listing does not say)',
+      labelNames: ['app'],
+      registers,
+      collect() {
+        this.reset();
+        for (const gap of gaps()) this.set({ app: gap.handle }, gap.unread ?? -1);
+      },
+    });
+  }
+
+  /** Where a scrape reads the open burst gaps (store/gaps.ts). */
+  watchGaps(read: () => readonly OpenGap[]): void {
+    this.#gaps = read;
   }
 
   /** The poll queue whose schedulers a scrape reads for each app's next poll. */

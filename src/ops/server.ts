@@ -10,6 +10,7 @@ import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
+import { openGaps } from '../store/gaps.js';
 import { listUsers } from '../store/users.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
 import { bearerMatches, sameSecret } from '../web/auth.js';
@@ -68,11 +69,12 @@ export interface OpsServer {
  * The operations endpoints of `start`: /healthz (the process answers) and /readyz (Redis and SQLite answer)
  * for anyone, probes being unable to log in; /metrics (Prometheus text) and Bull Board at /admin/queues
  * with the same credentials as the inbox (a session or the admin token) or the admin credentials. Also
- * points the metrics' queue depths at `deps.queues`.
+ * points the metrics' queue depths at `deps.queues` and their burst gaps at the store.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const { deps, logger } = options;
   deps.metrics.watchQueues(deps.queues);
+  deps.metrics.watchGaps(() => openGaps(deps.store.db));
   if (options.admin.problem) logger.warn(options.admin.problem);
   const access = options.admin.token || options.admin.basic ? options.admin : undefined;
   const app = createOpsApp(options, access);

@@ -8,7 +8,7 @@ import type { Metrics } from '../ops/metrics.js';
 import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
-import { type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
+import { type GapReport, type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { pollLockKey, withLock } from './app-lock.js';
 import { POLL_QUEUE, type PollJobData } from './names.js';
 
@@ -27,6 +27,8 @@ export interface PollJobResult {
   newReviews: number;
   editedReviews: number;
   capped: boolean;
+  /** What the poll did to the app's burst gap, if it had one or opened one. */
+  gap?: GapReport;
   /** New reviews at or below `alerts.lowRating.maxRating` (never on a baseline). */
   lowRated: Array<{ reviewId: string; rating: number; reviewer: string; content: string }>;
   /** The deliveries (alert × channel) this poll put in the outbox. */
@@ -207,6 +209,7 @@ function resultOf(outcome: PollOutcome, lowRatingMax: number): PollJobResult {
     newReviews: outcome.newReviews.length,
     editedReviews: outcome.editedReviews.length,
     capped: outcome.capped,
+    ...(outcome.gap ? { gap: outcome.gap } : {}),
     lowRated,
     deliveryIds: outcome.messages.flatMap((m) => m.deliveryIds),
     ...(outcome.unavailable ? { unavailable: outcome.unavailable.message } : {}),

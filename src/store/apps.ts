@@ -28,6 +28,11 @@ export function pollState(db: StoreDb, handle: string): PollState {
       unavailableSince: null,
       lastSuccessAt: null,
       newestPageHash: null,
+      gapOpenedAt: null,
+      gapOffset: null,
+      gapFloorRowId: null,
+      gapSince: null,
+      gapUnread: null,
     }
   );
 }

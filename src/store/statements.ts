@@ -7,6 +7,12 @@ export interface PollState {
   unavailableSince: number | null;
   lastSuccessAt: number | null;
   newestPageHash: string | null;
+  /** An open burst gap (store/gaps.ts); all null when there is none. */
+  gapOpenedAt: number | null;
+  gapOffset: number | null;
+  gapFloorRowId: number | null;
+  gapSince: number | null;
+  gapUnread: number | null;
 }
 
 /** A low review as the incident look-back reads it; `firstSeenAt` in epoch ms. */
@@ -118,7 +124,8 @@ function build(db: Store['db']) {
   return {
     pollState: raw.prepare<[string], PollState>(
       `select baseline_at as baselineAt, unavailable_since as unavailableSince, last_success_at as lastSuccessAt,
-       newest_page_hash as newestPageHash from apps where handle = ?`,
+       newest_page_hash as newestPageHash, gap_opened_at as gapOpenedAt, gap_offset as gapOffset,
+       gap_floor_row_id as gapFloorRowId, gap_since as gapSince, gap_unread as gapUnread from apps where handle = ?`,
     ),
     insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
     ratingLevel: raw.prepare<[string], { average: number | null; count: number | null; at: number | null }>(

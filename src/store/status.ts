@@ -20,6 +20,8 @@ export interface AppStatus {
    * own, so `storedReviews` keeps the meaning scripts reading `status --json` rely on.
    */
   removedReviews: number;
+  /** An open burst gap (store/gaps.ts): reviews past the page cap that the next polls read on to. */
+  gap: { openedAt: Date; unread: number | null } | null;
 }
 
 /** One row per watched handle, in the order given, whether or not it was ever polled. */
@@ -74,6 +76,7 @@ export function appStatuses(db: Db, handles: string[]): AppStatus[] {
       ratingCount: snapshot?.count ?? null,
       storedReviews: counts.get(handle) ?? 0,
       removedReviews: removed.get(handle) ?? 0,
+      gap: row?.gapOpenedAt ? { openedAt: row.gapOpenedAt, unread: row.gapUnread } : null,
     };
   });
 }

@@ -13,6 +13,7 @@ import {
 import type { Logger } from '../log.js';
 import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
+import { type Gap, gapOf, newestReviewRowId, saveGap } from '../store/gaps.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
 import {
   findKnown,
@@ -24,8 +25,9 @@ import {
   restoreListed,
 } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
-import { insertSnapshot } from '../store/snapshots.js';
-import { diffPage, type ReviewEdit, SeenInPoll } from './diff.js';
+import { insertSnapshot, latestSnapshot } from '../store/snapshots.js';
+import type { PollState } from '../store/statements.js';
+import { diffPage, matchKnown, type ReviewEdit, SeenInPoll } from './diff.js';
 import { pageHash } from './page-hash.js';
 
 export interface PollOptions {
@@ -55,6 +57,16 @@ export interface PollProgress {
 
 export type PollStatus = 'ok' | 'baseline' | 'unavailable';
 
+/**
+ * What a poll did to the app's burst gap (docs/architecture.md, "Bursts past the page cap"): opened one
+ * (the page cap stopped it before a stored review), read on into one and left it open, or closed one.
+ */
+export interface GapReport {
+  state: 'opened' | 'open' | 'closed';
+  /** About how many reviews are still unread, when the listing's count tells; 0 once closed. */
+  unread: number | null;
+}
+
 export interface PollOutcome {
   handle: string;
   status: PollStatus;
@@ -65,8 +77,10 @@ export interface PollOutcome {
   editedReviews: ReviewEdit[];
   /** Stored reviews marked removed that this poll saw listed again, and cleared (without an alert). */
   restored: number;
-  /** The page cap stopped the poll before it reached a stored review: older new reviews may be missed. */
+  /** The page cap stopped the poll before it reached a stored review: the following polls read on. */
   capped: boolean;
+  /** Set when the app had a burst gap, or this poll opened one. */
+  gap?: GapReport;
   summary: RatingSummary | undefined;
   /** The kind of each alert this poll raised. */
   alertKinds: Array<Alert['kind']>;
@@ -75,6 +89,9 @@ export interface PollOutcome {
   /** Set on the poll that first found the app missing (404); later polls of a missing app leave it unset. */
   unavailable?: { message: string; newly: boolean };
 }
+
+/** The gap after the pages were read: where its unread part starts now, or closed. */
+type GapAfter = { state: 'opened' | 'open'; offset: number } | { state: 'closed' };
 
 interface Fetched {
   baseline: boolean;
@@ -86,6 +103,8 @@ interface Fetched {
   /** Row ids of the stored reviews marked removed that the pages held (see PageDiff.relisted). */
   relisted: number[];
   capped: boolean;
+  /** Unset when the app has no gap and this poll opened none. */
+  gap?: GapAfter;
   summary: RatingSummary;
   /**
    * Page 1 and its hash, when the poll diffed it; unset when it matched the stored hash and was skipped.
@@ -93,6 +112,16 @@ interface Fetched {
    */
   pageOne?: { hash: string; reviews: FetchedReview[] };
 }
+
+interface FetchPlan {
+  baseline: boolean;
+  pageCap: number;
+  storedPageHash: string | null;
+  gap: Gap | undefined;
+}
+
+/** Reviews a page holds (docs/catalog-api.md); a full page 1 tells the real size if it ever differs. */
+const PAGE_SIZE = 10;
 
 /**
  * One poll of one app: read newest first until a page holds a stored, unchanged review (or the last page,
@@ -117,6 +146,7 @@ export async function pollApp(
         baseline,
         pageCap: baseline ? options.baselinePages : options.maxPages,
         storedPageHash: app.newestPageHash,
+        gap: baseline ? undefined : gapOf(app),
       },
       onProgress,
     );
@@ -127,15 +157,21 @@ export async function pollApp(
   return commit(deps, handle, fetched, app, startedAt, now());
 }
 
+/**
+ * Reads newest first until a page holds a stored, unchanged review (the head), then, when the app has a
+ * burst gap, reads on from where the gap's unread part starts now until a page holds a review stored
+ * before the gap opened: everything within `pageCap` requests.
+ */
 async function fetchNew(
   deps: PollDeps,
   handle: string,
-  plan: { baseline: boolean; pageCap: number; storedPageHash: string | null },
+  plan: FetchPlan,
   onProgress: ((progress: PollProgress) => void) | undefined,
 ): Promise<Fetched> {
   const { baseline, pageCap } = plan;
   const seen = new SeenInPoll();
   let reviewsSeen = 0;
+  let pageSize = PAGE_SIZE;
   const result: Fetched = {
     baseline,
     requests: 0,
@@ -147,44 +183,103 @@ async function fetchNew(
     capped: false,
     summary: summarize([]),
   };
-  for (let page = 1; page <= pageCap; page++) {
+  const read = async (page: number) => {
     const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
     result.requests++;
-    result.pages = page;
-    let hash: string | undefined;
+    result.pages++;
+    const reviews = response.reviews.map(identify);
+    const hasNext = response.pagination?.hasNextPage ?? reviews.length >= pageSize;
+    return { response, reviews, hasNext, end: !hasNext || reviews.length === 0 };
+  };
+  const diff = (page: number, reviews: FetchedReview[], totalPages: number | undefined) => {
+    const known = findKnown(deps.store.db, handle, reviews);
+    // Whether the page holds anything already read, before this diff adds its reviews to `seen`.
+    const overlaps = reviews.some((review) => seen.has(review) || matchKnown(review, known) !== undefined);
+    const pageDiff = diffPage(reviews, known, seen);
+    reviewsSeen += pageDiff.distinct;
+    result.fresh.push(...pageDiff.fresh);
+    result.edited.push(...pageDiff.edited);
+    result.refreshed.push(...pageDiff.refreshed);
+    result.relisted.push(...pageDiff.relisted);
+    const progress = { handle, baseline, page, totalPages, reviewsSeen };
+    if (baseline) logBaselineProgress(deps.logger, progress, pageCap);
+    onProgress?.(progress);
+    return { ...pageDiff, known, overlaps };
+  };
+
+  // The head: what arrived since the last poll.
+  let headFresh = 0;
+  for (let page = 1; ; page++) {
+    const { response, reviews, hasNext, end } = await read(page);
     if (page === 1) {
       // Page 1's summary is the freshest; later pages are read a moment after it.
       result.summary = summarize(response.summary);
-      hash = pageHash(response.reviews);
+      const hash = pageHash(response.reviews);
       // The store held page 1 exactly so when the hash was stored, and reviews are never deleted:
-      // nothing on it is new or edited, and what is older was seen.
-      if (hash === plan.storedPageHash) return result;
+      // nothing on it is new or edited, and what is older was seen (or is the gap's, read below).
+      if (hash === plan.storedPageHash) break;
+      result.pageOne = { hash, reviews };
+      if (hasNext && reviews.length > 0) pageSize = reviews.length;
     }
-    const reviews = response.reviews.map(identify);
-    if (hash !== undefined) result.pageOne = { hash, reviews };
-
-    const known = findKnown(deps.store.db, handle, reviews);
-    const diff = diffPage(reviews, known, seen);
-    reviewsSeen += diff.distinct;
-    result.fresh.push(...diff.fresh);
-    result.edited.push(...diff.edited);
-    result.refreshed.push(...diff.refreshed);
-    result.relisted.push(...diff.relisted);
-
-    const hasNext = response.pagination?.hasNextPage ?? reviews.length >= 10;
-    const progress = { handle, baseline, page, totalPages: response.pagination?.totalPages, reviewsSeen };
-    if (baseline) logBaselineProgress(deps.logger, progress, pageCap);
-    onProgress?.(progress);
-    if (diff.reachedKnown || !hasNext || reviews.length === 0) return result;
-    if (page === pageCap) result.capped = !baseline;
+    const pageDiff = diff(page, reviews, response.pagination?.totalPages);
+    headFresh += pageDiff.fresh.length;
+    if (pageDiff.reachedKnown) break;
+    if (end) {
+      // Read to the listing's end: nothing can be unread below.
+      if (plan.gap) result.gap = { state: 'closed' };
+      return result;
+    }
+    if (page === pageCap) {
+      if (baseline) return result;
+      // The burst goes on below: its unread part starts after what this poll read. An older gap lies
+      // further down; reading on from here meets it before the reviews stored before it.
+      result.capped = true;
+      result.gap = { state: plan.gap ? 'open' : 'opened', offset: reviewsSeen };
+      return result;
+    }
   }
+  if (!plan.gap) return result;
+
+  // The gap: the reviews that arrived since its last poll pushed its unread part down by as many places.
+  let offset = plan.gap.offset + headFresh;
+  let page = Math.floor(offset / pageSize) + 1;
+  let first = true;
+  let steppedBackFrom = 0;
+  let closes = false;
+  // At least one page of the gap per poll, so that even poll.maxPages: 1 closes it in time.
+  const limit = Math.max(pageCap, result.requests + 1);
+  while (result.requests < limit) {
+    const { response, reviews, end } = await read(page);
+    const pageDiff = diff(page, reviews, response.pagination?.totalPages);
+    const floor = plan.gap.floorRowId;
+    // A page holding a review stored before the gap opened, or the listing's end: nothing is unread.
+    closes ||=
+      end || reviews.some((review) => (matchKnown(review, pageDiff.known)?.rowId ?? Infinity) <= floor);
+    // A page that starts inside what was read must hold some of it. If it holds none, reviews above were
+    // removed and the unread part moved up: read the page before it too.
+    if (first && offset % pageSize !== 0 && !pageDiff.overlaps && page > 1) {
+      first = false;
+      steppedBackFrom = page;
+      page--;
+      continue;
+    }
+    first = false;
+    if (closes) {
+      result.gap = { state: 'closed' };
+      return result;
+    }
+    page = Math.max(page, steppedBackFrom) + 1;
+    offset = (page - 1) * pageSize;
+  }
+  result.gap = { state: 'open', offset };
   return result;
 }
 
 /**
  * Reviews are dated by day. One dated well before the last successful poll was not written since: it was
- * re-published after being archived, or it was out of reach (an app back in the config after months, a
- * capped poll). It is stored as history, like a baseline, and alerts on nothing.
+ * re-published after being archived, or it was out of reach (an app back in the config after months). It
+ * is stored as history, like a baseline, and alerts on nothing. A burst gap's reviews are judged against
+ * the last poll before the gap opened: the polls reading it since could not reach them.
  */
 const HISTORY_MARGIN_MS = 2 * 86_400_000;
 
@@ -209,12 +304,13 @@ async function commit(
   deps: PollDeps,
   handle: string,
   fetched: Fetched,
-  app: { unavailableSince: number | null; lastSuccessAt: number | null },
+  app: PollState,
   startedAt: Date,
   finishedAt: Date,
 ): Promise<PollOutcome> {
   const wasUnavailable = app.unavailableSince !== null;
-  const { lastSuccessAt } = app;
+  const gapBefore = gapOf(app);
+  const historyBefore = gapBefore ? gapBefore.since : app.lastSuccessAt;
   const { db } = deps.store;
   // One transaction (shared with concurrent polls' as a savepoint each): prepared statements run on the
   // connection, so everything below is inside it.
@@ -233,6 +329,8 @@ async function commit(
       editedReviews: 0,
       capped: fetched.capped,
     });
+    // Before this poll's reviews are stored: a gap opened now ends at what is stored now.
+    const floorRowId = fetched.gap?.state === 'opened' ? newestReviewRowId(db, handle) : 0;
     const newReviews = insertNewReviews(
       db,
       fetched.fresh.map((review) => {
@@ -244,7 +342,7 @@ async function commit(
           timeUsingApp: review.timeUsingApp,
           appName: review.appName,
           appUrl: review.appUrl,
-          fromBaseline: baseline || olderThanLastPoll(change.createdAt, lastSuccessAt),
+          fromBaseline: baseline || olderThanLastPoll(change.createdAt, historyBefore),
           firstSeenAt: finishedAt,
           updatedAt: finishedAt,
           pollRunId,
@@ -261,6 +359,7 @@ async function commit(
     }
     // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
     const restored = restoreListed(db, fetched.relisted, startedAt);
+    const listedBefore = fetched.gap ? (latestSnapshot(db, handle)?.count ?? null) : null;
     insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
     if (newReviews.length + editedReviews.length > 0) {
       setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
@@ -294,6 +393,19 @@ async function commit(
           : null
         : undefined,
     });
+    const gap =
+      fetched.gap &&
+      recordGap(db, handle, fetched.gap, {
+        before: gapBefore,
+        floorRowId,
+        since: app.lastSuccessAt,
+        at: finishedAt.getTime(),
+        arrived:
+          listedBefore === null || fetched.summary.count === null
+            ? null
+            : fetched.summary.count - listedBefore,
+        read: newReviews.length,
+      });
     return {
       handle,
       status,
@@ -303,6 +415,7 @@ async function commit(
       editedReviews,
       restored,
       capped: fetched.capped,
+      ...(gap ? { gap } : {}),
       summary: fetched.summary,
       alertKinds: raised.kinds,
       messages: raised.messages,
@@ -310,6 +423,40 @@ async function commit(
   });
   logOutcome(deps.logger, outcome, fetched, wasUnavailable);
   return outcome;
+}
+
+/** Writes the gap as this poll leaves it, inside its transaction, and says what became of it. */
+function recordGap(
+  db: Store['db'],
+  handle: string,
+  after: GapAfter,
+  context: {
+    before: Gap | undefined;
+    floorRowId: number;
+    since: number | null;
+    at: number;
+    /** How much the listing's count grew since the last poll; null when a count is missing. */
+    arrived: number | null;
+    /** How many reviews this poll stored. */
+    read: number;
+  },
+): GapReport {
+  if (after.state === 'closed') {
+    saveGap(db, handle, null);
+    return { state: 'closed', unread: 0 };
+  }
+  const { before } = context;
+  const kept =
+    after.state === 'open' && before
+      ? before
+      : { openedAt: context.at, floorRowId: context.floorRowId, since: context.since, unread: 0 };
+  // Counts can be rounded, and archived reviews leave them: the estimate is only about.
+  const unread =
+    kept.unread === null || context.arrived === null
+      ? null
+      : Math.max(0, kept.unread + context.arrived - context.read);
+  saveGap(db, handle, { ...kept, offset: after.offset, unread });
+  return { state: after.state, unread };
 }
 
 /** A 404 marks the app unavailable and says so once; later polls of a missing app stay quiet. */
@@ -371,12 +518,7 @@ function logOutcome(logger: Logger, outcome: PollOutcome, fetched: Fetched, wasU
       'review came without a review_id: stored under a fingerprint of reviewer, date and content',
     );
   }
-  if (outcome.capped) {
-    logger.warn(
-      { app, pages: fetched.pages },
-      `${app}: no stored review within ${fetched.pages} pages (poll.maxPages); older new reviews, if any, were not read`,
-    );
-  }
+  logGap(logger, outcome, fetched.pages);
   const fields = {
     app,
     requests: outcome.requests,
@@ -396,6 +538,25 @@ function logOutcome(logger: Logger, outcome: PollOutcome, fetched: Fetched, wasU
       { app, restored: outcome.restored },
       `${app}: ${outcome.restored} ${outcome.restored === 1 ? 'review' : 'reviews'} marked removed listed again: restored`,
     );
+  }
+}
+
+function logGap(logger: Logger, outcome: PollOutcome, pages: number): void {
+  const { gap, handle: app } = outcome;
+  if (!gap) return;
+  const unread = gap.unread === null ? 'an unknown number of' : `about ${gap.unread}`;
+  if (gap.state === 'opened') {
+    logger.warn(
+      { app, pages, unread: gap.unread },
+      `${app}: no stored review within ${pages} pages (poll.maxPages): ${unread} older reviews are unread; the next polls read on from here`,
+    );
+  } else if (gap.state === 'open') {
+    logger.info(
+      { app, pages, unread: gap.unread },
+      `${app}: reading on into the burst: ${unread} reviews still unread`,
+    );
+  } else {
+    logger.info({ app, pages }, `${app}: burst read to its end: no review unread`);
   }
 }
 

@@ -30,6 +30,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { pollState } from '../store/apps.js';
 import type { Store, StoreDb } from '../store/db.js';
+import { gapOf } from '../store/gaps.js';
 import {
   foldDuplicate,
   forgetPageHash,
@@ -49,6 +50,7 @@ import {
 } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
 import { diffPage, matchKnown, SeenInPoll } from './diff.js';
+import { type GapReport, pollApp } from './poll.js';
 
 const DAY_MS = 86_400_000;
 
@@ -103,6 +105,8 @@ export interface ReconcileOutcome extends ReconcileCounts {
   alertKinds: Array<Alert['kind']>;
   /** Outbox messages raised, to enqueue for delivery. */
   messages: OutboxMessage[];
+  /** Set when the app had a burst gap: the reconciliation read on into it (`readOnIntoGap`). */
+  gap?: GapReport;
 }
 
 /** A failure after some requests were spent: they are recorded, and counted in the cost, all the same. */
@@ -171,7 +175,28 @@ export async function reconcileApp(
   }
   const outcome = await deps.store.writes.run(() => commit(deps, handle, read, startedAt, now()));
   logOutcome(deps.logger, outcome);
-  return outcome;
+  return gapOf(pollState(deps.store.db, handle)) ? readOnIntoGap(deps, handle, outcome) : outcome;
+}
+
+/**
+ * Past the newest pages, a reconciliation reads an open burst gap to its end: those pages cost the same
+ * whenever they are read, and a daily deep look should leave nothing unread. It runs as a poll of the
+ * app (its own run, alerts and all), bounded so that one job stays finite.
+ */
+export const GAP_PAGES_PER_RECONCILIATION = 1_000;
+
+async function readOnIntoGap(
+  deps: ReconcileDeps,
+  handle: string,
+  outcome: ReconcileOutcome,
+): Promise<ReconcileOutcome> {
+  const poll = await pollApp(deps, handle, { maxPages: GAP_PAGES_PER_RECONCILIATION, baselinePages: 1 });
+  return {
+    ...outcome,
+    ...(poll.gap ? { gap: poll.gap } : {}),
+    alertKinds: [...outcome.alertKinds, ...poll.alertKinds],
+    messages: [...outcome.messages, ...poll.messages],
+  };
 }
 
 function skipped(handle: string): ReconcileOutcome {

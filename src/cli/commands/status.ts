@@ -90,6 +90,9 @@ function text(report: StatusReport, now: number): string {
     ]);
   }
   const out = [`${table(rows)}\n`];
+  for (const app of report.apps) {
+    if (app.gap) out.push(gapLine(app.handle, app.gap, now));
+  }
   if (paused) out.push(`polling paused: ${paused} (restart reviewwatch once it is fixed)`);
   const budget = schedule.budget === null ? '' : ` of catalog.dailyRequestBudget ${count(schedule.budget)}`;
   const { polls, paging, tightening, reserved, total } = schedule.projected;
@@ -115,6 +118,17 @@ function text(report: StatusReport, now: number): string {
   }
   if (report.failed.length > 0) out.push('  `reviewwatch notify retry` sends them again.');
   return `${out.join('\n')}\n`;
+}
+
+/** An open burst gap: "gap: my-app: about 25 reviews unread (opened 3m ago; the next polls read on)". */
+function gapLine(handle: string, gap: { openedAt: Date; unread: number | null }, now: number): string {
+  const unread =
+    gap.unread === null
+      ? 'reviews unread (the listing does not say how many)'
+      : gap.unread === 0
+        ? 'its last page read, the next poll confirms its end'
+        : `about ${count(gap.unread)} reviews unread`;
+  return `gap: ${handle}: ${unread} (a burst past poll.maxPages, opened ${ago(gap.openedAt, now)}; the next polls read on)`;
 }
 
 /** Reviews a day as the schedule estimates them; "new" until an app has a day of history. */

@@ -20,6 +20,7 @@ import {
   DIGEST_QUEUE,
   NOTIFY_QUEUE,
   type NotifyJobData,
+  ONCE_POLL_QUEUE,
   POLL_JOB,
   POLL_QUEUE,
   type PollJobData,
@@ -36,6 +37,8 @@ import {
 import { PollSchedule } from './queue/poll-schedule.js';
 import {
   createPollWorker,
+  GAP_FOLLOW_UP_MS,
+  POLL_LOCK_TTL_MS,
   type PollJobResult,
   pollJobOptions,
   type RetryPolicy,
@@ -64,6 +67,9 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** How often a long-running worker checks that Redis still holds its schedules (or every poll interval). */
 const UPKEEP_EVERY_MS = 30_000;
+
+/** A one-shot job stops waiting for another poll of its app this long before its run's deadline, to say so. */
+const LOCK_WAIT_MARGIN_MS = 1_000;
 
 /** How often `catalog.simulator: true` publishes a review, so a first run shows the flow working. */
 const EMBEDDED_ARRIVAL_MS = 20_000;
@@ -212,7 +218,9 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
 
     const connection = redis;
     const prefix = settings.queuePrefix;
-    const pollQueue = new Queue<PollJobData>(POLL_QUEUE, { connection, prefix });
+    // A one-shot run polls what it was asked on a queue of its own (ONCE_POLL_QUEUE says why).
+    const pollQueueName = options.schedule ? POLL_QUEUE : ONCE_POLL_QUEUE;
+    const pollQueue = new Queue<PollJobData>(pollQueueName, { connection, prefix });
     const notifyQueue = new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection, prefix });
     const digestQueue = options.digest ? new Queue(DIGEST_QUEUE, { connection, prefix }) : undefined;
     const maintenanceQueue = options.maintenance
@@ -282,6 +290,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
       metrics,
       logger,
       onMessages: enqueueRaised,
+      ...(options.schedule ? { gapFollowUpMs: GAP_FOLLOW_UP_MS } : {}),
       onFatal:
         options.onFatal ??
         ((err) => {
@@ -428,7 +437,7 @@ export async function startWorker(settings: Settings, options: WorkerOptions): P
     let events: QueueEvents | undefined;
     const pollEvents = async () => {
       if (!events) {
-        const created = new QueueEvents(POLL_QUEUE, { connection, prefix });
+        const created = new QueueEvents(pollQueueName, { connection, prefix });
         events = created;
         releasers.add('poll queue events', () => created.close());
         await created.waitUntilReady();
@@ -529,10 +538,14 @@ function workerHandle(parts: Parts): Worker {
       const events = await pollEvents();
       const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
       const run = randomUUID().slice(0, 8);
+      // A poll of the app already running elsewhere is waited for, then this one polls: within the
+      // timeout, or for as long as one poll may take when there is none.
+      const waitUntil =
+        deadline === undefined ? Date.now() + POLL_LOCK_TTL_MS : deadline - LOCK_WAIT_MARGIN_MS;
       const jobs: Array<Job<PollJobData>> = await resources.pollQueue.addBulk(
         handles.map((handle) => ({
           name: POLL_JOB,
-          data: { handle },
+          data: { handle, waitUntil },
           opts: { ...pollJobOptions(resources.retry), jobId: `once-${run}-${handle}` },
         })),
       );
@@ -622,9 +635,14 @@ export async function startInboxServer(
     const { store, redis } = await openStorage(settings, releasers, logger);
     const prefix = settings.queuePrefix;
     // Only for Bull Board and the queue depths of /metrics: this process adds no job.
-    const queues = [POLL_QUEUE, NOTIFY_QUEUE, DIGEST_QUEUE, MAINTENANCE_QUEUE, RECONCILE_QUEUE].map(
-      (name) => new Queue(name, { connection: redis, prefix }),
-    );
+    const queues = [
+      POLL_QUEUE,
+      ONCE_POLL_QUEUE,
+      NOTIFY_QUEUE,
+      DIGEST_QUEUE,
+      MAINTENANCE_QUEUE,
+      RECONCILE_QUEUE,
+    ].map((name) => new Queue(name, { connection: redis, prefix }));
     releasers.add('queues', async () => {
       for (const queue of queues) await queue.close();
     });

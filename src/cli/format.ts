@@ -17,7 +17,7 @@ export function formatPollLine(result: PollJobResult): string {
     case 'unavailable':
       return `${result.handle}: unavailable: ${result.unavailable ?? 'not found'}`;
     case 'skipped':
-      return `${result.handle}: skipped: another poll of it is still running`;
+      return `${result.handle}: skipped: ${result.skippedBecause ?? 'another poll of it is still running'}`;
     case 'baseline':
       return `${result.handle}: baseline, ${result.newReviews} reviews stored as history (${requests})`;
     default: {

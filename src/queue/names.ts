@@ -6,10 +6,20 @@ import type { OutboxMessage } from '../alerts/messages.js';
  */
 
 export const POLL_QUEUE = 'poll';
+/**
+ * One-shot runs (`poll --once`) poll through a queue of their own: the scheduled polls of a stopped
+ * `start` waiting in POLL_QUEUE are `start`'s to run, not theirs (docs/architecture.md, "One-shot runs").
+ */
+export const ONCE_POLL_QUEUE = 'poll-once';
 export const POLL_JOB = 'poll';
 
 export interface PollJobData {
   handle: string;
+  /**
+   * Set by one-shot runs (epoch ms): while another poll of the app holds its lock, wait for it until then
+   * and poll after it, instead of ending as skipped.
+   */
+  waitUntil?: number;
 }
 
 /** Scheduler ids derive from the handle; handles hold no `:` so they are valid BullMQ ids. */

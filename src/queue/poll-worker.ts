@@ -10,7 +10,7 @@ import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
 import { type GapReport, type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { pollLockKey, withLock } from './app-lock.js';
-import { POLL_QUEUE, type PollJobData } from './names.js';
+import { POLL_JOB, type PollJobData } from './names.js';
 
 export interface RetryPolicy {
   attempts: number;
@@ -23,6 +23,8 @@ export interface PollJobResult {
   handle: string;
   /** `skipped`: another poll of the app was still running (here or in another process); this one did nothing. */
   status: PollOutcome['status'] | 'skipped';
+  /** Why a poll was skipped, in words. */
+  skippedBecause?: string;
   requests: number;
   newReviews: number;
   editedReviews: number;
@@ -76,12 +78,21 @@ export interface PollWorkerOptions {
   metrics?: Metrics;
   /** `POLL_LOCK_TTL_MS` unless a test needs a killed holder's lock to lapse sooner. */
   pollLockTtlMs?: number;
+  /**
+   * A long-running worker reads a burst gap on this soon instead of at the app's next scheduled poll:
+   * its pages cost the same whenever they are read, and its reviews are waiting to alert. Unset for
+   * one-shot runs, which report the gap and leave it to `start`.
+   */
+  gapFollowUpMs?: number;
 }
+
+/** How soon a long-running worker polls again an app whose poll left a burst gap open. */
+export const GAP_FOLLOW_UP_MS = 10_000;
 
 export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData, PollJobResult> {
   const { deps, logger } = options;
   return new Worker<PollJobData, PollJobResult>(
-    POLL_QUEUE,
+    options.queue.name,
     async (job) => {
       const { handle } = job.data;
       const started = performance.now();
@@ -89,9 +100,10 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
       try {
         // One poll per app at a time, across processes: a slot that comes while the app is still being
         // polled (a slow API, `poll --once` beside `start`) would only spend the same requests twice.
-        const run = await withLock(
+        const run = await withLockOrWait(
           options.connection,
           pollLockKey(options.prefix, handle),
+          job.data.waitUntil,
           {
             ttlMs: options.pollLockTtlMs ?? POLL_LOCK_TTL_MS,
             onLost: () =>
@@ -112,15 +124,32 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
             }),
         );
         if (!run.taken) {
+          const waited = job.data.waitUntil !== undefined;
           logger.warn(
             { app: handle },
-            `poll of ${handle} skipped: the previous poll of it is still running (in this or another reviewwatch process)`,
+            waited
+              ? `poll of ${handle} skipped: another poll of it was still running when the time ran out`
+              : `poll of ${handle} skipped: the previous poll of it is still running (in this or another reviewwatch process)`,
           );
-          return skipped(handle);
+          return skipped(
+            handle,
+            waited
+              ? 'another poll of it (in this or another reviewwatch process) was still running when the time ran out'
+              : 'another poll of it is still running',
+          );
         }
         const outcome = run.value;
         options.metrics?.pollFinished(outcome, seconds());
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
+        if (options.gapFollowUpMs !== undefined && outcome.gap && outcome.gap.state !== 'closed') {
+          await followUp(options.queue, job, outcome.pollRunId, options.gapFollowUpMs).catch((err) =>
+            // The gap is in SQLite: the next scheduled poll reads on all the same.
+            logger.warn(
+              { app: handle },
+              `could not enqueue the read-on poll of ${handle}: ${errorMessage(err)}`,
+            ),
+          );
+        }
         return resultOf(outcome, options.lowRatingMax);
       } catch (err) {
         if (err instanceof CatalogRateLimitError) {
@@ -167,6 +196,19 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
   );
 }
 
+/** A poll of the same app soon, with the same retries; one per poll run, so never two for one gap step. */
+async function followUp(queue: Queue<PollJobData>, job: Job<PollJobData>, pollRunId: number, delay: number) {
+  const { attempts, backoff, removeOnComplete, removeOnFail } = job.opts;
+  await queue.add(POLL_JOB, job.data, {
+    jobId: `gap-${job.data.handle}-${pollRunId}`,
+    delay,
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(backoff === undefined ? {} : { backoff }),
+    removeOnComplete: removeOnComplete ?? true,
+    removeOnFail: removeOnFail ?? true,
+  });
+}
+
 function rateLimitBackoff(job: Job, baseMs: number): number {
   const exp = baseMs * 2 ** Math.min(job.attemptsStarted, 8);
   return Math.round(exp / 2 + Math.random() * (exp / 2));
@@ -177,10 +219,32 @@ function recordFailure(store: Store, handle: string, message: string): void {
   updateApp(store.db, handle, { lastPollAt: new Date(), lastPollStatus: 'failed', lastError: message });
 }
 
-function skipped(handle: string): PollJobResult {
+/**
+ * The app's poll lock, then `fn`. A scheduled slot that finds the lock taken gives up at once (its app is
+ * being polled); a one-shot job (`waitUntil`) waits for the other poll to end, then polls itself.
+ */
+async function withLockOrWait<T>(
+  redis: Redis,
+  key: string,
+  waitUntil: number | undefined,
+  options: Parameters<typeof withLock>[2],
+  fn: () => Promise<T>,
+): ReturnType<typeof withLock<T>> {
+  for (;;) {
+    const run = await withLock(redis, key, options, fn);
+    if (run.taken || waitUntil === undefined || Date.now() >= waitUntil) return run;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_STEP_MS));
+  }
+}
+
+/** How often a one-shot job waiting for another poll of its app tries the lock again. */
+const LOCK_WAIT_STEP_MS = 200;
+
+function skipped(handle: string, because: string): PollJobResult {
   return {
     handle,
     status: 'skipped',
+    skippedBecause: because,
     requests: 0,
     newReviews: 0,
     editedReviews: 0,

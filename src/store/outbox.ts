@@ -249,3 +249,18 @@ export function deliveryStates(db: Db, ids: number[]): DeliveryState[] {
     .where(inArray(deliveries.id, ids))
     .all();
 }
+
+/**
+ * The deliveries of the alerts raised for these apps since a moment, whichever process raised them: what
+ * a one-shot run waits for and reports.
+ */
+export function deliveriesRaisedSince(db: Db, handles: string[], since: Date): number[] {
+  if (handles.length === 0) return [];
+  return db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .innerJoin(alerts, eq(alerts.id, deliveries.alertId))
+    .where(and(inArray(alerts.appHandle, handles), gte(alerts.createdAt, since)))
+    .all()
+    .map((row) => row.id);
+}

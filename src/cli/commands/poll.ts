@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import type { DeliveryState } from '../../store/outbox.js';
+import { lowReviewsSince } from '../../store/history.js';
+import { type DeliveryState, deliveriesRaisedSince } from '../../store/outbox.js';
 import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { formatLowRated, formatPollLine } from '../format.js';
@@ -11,6 +12,9 @@ interface PollCommandOptions {
   wait: number;
   timeout: number;
 }
+
+/** The new low reviews a run lists, newest first; more are counted, and `status` and the inbox show them. */
+const LOW_REVIEWS_SHOWN = 1_000;
 
 export function seconds(value: string): number {
   const n = Number(value);
@@ -47,6 +51,8 @@ export function pollCommand(): Command {
       });
       let failed = 0;
       let timedOut = false;
+      // What happened to these apps from now on is this run's to report, whichever job did it.
+      const since = new Date();
       try {
         process.stdout.write(`Polling ${handles.length} app${handles.length === 1 ? '' : 's'}…\n`);
         let done = 0;
@@ -57,20 +63,30 @@ export function pollCommand(): Command {
               `[${++done}/${handles.length}] ${outcome.result ? formatPollLine(outcome.result) : `${outcome.handle}: failed: ${outcome.error}`}\n`,
             ),
         });
-        const polled = outcomes.flatMap((o) => (o.result ? [o.result] : []));
-        failed += outcomes.length - polled.filter((r) => r.status !== 'unavailable').length;
-        // Not a failure: the app's poll in flight elsewhere reports what it finds.
-        const skipped = polled.filter((r) => r.status === 'skipped').length;
-        const lowRated = polled.flatMap((r) => r.lowRated.map((review) => ({ handle: r.handle, review })));
-        const requests = worker.requests();
+        // An app the API no longer knows, or that could not be polled in time, fails the run.
+        const polled = outcomes.filter(
+          (o) => o.result && o.result.status !== 'skipped' && o.result.status !== 'unavailable',
+        ).length;
+        failed += outcomes.length - polled;
+        const { db } = worker.store;
+        const maxRating = settings.config.alerts.lowRating.maxRating;
+        const lowRated = handles.flatMap((handle) =>
+          lowReviewsSince(db, handle, since, maxRating, LOW_REVIEWS_SHOWN).map((review) => ({
+            handle,
+            review,
+          })),
+        );
         process.stdout.write(
-          `\nPolled ${handles.length - failed - skipped} of ${handles.length} apps${skipped > 0 ? ` (${skipped} skipped: another poll of it was already running)` : ''} with ${requests} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
+          `\nPolled ${polled} of ${handles.length} apps with ${worker.requests()} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
         );
         if (lowRated.length > 0) process.stdout.write(`${formatLowRated(lowRated)}\n`);
-        for (const o of outcomes.filter((o) => o.error !== undefined))
-          process.stdout.write(`failed: ${o.handle}: ${o.error}\n`);
+        for (const o of outcomes) {
+          if (o.error !== undefined) process.stdout.write(`failed: ${o.handle}: ${o.error}\n`);
+          else if (o.result?.status === 'skipped')
+            process.stdout.write(`skipped: ${o.handle}: ${o.result.skippedBecause ?? 'not polled'}\n`);
+        }
         timedOut = outcomes.some((o) => o.error?.startsWith('did not finish in time'));
-        const deliveryIds = polled.flatMap((r) => r.deliveryIds);
+        const deliveryIds = deliveriesRaisedSince(db, handles, since);
         if (deliveryIds.length > 0) {
           process.stdout.write(
             `Delivering ${deliveryIds.length} notification${deliveryIds.length === 1 ? '' : 's'}…\n`,

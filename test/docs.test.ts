@@ -168,6 +168,49 @@ function staleNames(markdown: string, code: { src: string; all: string }): strin
   return stale;
 }
 
+/** `name -> layer` of test/layering.test.ts's `LAYER`, read with the TypeScript parser. */
+function layersOfTest(file: string): Map<string, number> {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const layers = new Map<string, number>();
+  const visit = (node: ts.Node) => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(source) === 'LAYER') {
+      let value = node.initializer;
+      while (value && (ts.isAsExpression(value) || ts.isSatisfiesExpression(value))) value = value.expression;
+      if (!value || !ts.isObjectLiteralExpression(value)) throw new Error(`${file}: LAYER is not an object`);
+      for (const property of value.properties) {
+        if (!ts.isPropertyAssignment(property) || !ts.isNumericLiteral(property.initializer)) {
+          throw new Error(`${file}: LAYER has an entry that is not "name: number"`);
+        }
+        const name = property.name;
+        const key = ts.isStringLiteral(name) || ts.isIdentifier(name) ? name.text : name.getText(source);
+        layers.set(key, Number(property.initializer.text));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return layers;
+}
+
+/** `name -> layer` of a page's table with the header `| layer | folder | owns |`. */
+function layersOfPage(markdown: string): Map<string, number> {
+  const layers = new Map<string, number>();
+  const lines = markdown.split('\n');
+  const header = lines.findIndex((line) => /^\|\s*layer\s*\|\s*folder\s*\|/.test(line));
+  if (header < 0) return layers;
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [layer, folders] = line
+      .split('|')
+      .slice(1, 3)
+      .map((cell) => cell.trim());
+    for (const [, name] of (folders ?? '').matchAll(/`([^`]+)`/g)) {
+      layers.set((name as string).replace(/\/$/, ''), Number(layer));
+    }
+  }
+  return layers;
+}
+
 describe('the project documents itself', () => {
   it('finds comments and the documents they cite (the check can fail)', () => {
     const comments = commentsOf('src/store/write-batch.ts').join('\n');
@@ -253,5 +296,23 @@ describe('the project documents itself', () => {
       staleNames(readFileSync(page, 'utf8'), code).map((name) => `${page}: ${name}`),
     );
     expect(stale).toEqual([]);
+  });
+
+  it("architecture.md's layer table is test/layering.test.ts's", () => {
+    const tested = layersOfTest('test/layering.test.ts');
+    const documented = layersOfPage(readFileSync('docs/architecture.md', 'utf8'));
+    expect(tested.size).toBeGreaterThan(10);
+    const sorted = (layers: Map<string, number>) =>
+      [...layers].map(([name, layer]) => `${layer} ${name}`).sort();
+    expect(sorted(documented)).toEqual(sorted(tested));
+  });
+
+  it('reads both layer tables (the check can fail)', () => {
+    const page = ['| layer | folder | owns |', '| ---: | --- | --- |', '| 0 | `util/`, `log.ts` | x |'];
+    expect([...layersOfPage(page.join('\n'))]).toEqual([
+      ['util', 0],
+      ['log.ts', 0],
+    ]);
+    expect(layersOfTest('test/layering.test.ts').get('store')).toBe(3);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 /** A document a comment or a page names: `docs/architecture.md`, `stack-notes.md`, `bench/README.md`. */
 const DOCUMENT = /[\w./-]+\.md\b/g;
-const URL = /\bhttps?:\/\/\S+/g;
+const URL = /\b(?:https?|file):\/\/\S+/g;
 
 function filesUnder(dir: string, extension: string): string[] {
   if (!existsSync(dir)) return [];
@@ -74,6 +74,34 @@ function anchorsOf(markdown: string): Set<string> {
         .replace(/ /g, '-'),
     ),
   );
+}
+
+/** Files other than code and pages that cite the documentation in their comments. */
+const OTHER_FILES = [
+  'Dockerfile',
+  'docker-compose.yml',
+  '.ci/run',
+  ...['config', 'deploy'].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => !name.endsWith('.md'))
+      .map((name) => join(dir, name)),
+  ),
+].filter((file) => existsSync(file));
+
+/** A section cited by its heading: `docs/configuration.md, "Choosing a poll schedule"`, `the README's "Try it"`. */
+const SECTION = /(README|[\w./-]+\.md)(?:'s)?,?[\s*#/]+"([^"]+)"/g;
+
+/** `document "Heading"` for every section cited in `text` whose document has no such heading. */
+function missingSections(text: string): string[] {
+  return [...text.matchAll(SECTION)].flatMap(([, document, heading]) => {
+    const name = document === 'README' ? 'README.md' : (document as string);
+    const path = [name, join('docs', name)].find((p) => existsSync(p));
+    if (path === undefined) return []; // missingDocuments reports it
+    const headings = (readFileSync(path, 'utf8').match(/^#{1,6} .+$/gm) ?? []).map((h) =>
+      h.replace(/^#+ /, ''),
+    );
+    return headings.includes(heading as string) ? [] : [`${name} "${heading}"`];
+  });
 }
 
 /** Every Markdown page of the repository: the top level, docs/, bench/ and deploy/. */
@@ -246,19 +274,42 @@ describe('the project documents itself', () => {
     expect(broken).toEqual([]);
   });
 
-  it("every row of the README's tables has as many cells as its header", () => {
-    const lines = readFileSync('README.md', 'utf8').split('\n');
-    const wrong: string[] = [];
-    let columns: number | undefined;
-    lines.forEach((line, i) => {
-      if (!line.trimStart().startsWith('|')) {
-        columns = undefined;
-        return;
-      }
-      columns ??= cellCount(line);
-      if (cellCount(line) !== columns) wrong.push(`README.md:${i + 1}: ${line.slice(0, 60)}…`);
+  it('every row of the tables has as many cells as its header', () => {
+    const wrong = PAGES.flatMap((page) => {
+      const found: string[] = [];
+      let columns: number | undefined;
+      readFileSync(page, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (!line.trimStart().startsWith('|')) {
+            columns = undefined;
+            return;
+          }
+          columns ??= cellCount(line);
+          if (cellCount(line) !== columns) found.push(`${page}:${i + 1}: ${line.slice(0, 60)}…`);
+        });
+      return found;
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('the deployment files and configs cite only documents and sections that exist', () => {
+    const cited = OTHER_FILES.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...missingDocuments(text, file), ...missingSections(text)].map((name) => `${file}: ${name}`);
+    });
+    expect(cited).toEqual([]);
+  });
+
+  it('comments cite only sections that exist', () => {
+    const files = ['src', 'test', 'bench', 'scripts'].flatMap((dir) => filesUnder(dir, '.ts'));
+    const cited = files.flatMap((file) =>
+      missingSections(commentsOf(file).join('\n')).map((name) => `${file}: ${name}`),
+    );
+    expect(cited).toEqual([]);
+    expect(missingSections('see the README\'s "Nowhere", docs/cli.md, "user" and README, "Try it"')).toEqual([
+      'README.md "Nowhere"',
+    ]);
   });
 
   it('finds the paths and names a page gives (the checks can fail)', () => {

@@ -76,6 +76,9 @@ function anchorsOf(markdown: string): Set<string> {
   );
 }
 
+/** Markdown is not formatted here: pages keep their prose near 110 characters, and nothing past this. */
+const MAX_LINE = 160;
+
 /** Files other than code and pages that cite the documentation in their comments. */
 const OTHER_FILES = [
   'Dockerfile',
@@ -291,6 +294,17 @@ describe('the project documents itself', () => {
       return found;
     });
     expect(wrong).toEqual([]);
+  });
+
+  it(`no line of a page is longer than ${MAX_LINE} characters`, () => {
+    const long = PAGES.flatMap((page) =>
+      readFileSync(page, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          [...line].length > MAX_LINE ? [`${page}:${i + 1}: ${line.slice(0, 60)}…`] : [],
+        ),
+    );
+    expect(long).toEqual([]);
   });
 
   it('the deployment files and configs cite only documents and sections that exist', () => {

@@ -10,7 +10,8 @@
 #     -v reviewwatch-data:/app/data -v "$PWD/config/reviewwatch.yaml:/app/config/reviewwatch.yaml:ro" \
 #     -p 127.0.0.1:9464:9464 reviewwatch
 #
-# docs/deployment.md explains the environment, the volume, health checks, backups and upgrades.
+# docs/deployment.md explains the environment, the volume and upgrades; docs/operations.md health checks
+# and backups.
 
 # A Node.js LTS: 22, 24 and 26 build and run this app (Node 22's support ends in April 2027).
 ARG NODE_VERSION=22

@@ -1,6 +1,6 @@
 /**
  * Renders the sample weekly digest and a sample alert email, and screenshots them with headless Chromium
- * (Debian's `chromium` package) for the README, then the triage inbox with sample data:
+ * (Debian's `chromium` package) for the README and docs/, then the triage inbox with sample data:
  * `npx tsx scripts/screenshots.ts [docs]`.
  */
 import { execFileSync } from 'node:child_process';

@@ -13,7 +13,7 @@ export class ReviewwatchError extends Error {
   }
 }
 
-/** Exit codes of the CLI; documented in the README. */
+/** Exit codes of the CLI; documented in docs/cli.md. */
 export const ExitCode = {
   Ok: 0,
   /** The command ran but something it did failed (a poll, a delivery). */

@@ -623,8 +623,8 @@ export interface InboxServer {
 
 /**
  * `reviewwatch serve`: the inbox, health, metrics and Bull Board without polling, against the same
- * database and Redis as a worker (a second machine, or a worker with http.enabled: false). It needs no
- * API key: it reads what the workers stored.
+ * database and Redis as a worker on the same host (SQLite must be on a local disk, docs/deployment.md):
+ * beside a worker with http.enabled: false, say. It needs no API key: it reads what the workers stored.
  */
 export async function startInboxServer(
   settings: Settings,

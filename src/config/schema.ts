@@ -44,7 +44,10 @@ export const SCHEDULE_POLICIES = ['fixed', 'adaptive', 'budget'] as const;
 
 const poll = z.strictObject({
   every: duration.default(15 * 60_000),
-  /** `fixed`: every app at `every`; `adaptive` and `budget` follow each app's pace (README, Choosing a poll schedule). */
+  /**
+   * `fixed`: every app at `every`; `adaptive` and `budget` follow each app's pace (docs/configuration.md,
+   * "Choosing a poll schedule").
+   */
   schedule: z.enum(SCHEDULE_POLICIES).default('fixed'),
   /** The shortest and longest interval `adaptive` and `budget` give an app. */
   minEvery: duration.default(2 * 60_000),

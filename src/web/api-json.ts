@@ -1,5 +1,5 @@
 /**
- * The JSON shapes of the API (`/api/reviews`, `/api/reviews/:id`), documented in the README: dates as ISO
+ * The JSON shapes of the API (`/api/reviews`, `/api/reviews/:id`), documented in docs/inbox.md: dates as ISO
  * strings, the same severity and automatic tags the pages show, and each review's URL in the inbox.
  */
 import type { InboxRow } from '../store/inbox.js';

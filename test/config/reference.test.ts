@@ -31,25 +31,26 @@ function keyPaths(schema: Schema, prefix: string): string[] {
   }
 }
 
-/** The keys the README's configuration table documents: "`a.b.c`, `.d`" documents a.b.c and a.b.d. */
-function documentedKeys(readme: string): string[] {
-  const table = readme.slice(readme.indexOf('| key '), readme.indexOf('\n\n', readme.indexOf('| key ')));
-  return table
-    .split('\n')
-    .slice(2)
-    .flatMap((row) => {
-      const cell = row.split('|')[1] ?? '';
-      const spans = [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
-      const first = spans[0];
-      if (!first) return [];
-      const parent = first.slice(0, first.lastIndexOf('.'));
-      return spans.map((span) => (span.startsWith('.') ? `${parent}${span}` : span));
-    });
+/**
+ * The keys docs/configuration.md documents: each entry of its "## Keys" section starts with the keys in
+ * bold, "- **`a.b.c`, `.d`** (default …)", which documents a.b.c and a.b.d.
+ */
+function documentedKeys(page: string): string[] {
+  const start = page.indexOf('\n## Keys');
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  return [...section.matchAll(/^- \*\*(.+?)\*\*/gm)].flatMap((m) => {
+    const spans = [...(m[1] as string).matchAll(/`([^`]+)`/g)].map((s) => s[1] as string);
+    const first = spans[0];
+    if (!first) return [];
+    const parent = first.slice(0, first.lastIndexOf('.'));
+    return spans.map((span) => (span.startsWith('.') ? `${parent}${span}` : span));
+  });
 }
 
-describe('the configuration reference in the README', () => {
+describe('the configuration reference, docs/configuration.md', () => {
   const schemaKeys = keyPaths(configSchema as unknown as Schema, '');
-  const documented = documentedKeys(readFileSync('README.md', 'utf8'));
+  const documented = documentedKeys(readFileSync('docs/configuration.md', 'utf8'));
   const covers = (doc: string, key: string) =>
     key === doc || key.startsWith(`${doc}.`) || key.startsWith(`${doc}[`);
 

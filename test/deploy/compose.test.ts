@@ -67,7 +67,7 @@ const dockerfile = read('Dockerfile').replace(/\\\n/g, ' ');
 const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 const imageEnv = (name: string) => new RegExp(`\\b${name}=(\\S+)`).exec(finalStage)?.[1];
 
-/** How long `reviewwatch start` lets jobs in flight finish on SIGTERM (README: 30 s). */
+/** How long `reviewwatch start` lets jobs in flight finish on SIGTERM (docs/cli.md: 30 s). */
 function stopGraceSeconds(): number {
   const source = read('src/cli/commands/start.ts');
   const match = /STOP_GRACE_MS\s*=\s*([\d_]+)/.exec(source);

@@ -8,6 +8,7 @@ export function alertPolicyOf(config: Config): AlertPolicy {
     maxRating: alerts.lowRating.maxRating,
     minDrop: alerts.ratingDrop.minDrop,
     displayedDrop: alerts.ratingDrop.displayed,
+    dropRecovery: alerts.ratingDrop.recovery,
     incident: { count: alerts.incident.count, windowMs: alerts.incident.window },
     groupAbove: alerts.groupAbove,
     scoring: mergeScoringRules(DEFAULT_SCORING_RULES, alerts.scoring),

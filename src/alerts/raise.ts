@@ -1,14 +1,14 @@
 import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
 import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
-import { appTitle, ratingLevel, setRatingLevel } from '../store/apps.js';
+import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
-import { evaluateRating } from './rating-drop.js';
+import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
 import { routeAlert } from './route.js';
 import type { Alert, AppRef, Priority, ReviewAlert, ReviewRef } from './types.js';
 
@@ -18,6 +18,8 @@ export interface AlertPolicy {
   minDrop: number;
   /** Alert when the displayed (one-decimal) rating falls, too. */
   displayedDrop: boolean;
+  /** How far the average must climb back before the same fall alerts again (alerts/rating-drop.ts). */
+  dropRecovery: number;
   incident: IncidentRule;
   groupAbove: number;
   scoring: ScoringRules;
@@ -232,14 +234,40 @@ function ratingDrop(
   summary: RatingSummary,
   app: () => AppRef,
 ) {
-  const level = ratingLevel(db, findings.handle);
+  const stored = ratingLevel(db, findings.handle);
   const result = evaluateRating(
-    level,
-    { average: summary.average, count: summary.count, at: findings.at },
-    { minDrop: policy.minDrop, displayed: policy.displayedDrop },
-    // Only a drop needs its evidence: three queries a quiet poll does not pay for.
-    () => reviewActivitySince(db, findings.handle, level?.at ?? findings.at, policy.maxRating),
+    stored && dropStateOf(stored),
+    { average: summary.average, count: summary.count, at: findings.at, stars: starCountsOf(summary) },
+    {
+      minDrop: policy.minDrop,
+      displayed: policy.displayedDrop,
+      recovery: policy.dropRecovery,
+      maxRating: policy.maxRating,
+    },
+    // Only a drop needs its evidence: the queries a quiet poll does not pay for.
+    (since) => reviewActivitySince(db, findings.handle, since),
   );
-  if (result.nextLevel) setRatingLevel(db, findings.handle, result.nextLevel);
+  if (result.next) {
+    const { level, alerted, displayed } = result.next;
+    setRatingLevel(db, findings.handle, {
+      ...level,
+      stars: level.stars ? [...level.stars] : undefined,
+      alerted,
+      displayed,
+    });
+  }
   return result.drop ? ({ kind: 'rating-drop', app: app(), ...result.drop } as const) : undefined;
+}
+
+function dropStateOf(stored: StoredRatingLevel): DropState {
+  const { alerted, displayed, stars, ...level } = stored;
+  const counts = stars as StarCounts | undefined;
+  return { level: { ...level, ...(counts ? { stars: counts } : {}) }, alerted, displayed };
+}
+
+/** The summary's counts, one-star first, when it gave every one. */
+function starCountsOf(summary: RatingSummary): StarCounts | undefined {
+  const d = summary.distribution;
+  const counts = [d[1], d[2], d[3], d[4], d[5]];
+  return counts.every((n): n is number => n !== null) ? (counts as unknown as StarCounts) : undefined;
 }

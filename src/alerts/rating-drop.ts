@@ -1,78 +1,220 @@
 import type { Priority, RatingDropAlert } from './types.js';
 
+/** Reviews per star, one-star first: `[ones, twos, threes, fours, fives]`. */
+export type StarCounts = readonly [number, number, number, number, number];
+
 export interface RatingLevel {
   average: number;
   count: number;
   at: Date;
+  /** The summary's counts per star then; unset for a level stored before they were kept. */
+  stars?: StarCounts | undefined;
+}
+
+/**
+ * What the two drop rules remember between polls. It lives in SQLite (the apps.rating_level_* columns),
+ * so a restart forgets no alert and re-arms nothing.
+ */
+export interface DropState {
+  /**
+   * What a fall is measured from and the evidence gathered since: the highest rating since the rules
+   * were armed, or, after an alert, the lowest level alerted on.
+   */
+  level: RatingLevel;
+  /**
+   * The level is the lowest alerted on: the average rule stays quiet until the average has recovered by
+   * `recovery` above it, and meanwhile alerts only on a new low, `minDrop` below it.
+   */
+  alerted: boolean;
+  /**
+   * The displayed (one-decimal) rating a fall below alerts, say 4.4. An alert lowers it to the rating
+   * alerted on; it rises only once the average clears the rounding boundary under a higher one by
+   * `recovery` (4.40 for 4.4: the boundary 4.35 plus 0.05). So an average hovering at 4.35 does not
+   * flip it. Unset for a state stored before it was kept: the level's displayed rating then.
+   */
+  displayed?: number | undefined;
+}
+
+export interface DropRule {
+  minDrop: number;
+  /** Alert when the displayed rating falls, too. */
+  displayed: boolean;
+  /** How far the average must climb back before the same fall alerts again (see DropState). */
+  recovery: number;
+  /** Reviews at or below this are low (alerts.lowRating.maxRating): the explanation names them apart. */
+  maxRating: number;
 }
 
 export interface DropEvidence {
-  /** Ratings of the low reviews stored (not as history) since the level was set. */
-  newLowRatings: number[];
-  /** All reviews stored (not as history) since the level was set. */
+  /** New reviews stored (not as history) since the level and still listed, per star. */
+  newByStars: StarCounts;
+  /** All reviews stored (not as history) since the level, listed or not. */
   newReviews: number;
-  /** Stored reviews an edit re-rated lower since the level was set. */
+  /** Stored reviews an edit re-rated lower since the level. */
   rerated: number;
+  /**
+   * How the stored reviews moved the summary's counts since the level, per star: new ones (history
+   * included) in, removed ones out, re-rated ones from their old stars to their new ones.
+   */
+  storedDelta: StarCounts;
+  /** Stored reviews seen before the level and marked removed since. */
+  removed: number;
+  /** Reviews of a burst not read yet (an open gap): the summary counts them, the store does not. */
+  unread: number;
 }
 
 export interface RatingEvaluation {
   /** The drop to alert on, without its app (the caller knows it). */
   drop?: Omit<RatingDropAlert, 'app' | 'kind'>;
-  /** The level to keep; undefined leaves it as it was. */
-  nextLevel?: RatingLevel;
+  /** The state to keep; undefined leaves it as it was (most polls: nothing to write). */
+  next?: DropState;
+}
+
+export interface CurrentRating {
+  average: number | null;
+  count: number | null;
+  at: Date;
+  /** Counts per star, when the summary gave every one. */
+  stars?: StarCounts | undefined;
 }
 
 const EPSILON = 1e-9;
 
 /** The rating as the listing displays it: one decimal. */
 export function displayed(average: number): string {
-  return (Math.round(average * 10 + EPSILON) / 10).toFixed(1);
+  return (tenths(average) / 10).toFixed(1);
+}
+
+/** The displayed rating in tenths (4.35 → 44), so that comparisons are exact. */
+function tenths(average: number): number {
+  return Math.round(average * 10 + EPSILON);
 }
 
 /**
- * Compares the current rating with the level the last drop alert (or the first poll, or a recovery) set.
- * One alert per drop: alerting moves the level down to the new rating, so the next poll at the same
- * rating is quiet; a recovery moves it up again, which re-arms the alert.
+ * Compares the current rating with the state the last poll left, and says whether the rating fell
+ * enough to alert. Two rules, each with hysteresis so that a rating hovering at a rounding boundary
+ * alerts once, not at every wobble:
+ * - the average fell by `minDrop` from the highest level since the rules were armed or, after an
+ *   alert, from the lowest level alerted on; the rules re-arm once the average has recovered by
+ *   `recovery` above that low;
+ * - the displayed rating fell below the one held (DropState.displayed).
  */
 export function evaluateRating(
-  level: RatingLevel | undefined,
-  current: { average: number | null; count: number | null; at: Date },
-  rule: { minDrop: number; displayed: boolean },
-  evidence: () => DropEvidence,
+  state: DropState | undefined,
+  current: CurrentRating,
+  rule: DropRule,
+  /** What happened since the level (the moment given): asked only when there is a drop to explain. */
+  evidence: (since: Date) => DropEvidence,
 ): RatingEvaluation {
   if (current.average === null || current.count === null) return {};
-  const now: RatingLevel = { average: current.average, count: current.count, at: current.at };
-  if (!level) return { nextLevel: now };
-  if (current.average > level.average + EPSILON) return { nextLevel: now };
-  const fell = level.average - current.average;
-  const displayFell = rule.displayed && Number(displayed(current.average)) < Number(displayed(level.average));
-  if (fell + EPSILON < rule.minDrop && !displayFell) return {};
-  const { newLowRatings, newReviews, rerated } = evidence();
+  const average = current.average;
+  const now: RatingLevel = {
+    average,
+    count: current.count,
+    at: current.at,
+    ...(current.stars ? { stars: current.stars } : {}),
+  };
+  if (!state) return { next: { level: now, alerted: false, displayed: tenths(average) / 10 } };
+
+  const rearmed = state.alerted && average + EPSILON >= state.level.average + rule.recovery;
+  const alerted = state.alerted && !rearmed;
+  // Armed, the level follows the rating up: a fall is measured from the highest since.
+  const level = !alerted && (rearmed || average > state.level.average + EPSILON) ? now : state.level;
+  const heldBefore = tenths(state.displayed ?? state.level.average);
+  const held = Math.max(heldBefore, tenths(average - rule.recovery));
+
+  const fell = level.average - average;
+  const averageFell = fell + EPSILON >= rule.minDrop;
+  // Until the average recovers, a lower displayed rating is the fall already alerted on: only the average
+  // falling minDrop further is news.
+  const displayFell = rule.displayed && !alerted && tenths(average) < held;
+  if (!averageFell && !displayFell) {
+    const changed = level !== state.level || alerted !== state.alerted || state.displayed === undefined;
+    return changed || held !== heldBefore ? { next: { level, alerted, displayed: held / 10 } } : {};
+  }
   return {
-    nextLevel: now,
+    next: { level: now, alerted: true, displayed: Math.min(held, tenths(average)) / 10 },
     drop: {
       priority: dropPriority(fell),
       from: { average: level.average, count: level.count, at: level.at.toISOString() },
-      to: { average: current.average, count: current.count, at: current.at.toISOString() },
-      explanation: {
-        newLowReviews: newLowRatings.length,
-        lowReviewsShare: lowReviewsShare(current.average, current.count, fell, newLowRatings),
-        vanished: Math.max(0, level.count + newReviews - current.count),
-        rerated,
-      },
+      to: { average, count: current.count, at: current.at.toISOString() },
+      explanation: explain(level, now, fell, rule.maxRating, evidence(level.at)),
     },
   };
 }
 
+function explain(
+  level: RatingLevel,
+  now: RatingLevel,
+  fell: number,
+  maxRating: number,
+  evidence: DropEvidence,
+): RatingDropAlert['explanation'] {
+  const { newByStars, newReviews, rerated, storedDelta, removed, unread } = evidence;
+  const low: number[] = [];
+  const below: number[] = [];
+  newByStars.forEach((n, i) => {
+    const stars = i + 1;
+    if (stars <= maxRating) low.push(...Array<number>(n).fill(stars));
+    else if (stars < level.average) below.push(...Array<number>(n).fill(stars));
+  });
+  const unstored = level.stars && now.stars ? unstoredOf(level, now, fell, storedDelta, unread) : undefined;
+  return {
+    newLowReviews: low.length,
+    lowReviewsShare: shareOf(now, fell, low),
+    // With the counts per star known, what left the summary without a stored review is in `unstored`:
+    // only the stored reviews marked removed are counted here, so nothing is said twice.
+    vanished: level.stars && now.stars ? removed : Math.max(0, level.count + newReviews - now.count),
+    rerated,
+    ...(below.length > 0
+      ? {
+          newBelowAverage: {
+            count: below.length,
+            share: shareOf(now, fell, below),
+            ratings: [...new Set(below)],
+          },
+        }
+      : {}),
+    ...(unstored ? { unstored } : {}),
+  };
+}
+
 /**
- * How much of the fall the new low reviews explain: the average without them, compared with the
- * average now, as a share of the whole fall.
+ * The summary's changes per star that no stored review accounts for, and how much of the fall they
+ * explain: the average had only the stored reviews moved it, against the average now.
  */
-function lowReviewsShare(average: number, count: number, fell: number, lowRatings: number[]): number {
-  const n = lowRatings.length;
-  if (n === 0 || fell <= EPSILON || count - n <= 0) return 0;
-  const without = (average * count - lowRatings.reduce((a, b) => a + b, 0)) / (count - n);
-  return Math.min(1, Math.max(0, (without - average) / fell));
+function unstoredOf(
+  level: RatingLevel,
+  now: RatingLevel,
+  fell: number,
+  storedDelta: StarCounts,
+  unread: number,
+): NonNullable<RatingDropAlert['explanation']['unstored']> | undefined {
+  const before = level.stars as StarCounts;
+  const after = now.stars as StarCounts;
+  const stars = after.map((n, i) => n - (before[i] ?? 0) - (storedDelta[i] ?? 0));
+  if (stars.every((n) => n === 0)) return undefined;
+  const storedCount = storedDelta.reduce((a, b) => a + b, 0);
+  const storedSum = storedDelta.reduce((a, n, i) => a + n * (i + 1), 0);
+  const count = level.count + storedCount;
+  const expected = count > 0 ? (level.average * level.count + storedSum) / count : level.average;
+  const share = fell > EPSILON ? clamp01((expected - now.average) / fell) : 0;
+  return { stars, share, ...(unread > 0 ? { unread } : {}) };
+}
+
+/**
+ * How much of the fall some new reviews explain: the average without them, compared with the average
+ * now, as a share of the whole fall.
+ */
+function shareOf(now: RatingLevel, fell: number, ratings: number[]): number {
+  const n = ratings.length;
+  if (n === 0 || fell <= EPSILON || now.count - n <= 0) return 0;
+  const without = (now.average * now.count - ratings.reduce((a, b) => a + b, 0)) / (now.count - n);
+  return clamp01((without - now.average) / fell);
+}
+
+function clamp01(x: number): number {
+  return Math.min(1, Math.max(0, x));
 }
 
 function dropPriority(fell: number): Priority {

@@ -54,10 +54,25 @@ export interface RatingDropAlert {
     newLowReviews: number;
     /** Share of the drop in the average those new low reviews account for, 0..1. */
     lowReviewsShare: number;
-    /** Reviews that vanished (the count went down although reviews arrived): archived or removed. */
+    /**
+     * Reviews that vanished (the count went down although reviews arrived): archived or removed. When
+     * `unstored` can be told, only the stored reviews marked removed: the rest is in `unstored`.
+     */
     vanished: number;
     /** Stored reviews whose rating an edit lowered since `from`. */
     rerated: number;
+    /**
+     * New reviews above the low threshold yet below the former average (a 3-star under 4.4): they pull
+     * it down too. `ratings` are their distinct star ratings.
+     */
+    newBelowAverage?: { count: number; share: number; ratings: number[] };
+    /**
+     * The summary moved without a review we store: its counts per star (one-star first) changed this
+     * much beyond what the stored reviews account for. Rises are ratings without text (or, with `unread`
+     * set, reviews of a burst not read yet), falls are reviews archived, both at once a recount.
+     * `share` is how much of the drop they explain. Absent when the stored reviews account for all.
+     */
+    unstored?: { stars: number[]; share: number; unread?: number };
   };
 }
 

@@ -90,6 +90,11 @@ const alerts = z.strictObject({
       minDrop: z.number().positive().max(5).default(0.05),
       /** Also alert when the rating the listing displays (one decimal) falls, however little. */
       displayed: z.boolean().default(true),
+      /**
+       * After a drop alerted, the same fall alerts again only once the average has climbed back this much:
+       * above the lowest level alerted on (the average), above the rounding boundary (the displayed rating).
+       */
+      recovery: z.number().positive().max(5).default(0.05),
     })
     .prefault({}),
   /** This many low reviews of one app within `window` raise one "possible incident" alert. */

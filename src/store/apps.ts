@@ -84,20 +84,51 @@ export function recordPollSuccess(
   });
 }
 
-/** The rating level the next drop is measured from (see alerts/rating-drop.ts). */
-export function ratingLevel(
-  db: StoreDb,
-  handle: string,
-): { average: number; count: number; at: Date } | undefined {
-  const row = statements(db).ratingLevel.get(handle);
-  if (!row || row.average === null || row.count === null || row.at === null) return undefined;
-  return { average: row.average, count: row.count, at: new Date(row.at) };
+/** The rating level the next drop is measured from, with the drop rules' memory (alerts/rating-drop.ts). */
+export interface StoredRatingLevel {
+  average: number;
+  count: number;
+  at: Date;
+  /** The summary's counts per star at the level, one-star first; unset when not kept. */
+  stars?: number[] | undefined;
+  alerted: boolean;
+  displayed?: number | undefined;
 }
 
-export function setRatingLevel(
-  db: StoreDb,
-  handle: string,
-  level: { average: number; count: number; at: Date },
-): void {
-  statements(db).setRatingLevel.run(level.average, level.count, level.at.getTime(), handle);
+export function ratingLevel(db: StoreDb, handle: string): StoredRatingLevel | undefined {
+  const row = statements(db).ratingLevel.get(handle);
+  if (!row || row.average === null || row.count === null || row.at === null) return undefined;
+  const stars = row.stars === null ? undefined : starsOf(row.stars);
+  return {
+    average: row.average,
+    count: row.count,
+    at: new Date(row.at),
+    ...(stars ? { stars } : {}),
+    alerted: row.alerted === 1,
+    ...(row.displayed === null ? {} : { displayed: row.displayed }),
+  };
+}
+
+/** Five counts or nothing: a column someone edited by hand must not break the drop rule. */
+function starsOf(json: string): number[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) && parsed.length === 5 && parsed.every((n) => Number.isInteger(n))
+      ? (parsed as number[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function setRatingLevel(db: StoreDb, handle: string, level: StoredRatingLevel): void {
+  statements(db).setRatingLevel.run(
+    level.average,
+    level.count,
+    level.at.getTime(),
+    level.stars ? JSON.stringify(level.stars) : null,
+    level.alerted ? 1 : 0,
+    level.displayed ?? null,
+    handle,
+  );
 }

@@ -3,20 +3,50 @@ import type { Db, StoreDb } from './db.js';
 import { type ReviewRow, reviews } from './schema.js';
 import { type LowReviewRow, statements } from './statements.js';
 
+/** Reviews per star, one-star first. */
+export type StarTally = [number, number, number, number, number];
+
 /** What happened to an app's reviews since a moment: the evidence behind a rating drop. */
-export function reviewActivitySince(
-  db: StoreDb,
-  handle: string,
-  since: Date,
-  maxRating: number,
-): { newReviews: number; newLowRatings: number[]; rerated: number } {
-  const { freshSince, freshLowSince, reratedSince } = statements(db);
+export interface ReviewActivity {
+  /** New reviews stored (not as history) since, still listed, per star. */
+  newByStars: StarTally;
+  /** New reviews stored (not as history) since, listed or not. */
+  newReviews: number;
+  /** Edits since that lowered a stored review's rating. */
+  rerated: number;
+  /** How the stored reviews moved the listing's counts per star since (statements.ts, storedStarsSince). */
+  storedDelta: StarTally;
+  /** Stored reviews seen before and marked removed since. */
+  removed: number;
+  /** Reviews of a burst not read yet. */
+  unread: number;
+}
+
+export function reviewActivitySince(db: StoreDb, handle: string, since: Date): ReviewActivity {
+  const { freshSince, freshStarsSince, reratedSince, storedStarsSince, gapUnread } = statements(db);
   const at = since.getTime();
+  const newByStars: StarTally = [0, 0, 0, 0, 0];
+  for (const { stars, n } of freshStarsSince.all(handle, at)) add(newByStars, stars, n);
+  const storedDelta: StarTally = [0, 0, 0, 0, 0];
+  let removed = 0;
+  for (const { kind, stars, n } of storedStarsSince.all({ handle, at })) {
+    const out = kind === 'removed' || kind === 'rerated-from';
+    add(storedDelta, stars, out ? -n : n);
+    if (kind === 'removed') removed += n;
+  }
   return {
+    newByStars,
     newReviews: freshSince.get(handle, at)?.n ?? 0,
-    newLowRatings: freshLowSince.all(handle, at, maxRating).map((r) => r.rating),
     rerated: reratedSince.get(handle, at)?.n ?? 0,
+    storedDelta,
+    removed,
+    unread: Math.max(0, gapUnread.get(handle)?.unread ?? 0),
   };
+}
+
+/** Ratings outside 1–5 (none are stored: the schema's parser refuses them) are left out. */
+function add(tally: StarTally, stars: number, n: number): void {
+  if (Number.isInteger(stars) && stars >= 1 && stars <= 5) tally[stars - 1] = (tally[stars - 1] ?? 0) + n;
 }
 
 export type LowReview = Omit<LowReviewRow, 'firstSeenAt'> & { firstSeenAt: Date };

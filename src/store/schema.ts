@@ -30,6 +30,21 @@ export const apps = sqliteTable('apps', {
   ratingLevelCount: integer('rating_level_count'),
   ratingLevelAt: timestamp('rating_level_at'),
   /**
+   * The summary's counts per star at that level, as JSON `[one-star, …, five-star]`: what moved the
+   * summary since, beside the stored reviews, explains a drop. Null for a level set before they were kept.
+   */
+  ratingLevelStars: text('rating_level_stars', { mode: 'json' }).$type<number[]>(),
+  /**
+   * The level is the lowest alerted on: the drop rules stay quiet until the average recovers by
+   * alerts.ratingDrop.recovery above it, or falls to a new low (alerts/rating-drop.ts).
+   */
+  ratingLevelAlerted: integer('rating_level_alerted', { mode: 'boolean' }).notNull().default(false),
+  /**
+   * The displayed (one-decimal) rating a fall below alerts: lowered by each alert, raised only once the
+   * average clears the rounding boundary below a higher one by the recovery margin. Null: the level's.
+   */
+  ratingLevelDisplayed: real('rating_level_displayed'),
+  /**
    * A hash of page 1 of the reviews, written only when the store held that page exactly. While page 1
    * hashes the same, nothing on it is new or edited, so the poll skips looking its reviews up.
    */

@@ -21,6 +21,24 @@ export type LowReviewRow = Pick<
   'id' | 'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
 > & { firstSeenAt: number };
 
+/** The rating level the next drop is measured from, as stored (alerts/rating-drop.ts); times in epoch ms. */
+export interface RatingLevelRow {
+  average: number | null;
+  count: number | null;
+  at: number | null;
+  /** JSON array of the summary's counts per star, one-star first. */
+  stars: string | null;
+  alerted: number;
+  displayed: number | null;
+}
+
+/** One line of how stored reviews moved the counts of one star since a moment. */
+export interface StoredStarsRow {
+  kind: 'new' | 'removed' | 'rerated-to' | 'rerated-from';
+  stars: number;
+  n: number;
+}
+
 /** What the store knows of a review, enough to tell new, edited and unchanged apart (watch/diff.ts). */
 export interface KnownReview {
   rowId: number;
@@ -128,11 +146,14 @@ function build(db: Store['db']) {
        gap_floor_row_id as gapFloorRowId, gap_since as gapSince, gap_unread as gapUnread from apps where handle = ?`,
     ),
     insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
-    ratingLevel: raw.prepare<[string], { average: number | null; count: number | null; at: number | null }>(
-      'select rating_level_average as average, rating_level_count as count, rating_level_at as at from apps where handle = ?',
+    ratingLevel: raw.prepare<[string], RatingLevelRow>(
+      `select rating_level_average as average, rating_level_count as count, rating_level_at as at,
+       rating_level_stars as stars, rating_level_alerted as alerted, rating_level_displayed as displayed
+       from apps where handle = ?`,
     ),
-    setRatingLevel: raw.prepare<[number, number, number, string]>(
-      'update apps set rating_level_average = ?, rating_level_count = ?, rating_level_at = ? where handle = ?',
+    setRatingLevel: raw.prepare<[number, number, number, string | null, number, number | null, string]>(
+      `update apps set rating_level_average = ?, rating_level_count = ?, rating_level_at = ?, rating_level_stars = ?,
+       rating_level_alerted = ?, rating_level_displayed = ? where handle = ?`,
     ),
     /** Identities (or fingerprints) as a JSON array: one statement whatever the page size. */
     knownByIdentity: raw.prepare<[string, string], KnownReview>(
@@ -172,9 +193,34 @@ function build(db: Store['db']) {
       'select count(*) as n from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
     ),
     /** A removed review no longer weighs on the listing's rating: it explains none of a drop. */
-    freshLowSince: raw.prepare<[string, number, number], { rating: number }>(
-      `select rating from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ? and rating <= ?
-       and removed_at is null`,
+    freshStarsSince: raw.prepare<[string, number], { stars: number; n: number }>(
+      `select rating as stars, count(*) as n from reviews where app_handle = ? and from_baseline = 0
+       and first_seen_at > ? and removed_at is null group by rating`,
+    ),
+    /**
+     * How the stored reviews moved the listing's counts per star since a moment (the rating level's):
+     * reviews first seen since and still listed count in, reviews seen before and removed since count
+     * out, and re-ratings since move a review from its old stars to its new ones. Reviews stored as
+     * history since (re-published after being archived) count too: the summary counts them again.
+     */
+    storedStarsSince: raw.prepare<{ handle: string; at: number }, StoredStarsRow>(
+      `select 'new' as kind, rating as stars, count(*) as n from reviews
+       where app_handle = @handle and first_seen_at > @at and removed_at is null group by rating
+       union all
+       select 'removed', rating, count(*) from reviews
+       where app_handle = @handle and first_seen_at <= @at and removed_at > @at group by rating
+       union all
+       select 'rerated-to', e.new_rating, count(*) from review_edits e join reviews r on r.id = e.review_row_id
+       where e.app_handle = @handle and e.detected_at > @at and e.new_rating <> e.old_rating
+       and r.first_seen_at <= @at and (r.removed_at is null or r.removed_at > @at) group by e.new_rating
+       union all
+       select 'rerated-from', e.old_rating, count(*) from review_edits e join reviews r on r.id = e.review_row_id
+       where e.app_handle = @handle and e.detected_at > @at and e.new_rating <> e.old_rating
+       and r.first_seen_at <= @at and (r.removed_at is null or r.removed_at > @at) group by e.old_rating`,
+    ),
+    /** Reviews of a burst not read yet: the summary counts them, the store does not yet (watch/poll.ts). */
+    gapUnread: raw.prepare<[string], { unread: number | null }>(
+      'select case when gap_opened_at is null then 0 else gap_unread end as unread from apps where handle = ?',
     ),
     reratedSince: raw.prepare<[string, number], { n: number }>(
       `select count(*) as n from review_edits where app_handle = ? and detected_at > ? and new_rating < old_rating`,

@@ -1,59 +1,73 @@
 import { describe, expect, it } from 'vitest';
 import { detectIncident } from '../../src/alerts/incident.js';
-import { displayed, evaluateRating } from '../../src/alerts/rating-drop.js';
+import { type DropState, displayed, evaluateRating } from '../../src/alerts/rating-drop.js';
 import { routeAlert } from '../../src/alerts/route.js';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 21, 12, minutes));
-const rule = { minDrop: 0.05, displayed: true };
-const none = () => ({ newReviews: 0, newLowRatings: [], rerated: 0 });
+const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, maxRating: 2 };
+const zero = [0, 0, 0, 0, 0] as const;
+const none = () => ({
+  newByStars: zero,
+  newReviews: 0,
+  rerated: 0,
+  storedDelta: zero,
+  removed: 0,
+  unread: 0,
+});
+/** A state as a poll of an app at this level leaves it, before any alert. */
+const armed = (average: number, count: number, minutes: number): DropState => ({
+  level: { average, count, at: at(minutes) },
+  alerted: false,
+});
 
 describe('evaluateRating', () => {
   it('takes the first rating as the level, without an alert', () => {
     expect(evaluateRating(undefined, { average: 4.5, count: 100, at: at(0) }, rule, none)).toEqual({
-      nextLevel: { average: 4.5, count: 100, at: at(0) },
+      next: { level: { average: 4.5, count: 100, at: at(0) }, alerted: false, displayed: 4.5 },
     });
   });
 
   it('alerts once when the average falls by minDrop, then measures from the new level', () => {
-    const level = { average: 4.5, count: 100, at: at(0) };
-    const result = evaluateRating(level, { average: 4.44, count: 102, at: at(5) }, rule, () => ({
+    const result = evaluateRating(armed(4.5, 100, 0), { average: 4.44, count: 102, at: at(5) }, rule, () => ({
+      ...none(),
+      newByStars: [2, 0, 0, 0, 0],
       newReviews: 2,
-      newLowRatings: [1, 1],
-      rerated: 0,
     }));
     expect(result.drop?.from.average).toBe(4.5);
     expect(result.drop?.to.average).toBe(4.44);
-    expect(result.nextLevel?.average).toBe(4.44);
+    expect(result.next?.level.average).toBe(4.44);
     // Same rating on the next poll: quiet.
-    const again = evaluateRating(result.nextLevel, { average: 4.44, count: 102, at: at(10) }, rule, none);
+    const again = evaluateRating(result.next, { average: 4.44, count: 102, at: at(10) }, rule, none);
     expect(again.drop).toBeUndefined();
   });
 
   it('alerts when the displayed rating falls even by less than minDrop, unless told not to', () => {
-    const level = { average: 4.451, count: 1000, at: at(0) };
+    const level = armed(4.451, 1000, 0);
     const current = { average: 4.449, count: 1001, at: at(5) };
-    expect(displayed(level.average)).toBe('4.5');
+    expect(displayed(level.level.average)).toBe('4.5');
     expect(displayed(current.average)).toBe('4.4');
     expect(evaluateRating(level, current, rule, none).drop).toBeDefined();
-    expect(evaluateRating(level, current, { minDrop: 0.05, displayed: false }, none).drop).toBeUndefined();
+    expect(evaluateRating(level, current, { ...rule, displayed: false }, none).drop).toBeUndefined();
   });
 
   it('re-arms after a recovery: the level follows the rating up', () => {
-    const level = { average: 4.4, count: 100, at: at(0) };
-    const up = evaluateRating(level, { average: 4.6, count: 110, at: at(5) }, rule, none);
-    expect(up).toEqual({ nextLevel: { average: 4.6, count: 110, at: at(5) } });
-    expect(
-      evaluateRating(up.nextLevel, { average: 4.5, count: 111, at: at(10) }, rule, none).drop,
-    ).toBeDefined();
+    const up = evaluateRating(armed(4.4, 100, 0), { average: 4.6, count: 110, at: at(5) }, rule, none);
+    expect(up.next).toEqual({
+      level: { average: 4.6, count: 110, at: at(5) },
+      alerted: false,
+      // 4.60 is the boundary under 4.6 (4.55) plus the recovery margin: the listing's 4.6 is held.
+      displayed: 4.6,
+    });
+    expect(evaluateRating(up.next, { average: 4.5, count: 111, at: at(10) }, rule, none).drop).toBeDefined();
   });
 
   it('explains the drop: the share of new low reviews, vanished and re-rated reviews', () => {
     // 100 reviews at 4.5; two new 1-star reviews and one 5-star review vanished: 101 reviews.
-    const level = { average: 4.5, count: 100, at: at(0) };
     const average = (4.5 * 100 - 5 + 2) / 101;
-    const result = evaluateRating(level, { average, count: 101, at: at(5) }, rule, () => ({
+    const result = evaluateRating(armed(4.5, 100, 0), { average, count: 101, at: at(5) }, rule, () => ({
+      ...none(),
+      newByStars: [2, 0, 0, 0, 0],
       newReviews: 2,
-      newLowRatings: [1, 1],
       rerated: 1,
     }));
     const explanation = result.drop?.explanation;
@@ -66,14 +80,9 @@ describe('evaluateRating', () => {
   });
 
   it('ignores an incomplete summary', () => {
-    expect(
-      evaluateRating(
-        { average: 4.5, count: 1, at: at(0) },
-        { average: null, count: null, at: at(1) },
-        rule,
-        none,
-      ),
-    ).toEqual({});
+    expect(evaluateRating(armed(4.5, 1, 0), { average: null, count: null, at: at(1) }, rule, none)).toEqual(
+      {},
+    );
   });
 });
 

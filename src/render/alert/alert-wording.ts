@@ -110,17 +110,80 @@ export function dropFacts(alert: RatingDropAlert): Fact[] {
   ];
 }
 
-/** "3 new low reviews account for about 60% of the drop; 2 reviews vanished (archived or removed); …" */
+/**
+ * "3 new low reviews account for about 60% of the drop; 2 reviews vanished (archived or removed); …"
+ * Every part is made of numbers: nothing here comes from a review.
+ */
 export function dropExplanation(alert: RatingDropAlert): string {
-  const { newLowReviews, lowReviewsShare, vanished, rerated } = alert.explanation;
+  const { newLowReviews, lowReviewsShare, vanished, rerated, newBelowAverage, unstored } = alert.explanation;
   const parts: string[] = [];
   if (newLowReviews > 0) {
-    const share = Math.round(Math.min(1, Math.max(0, lowReviewsShare)) * 100);
-    const verb = newLowReviews === 1 ? 'accounts' : 'account';
-    parts.push(`${plural(newLowReviews, 'new low review')} ${verb} for about ${share}% of the drop`);
+    parts.push(
+      `${plural(newLowReviews, 'new low review')} ${accounts(newLowReviews)} ${aboutShare(lowReviewsShare)}`,
+    );
+  }
+  if (newBelowAverage && newBelowAverage.count > 0) {
+    const { count, share, ratings } = newBelowAverage;
+    const stars = ratings.length > 0 ? `${[...ratings].sort().join('- or ')}-star ` : '';
+    parts.push(
+      `${formatCount(count)} new ${stars}${count === 1 ? 'review' : 'reviews'}, below the former average of ${alert.from.average.toFixed(2)}, ${accounts(count)} ${aboutShare(share)}`,
+    );
   }
   if (vanished > 0) parts.push(`${plural(vanished, 'review')} vanished (archived or removed)`);
   if (rerated > 0) parts.push(`${plural(rerated, 'review')} ${rerated === 1 ? 'was' : 'were'} re-rated down`);
-  if (parts.length === 0) return 'No new low, vanished or re-rated review explains the drop.';
-  return parts.join('; ');
+  if (unstored) parts.push(unstoredPart(unstored));
+  if (parts.length === 0)
+    return `${capitalised(UNSTORED)}: no new, vanished or re-rated review explains the drop.`;
+  return capitalised(parts.join('; '));
+}
+
+const UNSTORED = 'the summary moved without a review we store';
+const STAR_WORDS = ['one-star', 'two-star', 'three-star', 'four-star', 'five-star'];
+
+function accounts(n: number): string {
+  return n === 1 ? 'accounts' : 'account';
+}
+
+function aboutShare(share: number): string {
+  return `for about ${Math.round(Math.min(1, Math.max(0, share)) * 100)}% of the drop`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * What moved the summary beyond the stored reviews: only more ratings (ratings without text, or the
+ * reviews of a burst not read yet), only fewer (reviews archived: the count went down), or both (the
+ * marketplace recounted). Lowest stars first: those pull an average down.
+ */
+function unstoredPart(unstored: NonNullable<RatingDropAlert['explanation']['unstored']>): string {
+  const moves = unstored.stars
+    .map((n, i) => ({ n, word: STAR_WORDS[i] ?? `${i + 1}-star` }))
+    .filter((m) => m.n !== 0);
+  const rises = moves.filter((m) => m.n > 0);
+  const falls = moves.filter((m) => m.n < 0);
+  let what: string;
+  if (falls.length === 0) {
+    what = unstored.unread
+      ? `${tally(rises, 'rating')} more, perhaps among the ${plural(unstored.unread, 'review')} of a burst not read yet`
+      : `${tally(rises, 'rating')} without text`;
+  } else if (rises.length === 0) {
+    what = `${tally(falls, 'review')} archived (the count went down)`;
+  } else {
+    const each = moves.map((m) => `${m.word} ${m.n > 0 ? '+' : '−'}${formatCount(Math.abs(m.n))}`);
+    what = `the marketplace recounted (${each.join(', ')})`;
+  }
+  const share =
+    Math.round(unstored.share * 100) > 0
+      ? `, about ${Math.round(Math.min(1, unstored.share) * 100)}% of the drop`
+      : '';
+  return `${UNSTORED}: ${what}${share}`;
+}
+
+/** "1 one-star rating", "3 one-star and 1 two-star ratings". */
+function tally(moves: Array<{ n: number; word: string }>, noun: string): string {
+  const total = moves.reduce((a, m) => a + Math.abs(m.n), 0);
+  const counts = moves.map((m) => `${formatCount(Math.abs(m.n))} ${m.word}`).join(' and ');
+  return `${counts} ${total === 1 ? noun : `${noun}s`}`;
 }

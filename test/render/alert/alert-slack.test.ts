@@ -230,7 +230,7 @@ describe('renderSlack: a rating drop', () => {
     );
     expect(blockOf(none, 'header')[0]?.text.text).toBe('▼ Rating of My App fell from 4.62 to 4.58');
     expect(sectionTexts(none)[0]).toBe(
-      '*What explains it:* No new low, vanished or re-rated review explains the drop.',
+      '*What explains it:* The summary moved without a review we store: no new, vanished or re-rated review explains the drop.',
     );
   });
 });

@@ -65,7 +65,7 @@ const settings = loadSettings({
   },
 });
 // The worker `start` runs, less its schedules: this benchmark enqueues its own polls.
-const services = await startWorker(settings, { logger: silentLogger });
+const services = await startWorker(settings, { mode: 'once', logger: silentLogger });
 
 const samples = new Map<string, Sample>();
 const deliveryToJob = new Map<number, string>();

@@ -148,7 +148,7 @@ export async function startDemo(logger: Logger): Promise<Demo> {
         // Its own simulator, not catalog.simulator: every message still says the data is made up.
         simulated: true,
       },
-      { logger, schedule: true, privateQueues: true, stopGraceMs: 5_000, http: true },
+      { mode: 'service', logger, privateQueues: true, stopGraceMs: 5_000 },
     );
   } catch (err) {
     await simulator.close();

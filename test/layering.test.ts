@@ -34,6 +34,8 @@ const LAYER: Readonly<Record<string, number>> = {
   // The inbox's pages and API, mounted by ops' server: a peer it may import, importing nothing of ops.
   web: 5,
   'worker.ts': 6,
+  // The composition root's steps, and what commands do with a worker.
+  root: 6,
   // The short commands' composition root, and what `status` reads through it.
   'resources.ts': 6,
   'status.ts': 6,

@@ -47,7 +47,7 @@ describe('startWorker', () => {
       apps: [{ handle: 'shop', notify: ['support'] }],
       channels: { support: { type: 'slack', webhookUrl: 'https://hooks.example/T/B/x' } },
     });
-    const err = await startWorker(settings, { logger: captureLog().logger, schedule: true }).catch((e) => e);
+    const err = await startWorker(settings, { mode: 'service', logger: captureLog().logger }).catch((e) => e);
     expect(err).toBeInstanceOf(ReviewwatchError);
     expect(err.exitCode).toBe(ExitCode.Usage);
     expect(err.message).toMatch(/CATALOG_API_BASE_URL and CATALOG_API_KEY are not set/);
@@ -66,9 +66,8 @@ describe('startWorker', () => {
     });
     const before = openHandles();
     const err = await startWorker(settings, {
+      mode: 'service',
       logger: captureLog().logger,
-      http: true,
-      schedule: true,
     }).catch((e) => e);
     expect(String(err)).toMatch(/Cannot serve health and metrics .*EADDRINUSE/);
     // The database was opened (and migrated), then closed again; the Redis, simulator and HTTP
@@ -84,7 +83,11 @@ describe('startWorker', () => {
 
   it('stops once however often it is asked, and kill abandons what runs', async () => {
     const settings = settingsFor({ catalog: { simulator: true }, apps: [{ handle: 'shop' }] });
-    const worker = await startWorker(settings, { logger: captureLog().logger, privateQueues: true });
+    const worker = await startWorker(settings, {
+      mode: 'once',
+      logger: captureLog().logger,
+      privateQueues: true,
+    });
     expect(worker.simulator).toBeDefined();
     const [outcome] = await worker.pollNow(['shop']);
     expect(outcome?.result?.status).toBe('baseline');

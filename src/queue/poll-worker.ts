@@ -2,6 +2,7 @@ import { type Job, type JobsOptions, type Queue, RateLimitError, UnrecoverableEr
 import type { Redis } from 'ioredis';
 import type { OutboxMessage } from '../alerts/messages.js';
 import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
+import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -36,6 +37,10 @@ export interface PollJobResult {
   /** The deliveries (alert × channel) this poll put in the outbox. */
   deliveryIds: number[];
   unavailable?: string;
+}
+
+export function retryPolicyOf(config: Config): RetryPolicy {
+  return { attempts: config.poll.attempts, backoffMs: config.poll.backoff };
 }
 
 export function pollJobOptions(retry: RetryPolicy): JobsOptions {

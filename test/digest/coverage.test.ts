@@ -238,15 +238,15 @@ describe('the first start after installation', () => {
     );
     const worker = await startWorker(
       {
-        ...settingsOf(config, { REDIS_URL }, 'test'),
+        ...settingsOf(config, { REDIS_URL, REVIEWWATCH_HTTP_PORT: '0' }, 'test'),
         databasePath: join(dir.dir, 'reviewwatch.db'),
         queuePrefix: uniquePrefix(),
       },
-      { logger: captureLog().logger, digest: true, privateQueues: true },
+      { mode: 'service', logger: captureLog().logger, privateQueues: true },
     );
     cleanups.push(() => worker.stop());
     const queue = worker.digestQueue;
-    if (!queue) throw new Error('digest: true made no digest queue');
+    if (!queue) throw new Error('a service made no digest queue');
     expect(await catchUps(queue)).toEqual([]);
   });
 });

@@ -23,10 +23,15 @@ export async function startHarness(
 ): Promise<Harness> {
   const dir = tempDir();
   const log = captureLog();
-  const settings = settingsOf(parseConfig(raw, env), { ...env, REDIS_URL }, 'test');
+  // Port 0: a service's ops server on a free port, never the default another test holds.
+  const settings = settingsOf(
+    parseConfig(raw, env),
+    { REVIEWWATCH_HTTP_PORT: '0', ...env, REDIS_URL },
+    'test',
+  );
   const worker = await startWorker(
     { ...settings, databasePath: join(dir.dir, 'reviewwatch.db'), queuePrefix: uniquePrefix() },
-    { logger: log.logger, privateQueues: true, stopGraceMs: 5_000, ...options },
+    { mode: 'once', logger: log.logger, privateQueues: true, stopGraceMs: 5_000, ...options },
   );
   return {
     worker,

@@ -35,7 +35,7 @@ async function worker(catalog: Record<string, unknown>, slack: FakeSlack): Promi
       databasePath: join(dir.dir, 'reviewwatch.db'),
       queuePrefix: uniquePrefix(),
     },
-    { logger: captureLog().logger, privateQueues: true },
+    { mode: 'once', logger: captureLog().logger, privateQueues: true },
   );
   cleanups.push(() => started.stop());
   return started;

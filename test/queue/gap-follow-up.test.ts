@@ -20,7 +20,7 @@ beforeAll(async () => {
       apps: [{ handle: 'busy-app', notify: [] }],
     },
     {},
-    { schedule: true },
+    { mode: 'service' },
   );
 });
 afterAll(async () => {

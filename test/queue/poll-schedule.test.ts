@@ -88,7 +88,7 @@ async function setUp(): Promise<Setup> {
       const worker = await startWorker(
         { ...settings, databasePath, queuePrefix: prefix },
         // Not private: the schedulers must outlive the worker, as they do in Redis after a crash.
-        { logger: log.logger, schedule: true, stopGraceMs: 5_000 },
+        { mode: 'service', logger: log.logger, stopGraceMs: 5_000 },
       );
       cleanups.push(() => worker.stop());
       return { worker, log };
@@ -109,7 +109,12 @@ async function setUp(): Promise<Setup> {
 function fast(raw: Record<string, unknown>): Record<string, unknown> {
   const poll = (raw.poll ?? {}) as Record<string, unknown>;
   const catalog = (raw.catalog ?? {}) as Record<string, unknown>;
-  return { ...raw, poll: { baselinePages: 10, ...poll }, catalog: { maxRequestsPerSecond: 100, ...catalog } };
+  return {
+    http: { port: 0 },
+    ...raw,
+    poll: { baselinePages: 10, ...poll },
+    catalog: { maxRequestsPerSecond: 100, ...catalog },
+  };
 }
 
 function baselineResult(handle: string): PollJobResult {

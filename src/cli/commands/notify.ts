@@ -1,12 +1,8 @@
 import { Command } from 'commander';
-import { messagesOf } from '../../alerts/messages.js';
-import type { Alert } from '../../alerts/types.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { NOTIFY_QUEUE, type NotifyJobData } from '../../queue/names.js';
-import { enqueueMessages } from '../../queue/notify-worker.js';
 import { testMessage } from '../../render/test-message.js';
 import { withResources } from '../../resources.js';
-import { failedDeliveries, retryFailed } from '../../store/outbox.js';
+import { retryFailedNotifications } from '../../root/notify.js';
 import { settingsFor } from '../context.js';
 
 export function notifyCommand(): Command {
@@ -36,19 +32,12 @@ export function notifyCommand(): Command {
     .description('send again the notifications that failed for good')
     .option('--channel <name>', 'only this channel')
     .action(async (options: { channel?: string }, command: Command) => {
-      await withResources(settingsFor(command), async ({ store, queue }) => {
-        const failed = failedDeliveries<Alert>(store.db).filter(
-          (d) => !options.channel || d.channel === options.channel,
-        );
-        if (failed.length === 0) {
-          process.stdout.write('No failed notifications.\n');
-          return;
-        }
-        const notifyQueue = await queue<NotifyJobData>(NOTIFY_QUEUE);
-        const messages = messagesOf(retryFailed(store.db, options.channel));
-        await enqueueMessages(notifyQueue, messages);
+      await withResources(settingsFor(command), async (resources) => {
+        const retried = await retryFailedNotifications(resources, options.channel);
         process.stdout.write(
-          `Re-queued ${failed.length} failed notification(s) as ${messages.length} message(s); a running \`reviewwatch start\` delivers them.\n`,
+          retried.deliveries === 0
+            ? 'No failed notifications.\n'
+            : `Re-queued ${retried.deliveries} failed notification(s) as ${retried.messages} message(s); a running \`reviewwatch start\` delivers them.\n`,
         );
       });
     });

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { lowReviewsSince } from '../../store/history.js';
-import { type DeliveryState, deliveriesRaisedSince } from '../../store/outbox.js';
+import { pollOnce } from '../../root/poll-once.js';
+import type { DeliveryState } from '../../store/outbox.js';
+import { plural } from '../../util/plural.js';
 import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { formatLowRated, formatPollLine } from '../format.js';
@@ -12,9 +13,6 @@ interface PollCommandOptions {
   wait: number;
   timeout: number;
 }
-
-/** The new low reviews a run lists, newest first; more are counted, and `status` and the inbox show them. */
-const LOW_REVIEWS_SHOWN = 1_000;
 
 export function seconds(value: string): number {
   const n = Number(value);
@@ -44,6 +42,7 @@ export function pollCommand(): Command {
       // A rejected key or no credits: say so with the exit code for an unusable service.
       let unusable = false;
       const worker = await startWorker(settings, {
+        mode: 'once',
         logger: loggerFor(command),
         onFatal: () => {
           unusable = true;
@@ -51,33 +50,22 @@ export function pollCommand(): Command {
       });
       let failed = 0;
       let timedOut = false;
-      // What happened to these apps from now on is this run's to report, whichever job did it.
-      const since = new Date();
       try {
-        process.stdout.write(`Polling ${handles.length} app${handles.length === 1 ? '' : 's'}…\n`);
+        process.stdout.write(`Polling ${plural(handles.length, 'app')}…\n`);
         let done = 0;
-        const outcomes = await worker.pollNow(handles, {
+        const report = await pollOnce(worker, handles, {
           timeoutMs: options.timeout * 1000,
           onResult: (outcome) =>
             process.stdout.write(
               `[${++done}/${handles.length}] ${outcome.result ? formatPollLine(outcome.result) : `${outcome.handle}: failed: ${outcome.error}`}\n`,
             ),
         });
+        const { outcomes, lowRated, deliveryIds } = report;
         // An app the API no longer knows, or that could not be polled in time, fails the run.
-        const polled = outcomes.filter(
-          (o) => o.result && o.result.status !== 'skipped' && o.result.status !== 'unavailable',
-        ).length;
-        failed += outcomes.length - polled;
-        const { db } = worker.store;
-        const maxRating = settings.config.alerts.lowRating.maxRating;
-        const lowRated = handles.flatMap((handle) =>
-          lowReviewsSince(db, handle, since, maxRating, LOW_REVIEWS_SHOWN).map((review) => ({
-            handle,
-            review,
-          })),
-        );
+        failed += outcomes.length - report.polled;
+        timedOut = report.timedOut;
         process.stdout.write(
-          `\nPolled ${polled} of ${handles.length} apps with ${worker.requests()} API requests: ${lowRated.length} new low-rated review${lowRated.length === 1 ? '' : 's'}.\n`,
+          `\nPolled ${report.polled} of ${handles.length} apps with ${worker.requests()} API requests: ${plural(lowRated.length, 'new low-rated review')}.\n`,
         );
         if (lowRated.length > 0) process.stdout.write(`${formatLowRated(lowRated)}\n`);
         for (const o of outcomes) {
@@ -85,12 +73,8 @@ export function pollCommand(): Command {
           else if (o.result?.status === 'skipped')
             process.stdout.write(`skipped: ${o.handle}: ${o.result.skippedBecause ?? 'not polled'}\n`);
         }
-        timedOut = outcomes.some((o) => o.error?.startsWith('did not finish in time'));
-        const deliveryIds = deliveriesRaisedSince(db, handles, since);
         if (deliveryIds.length > 0) {
-          process.stdout.write(
-            `Delivering ${deliveryIds.length} notification${deliveryIds.length === 1 ? '' : 's'}…\n`,
-          );
+          process.stdout.write(`Delivering ${plural(deliveryIds.length, 'notification')}…\n`);
           const states = await worker.settle(deliveryIds, {
             timeoutMs: options.wait * 1000,
             onProgress: (settled) => process.stdout.write(`  ${settled}/${deliveryIds.length} settled\n`),

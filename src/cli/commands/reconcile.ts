@@ -1,26 +1,16 @@
 import { Command } from 'commander';
-import { alertPolicyOf } from '../../alerts/policy.js';
-import { CatalogError } from '../../catalog/index.js';
-import { ExitCode, errorMessage, ReviewwatchError } from '../../errors.js';
-import { enqueueMessages } from '../../queue/notify-worker.js';
-import { reconcileLocked } from '../../queue/reconcile-worker.js';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
+import { reconcileNow } from '../../root/reconcile.js';
 import { plural } from '../../util/plural.js';
-import { ReconcileError, type ReconcileOutcome } from '../../watch/reconcile.js';
+import type { ReconcileOutcome } from '../../watch/reconcile.js';
 import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { reportDeliveries, seconds } from './poll.js';
-
-/** How long `reconcile` waits for a poll of the app (here or in a running `start`) to finish. */
-const BUSY_WAIT_MS = 60_000;
 
 interface ReconcileCommandOptions {
   app?: string;
   wait: number;
 }
-
-type Result =
-  | { handle: string; outcome: ReconcileOutcome }
-  | { handle: string; error: string; requests: number };
 
 function outcomeLine(outcome: ReconcileOutcome): string {
   const requests = plural(outcome.requests, 'request');
@@ -58,54 +48,20 @@ export function reconcileCommand(): Command {
         );
       }
       const handles = options.app === undefined ? watched : [options.app];
-      const logger = loggerFor(command);
-      const worker = await startWorker(settings, { logger });
+      const worker = await startWorker(settings, { mode: 'once', logger: loggerFor(command) });
       let failed = 0;
       let unusable: string | undefined;
       try {
         process.stdout.write(
           `Reconciling ${plural(handles.length, 'app')} (up to ${plural(config.poll.reconcilePages, 'page')} each)…\n`,
         );
-        const deps = { client: worker.client, store: worker.store, logger, alerts: alertPolicyOf(config) };
-        const pending = [...handles];
-        const results: Result[] = [];
-        const next = async (): Promise<void> => {
-          for (let handle = pending.shift(); handle !== undefined && !unusable; handle = pending.shift()) {
-            let result: Result;
-            try {
-              const outcome = await reconcileLocked(
-                deps,
-                { redis: worker.redis, prefix: settings.queuePrefix, waitMs: BUSY_WAIT_MS },
-                handle,
-                { pages: config.poll.reconcilePages },
-              );
-              if (outcome === 'busy') throw new Error(`a poll of it has held it for ${BUSY_WAIT_MS / 1000}s`);
-              // The alerts are in the outbox already: if Redis refuses them now, `start` delivers them.
-              if (outcome.messages.length > 0) {
-                await enqueueMessages(worker.notifyQueue, outcome.messages).catch((err) =>
-                  logger.warn(
-                    `could not enqueue notifications now (${errorMessage(err)}); they stay in the outbox`,
-                  ),
-                );
-              }
-              result = { handle, outcome };
-            } catch (err) {
-              const cause = err instanceof ReconcileError ? err.cause : err;
-              if (cause instanceof CatalogError && cause.fatal) unusable = cause.message;
-              result = {
-                handle,
-                error: errorMessage(err),
-                requests: err instanceof ReconcileError ? err.requests : 0,
-              };
-            }
-            results.push(result);
-            const line =
-              'outcome' in result ? outcomeLine(result.outcome) : `${handle}: failed: ${result.error}`;
-            process.stdout.write(`[${results.length}/${handles.length}] ${line}\n`);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(config.poll.concurrency, handles.length) }, next));
-
+        const run = await reconcileNow(worker, handles, (result, done) => {
+          const line =
+            'outcome' in result ? outcomeLine(result.outcome) : `${result.handle}: failed: ${result.error}`;
+          process.stdout.write(`[${done}/${handles.length}] ${line}\n`);
+        });
+        const { results } = run;
+        unusable = run.unusable;
         const outcomes = results.flatMap((r) => ('outcome' in r ? [r.outcome] : []));
         failed = handles.length - outcomes.length;
         const requests = results.reduce((n, r) => n + ('outcome' in r ? r.outcome.requests : r.requests), 0);

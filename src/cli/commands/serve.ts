@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { listUsers } from '../../store/users.js';
-import { startInboxServer } from '../../worker.js';
+import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 
 interface ServeOptions {
@@ -31,10 +31,10 @@ export function serveCommand(): Command {
           });
         }
       }
-      const server = await startInboxServer(settings, {
+      const server = await startWorker(settings, {
+        mode: 'serve',
         logger,
-        host: options.host ?? settings.http.host,
-        port,
+        listen: { host: options.host ?? settings.http.host, port },
       });
       if (listUsers(server.store.db).length === 0) {
         logger.warn(

@@ -9,13 +9,7 @@ export function startCommand(): Command {
     .action(async (_options, command: Command) => {
       const settings = settingsFor(command);
       const logger = loggerFor(command);
-      const worker = await startWorker(settings, {
-        logger,
-        schedule: true,
-        digest: true,
-        maintenance: true,
-        http: true,
-      });
+      const worker = await startWorker(settings, { mode: 'service', logger });
       const { apps, poll } = settings.config;
       const every =
         poll.schedule === 'fixed'

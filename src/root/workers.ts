@@ -1,0 +1,176 @@
+import type { Worker as BullWorker } from 'bullmq';
+import type { OutboxMessage } from '../alerts/messages.js';
+import { alertPolicyOf } from '../alerts/policy.js';
+import { errorMessage } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ChannelSender } from '../notify/sender.js';
+import type { PollingHealth } from '../ops/health.js';
+import type { Metrics } from '../ops/metrics.js';
+import { createDigestWorker } from '../queue/digest-worker.js';
+import { createMaintenanceWorker } from '../queue/maintenance.js';
+import { pollPausedKey } from '../queue/names.js';
+import { createNotifyWorker, enqueueMessages } from '../queue/notify-worker.js';
+import { createPollWorker, GAP_FOLLOW_UP_MS, type RetryPolicy, retryPolicyOf } from '../queue/poll-worker.js';
+import { createReconcileWorker } from '../queue/reconcile-worker.js';
+import type { Settings } from '../settings.js';
+import type { Releasers } from '../util/releasers.js';
+import { TimeoutError, withTimeout } from '../util/timeout.js';
+import type { Catalog, OnFatal } from './catalog.js';
+import type { Queues } from './queues.js';
+import type { Storage } from './storage.js';
+
+export type PollWorker = ReturnType<typeof createPollWorker>;
+export type NotifyWorker = ReturnType<typeof createNotifyWorker>;
+
+export interface Workers {
+  poll: PollWorker;
+  notify: NotifyWorker;
+  retry: RetryPolicy;
+  /** Every worker, to run once the rest is in place. */
+  all: BullWorker[];
+  /** Abandons the jobs in flight: the next stop releases at once instead of after the grace. */
+  force(): void;
+}
+
+/**
+ * The workers of the queues that are open: poll and notify always, digest, daily prune and
+ * reconciliation where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
+ * root runs them last. On release they get `graceMs` to finish their jobs, then are closed at once.
+ */
+export function createWorkers(
+  settings: Settings,
+  releasers: Releasers,
+  parts: {
+    storage: Storage;
+    catalog: Catalog;
+    queues: Queues;
+    senders: ReadonlyMap<string, ChannelSender>;
+    metrics: Metrics;
+    health: PollingHealth | undefined;
+    logger: Logger;
+    mode: 'service' | 'once';
+    onFatal: OnFatal | undefined;
+    graceMs: number;
+  },
+): Workers {
+  const { config } = settings;
+  const { storage, queues, logger, metrics, health } = parts;
+  const { store, redis: connection, reportError } = storage;
+  const prefix = settings.queuePrefix;
+  const client = parts.catalog.client;
+  // The alerts are in the outbox already; if Redis refuses them now, the sweep enqueues them later.
+  const enqueueRaised = (messages: OutboxMessage[]) =>
+    enqueueMessages(queues.notify, messages).catch((err) =>
+      logger.warn(
+        `could not enqueue ${messages.length} notification(s) now (${errorMessage(err)}); they stay in the outbox`,
+      ),
+    );
+  const retry = retryPolicyOf(config);
+  const poll = createPollWorker({
+    connection,
+    queue: queues.poll,
+    prefix,
+    concurrency: config.poll.concurrency,
+    maxRequestsPerSecond: config.catalog.maxRequestsPerSecond,
+    poll: { maxPages: config.poll.maxPages, baselinePages: config.poll.baselinePages },
+    lowRatingMax: config.alerts.lowRating.maxRating,
+    deps: { client, store, logger, alerts: alertPolicyOf(config) },
+    metrics,
+    logger,
+    onMessages: enqueueRaised,
+    // Where the schedules are, a burst gap is read on at once rather than at the next scheduled poll.
+    ...(parts.mode === 'service' ? { gapFollowUpMs: GAP_FOLLOW_UP_MS } : {}),
+    onFatal:
+      parts.onFatal ??
+      ((err) => {
+        if (poll.isPaused()) return;
+        logger.error(`${err.message} Polling is paused; restart reviewwatch once it is fixed.`);
+        health?.pause(err.message);
+        // For `status`, which runs in another process; a restart clears it (and tries again).
+        void connection.set(pollPausedKey(prefix), err.message).catch(() => undefined);
+        void poll.pause(true);
+      }),
+  });
+  const notify = createNotifyWorker({
+    connection,
+    prefix,
+    queue: queues.notify,
+    store,
+    senders: parts.senders,
+    throttle: {
+      max: config.alerts.throttle.max,
+      windowMs: config.alerts.throttle.window,
+      maxHoldMs: config.alerts.throttle.maxHold,
+    },
+    metrics,
+    logger,
+  });
+  poll.on('error', reportError('poll worker'));
+  notify.on('error', reportError('notify worker'));
+  if (health) {
+    // A skipped slot (the app's previous poll still running) proves nothing about polling.
+    poll.on('completed', (_job, result) => {
+      if (result.status !== 'skipped') health.pollFinished();
+    });
+    // A failure recorded for good is an answer too; an attempt that will be retried is not.
+    poll.on('failed', (job) => {
+      if (job?.finishedOn) health.pollFinished();
+    });
+  }
+  const digestDeps = { config, store, senders: parts.senders, logger, simulated: settings.simulated };
+  const all: BullWorker[] = [
+    poll,
+    notify,
+    ...(queues.digest
+      ? [
+          createDigestWorker(digestDeps, {
+            connection,
+            prefix,
+            queueName: queues.digest.name,
+            onError: reportError('digest worker'),
+          }),
+        ]
+      : []),
+    ...(queues.maintenance
+      ? [
+          createMaintenanceWorker(digestDeps, {
+            connection,
+            prefix,
+            autorun: false,
+            onError: reportError('maintenance worker'),
+          }),
+        ]
+      : []),
+    ...(queues.reconcile
+      ? [
+          createReconcileWorker(
+            queues.reconcile,
+            { config, store, client, logger, alerts: alertPolicyOf(config) },
+            { connection, prefix, onMessages: enqueueRaised, reportError },
+          ),
+        ]
+      : []),
+  ];
+  let forced = false;
+  const closeNow = () => Promise.all(all.map((w) => w.close(true))).then(() => undefined);
+  releasers.add('workers', async () => {
+    if (forced) return closeNow();
+    try {
+      await withTimeout(Promise.all(all.map((w) => w.close())), parts.graceMs);
+    } catch (err) {
+      if (!(err instanceof TimeoutError)) throw err;
+      logger.warn(`jobs still running after ${parts.graceMs / 1000}s: stopping them; they will run again`);
+      await closeNow();
+    }
+  });
+  return {
+    poll,
+    notify,
+    retry,
+    all,
+    force() {
+      forced = true;
+      void closeNow();
+    },
+  };
+}

@@ -18,6 +18,7 @@ import { reviewDetail, reviewExists, reviewRowIdOf } from '../store/review-detai
 import {
   applyTriage,
   applyTriageToMany,
+  isTriageStatus,
   MAX_BULK,
   MAX_NOTE_LENGTH,
   TRIAGE_STATUSES,
@@ -38,7 +39,9 @@ import {
   sameSecret,
 } from './auth.js';
 import { writeInboxCsv } from './csv.js';
-import { inboxFilterOf, parseInboxQuery } from './filters.js';
+import { answerErrors, BODY_LIMIT_BYTES } from './errors.js';
+import { INBOX_QUERY, type InboxQuery, inboxFilterOf } from './filters.js';
+import { BadInputError, defineQuery, NO_QUERY, param, parseBody } from './input.js';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
 import { appPageHtml } from './pages/app.js';
 import { inboxPage } from './pages/inbox.js';
@@ -81,7 +84,6 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
-const BODY_LIMIT = '64kb';
 /** An app's page: its rating over this many days, its volume over these weeks, its distribution then. */
 const APP_PAGE_DAYS = 90;
 const APP_PAGE_WEEKS = 12;
@@ -98,12 +100,6 @@ function principalOfRequest(req: Request): Principal {
   return principal;
 }
 
-function field(body: unknown, name: string): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** Only a path of this site: `//evil.example` and `/\evil.example` are other sites to a browser. */
 function safeNext(next: string | undefined): string {
   if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
@@ -113,6 +109,79 @@ function safeNext(next: string | undefined): string {
 function wantsHtml(req: Request): boolean {
   return !req.path.startsWith('/api/') && (req.method === 'GET' || req.method === 'HEAD');
 }
+
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * Refuses a body of another type than the route reads (the parsers leave it unread, and the route would
+ * see no body at all). A request without a body passes: the body's schema says what it lacks.
+ */
+function bodyOfType(type: typeof JSON_TYPE | typeof FORM_TYPE): RequestHandler {
+  return (req, _res, next) => {
+    if (req.is(type) !== false) return next();
+    const given = req.headers['content-type'];
+    next(
+      new BadInputError('body', [
+        {
+          name: 'content-type',
+          message: `the body is ${given ? `of type ${given}` : 'of no stated type'}; this takes ${type}`,
+        },
+      ]),
+    );
+  };
+}
+
+/** A route without query parameters refuses any. */
+const noQuery: RequestHandler = (req, _res, next) => {
+  NO_QUERY.parse(req.query);
+  next();
+};
+
+const LOGIN_QUERY = defineQuery({ next: param('a path of this site, such as /reviews/12', z.string()) });
+
+/** The login form as the login page sends it; anything else is refused. */
+const loginForm = z.object({
+  _csrf: z.string().optional(),
+  next: z.string().optional(),
+  name: z.string().max(200).default(''),
+  password: z.string().max(1_000).default(''),
+});
+
+const formField = { _csrf: z.string().optional() };
+
+/** What a form on a review's page asks for. */
+const reviewForm = z.discriminatedUnion('action', [
+  z.object({ ...formField, action: z.literal('status'), status: z.enum(TRIAGE_STATUSES) }),
+  z.object({ ...formField, action: z.literal('assign'), assignee: z.string().default('') }),
+  z.object({ ...formField, action: z.literal('tag'), tag: z.string() }),
+  z.object({ ...formField, action: z.literal('untag'), tag: z.string() }),
+  z.object({ ...formField, action: z.literal('note'), note: z.string().max(MAX_NOTE_LENGTH) }),
+]);
+
+/** The list's bulk form: the ids ticked (one or repeated) and `status:<status>`, `assign:<name>` or `tag`. */
+const bulkForm = z.object({
+  ...formField,
+  back: z.string().optional(),
+  ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^\d{1,15}$/, 'a review number')
+            .transform(Number),
+        )
+        .max(MAX_BULK),
+    ),
+  action: z.string(),
+  tag: z.string().optional(),
+});
+
+const BULK_FORM_HINT = 'tick reviews in the list, choose what to do with them, and apply';
 
 const changeFields = {
   status: z.enum(TRIAGE_STATUSES).optional(),
@@ -179,9 +248,16 @@ export function createWeb(options: WebOptions): Web {
     if (principal.kind !== 'user' || !UNSAFE.has(req.method)) return false;
     if (crossSite(req, publicUrl)) return true;
     const header = req.headers['x-csrf-token'];
-    const token = field(req.body, '_csrf') ?? (typeof header === 'string' ? header : undefined);
+    const posted: unknown = req.body?._csrf;
+    const token = typeof posted === 'string' ? posted : typeof header === 'string' ? header : undefined;
     return token === undefined || !sameSecret(token, principal.csrfToken);
   };
+
+  /** The forms' and the API's bodies, up to BODY_LIMIT_BYTES; a larger one is a 413, a malformed one a 400. */
+  const bodyParsers = [
+    express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES }),
+    express.json({ limit: BODY_LIMIT_BYTES }),
+  ];
 
   const router = express.Router();
   router.use((_req, res, next) => {
@@ -226,7 +302,14 @@ export function createWeb(options: WebOptions): Web {
   });
 
   router.get('/login', (req, res) => {
-    const next = safeNext(typeof req.query.next === 'string' ? req.query.next : undefined);
+    // The login form is always shown, so that a mangled link still lets one log in; a `next` off this
+    // site is replaced by the inbox (that is no mistake of the caller's, but a link someone else made).
+    const { query, problems } = LOGIN_QUERY.read(req.query);
+    const next = safeNext(query.next);
+    if (problems.length > 0) {
+      showLogin(req, res, 400, { next, error: problems.map((p) => p.message).join('; ') });
+      return;
+    }
     if (principalOf(req)) {
       res.redirect(303, next);
       return;
@@ -234,12 +317,17 @@ export function createWeb(options: WebOptions): Web {
     showLogin(req, res, 200, { next });
   });
 
-  router.post('/login', express.urlencoded({ extended: false, limit: BODY_LIMIT }), async (req, res) => {
-    const name = (field(req.body, 'name') ?? '').trim().toLowerCase();
-    const password = field(req.body, 'password') ?? '';
-    const next = safeNext(field(req.body, 'next'));
+  router.post('/login', noQuery, ...bodyParsers, bodyOfType(FORM_TYPE), async (req, res) => {
+    const form = loginForm.safeParse(req.body ?? {});
+    if (!form.success) {
+      showLogin(req, res, 400, { next: '/', error: 'The login form could not be read. Please try again.' });
+      return;
+    }
+    const name = form.data.name.trim().toLowerCase();
+    const { password } = form.data;
+    const next = safeNext(form.data.next);
     const expected = parseCookies(req.headers.cookie).get(loginCookie);
-    const given = field(req.body, '_csrf');
+    const given = form.data._csrf;
     if (!expected || !given || !sameSecret(given, expected) || crossSite(req, publicUrl)) {
       showLogin(req, res, 403, { next, name, error: 'The login form expired. Please try again.' });
       return;
@@ -281,45 +369,46 @@ export function createWeb(options: WebOptions): Web {
     principals.set(req, principal);
     next();
   });
-  router.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  router.use(express.json({ limit: BODY_LIMIT }));
+  router.use(...bodyParsers);
   router.use((req, res, next) => {
     if (!forged(req, principalOfRequest(req))) return next();
     logger.warn({ path: req.path }, 'refused a state-changing request without a valid CSRF token');
     res.status(403).json({ error: 'forbidden', hint: 'the CSRF token is missing or wrong; reload the page' });
   });
 
-  router.post('/logout', (req, res) => {
+  router.post('/logout', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
     res.setHeader('Set-Cookie', sessions.end(principalOfRequest(req)));
     res.redirect(303, '/login');
   });
 
-  router.get('/', (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
+  const pageOf = (query: InboxQuery) =>
+    listInbox(store.db, inboxFilterOf(query, config, now()), {
       ...(query.limit ? { limit: query.limit } : {}),
       ...(query.cursor ? { cursor: query.cursor } : {}),
     });
-    res.type('html').send(
-      inboxPage({
-        principal: principalOfRequest(req),
-        query,
-        problems,
-        page,
-        apps: apps(),
-        users: userNames(),
-        maxRating: config.alerts.lowRating.maxRating,
-        presenter,
-      }),
-    );
+
+  router.get('/', (req, res) => {
+    // A filter that cannot be applied shows the form with what was valid, to correct the rest.
+    const { query, problems } = INBOX_QUERY.read(req.query);
+    res
+      .status(problems.length > 0 ? 400 : 200)
+      .type('html')
+      .send(
+        inboxPage({
+          principal: principalOfRequest(req),
+          query,
+          problems,
+          ...(problems.length > 0 ? {} : { page: pageOf(query) }),
+          apps: apps(),
+          users: userNames(),
+          maxRating: config.alerts.lowRating.maxRating,
+          presenter,
+        }),
+      );
   });
 
   router.get('/export.csv', async (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    if (problems.length > 0) {
-      res.status(400).json({ error: 'bad filter', problems });
-      return;
-    }
+    const query = INBOX_QUERY.parse(req.query);
     const day = now().toISOString().slice(0, 10);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="reviewwatch-inbox-${day}.csv"`);
@@ -332,7 +421,7 @@ export function createWeb(options: WebOptions): Web {
   });
 
   // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
-  router.get('/apps/:handle/reviews/:reviewId', (req, res) => {
+  router.get('/apps/:handle/reviews/:reviewId', noQuery, (req, res) => {
     const { handle, reviewId } = req.params;
     const id =
       typeof handle === 'string' && typeof reviewId === 'string' && HANDLE_PATTERN.test(handle)
@@ -348,7 +437,7 @@ export function createWeb(options: WebOptions): Web {
     res.redirect(303, `/reviews/${id}`);
   });
 
-  router.get('/apps/:handle', (req, res) => {
+  router.get('/apps/:handle', noQuery, (req, res) => {
     const handle = req.params.handle;
     const configured = config.apps.some((a) => a.handle === handle);
     const page =
@@ -408,13 +497,17 @@ export function createWeb(options: WebOptions): Web {
       );
   };
 
-  router.get('/reviews/:id', (req, res) => showReview(req, res, 200));
+  router.get('/reviews/:id', noQuery, (req, res) => showReview(req, res, 200));
 
-  router.post('/reviews/:id/triage', (req, res) => {
+  router.post('/reviews/:id/triage', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
     const id = reviewIdOf(req);
     if (id === undefined || !reviewExists(store.db, id)) return showReview(req, res, 404);
-    const change = formChange(req.body);
-    if (!change) return showReview(req, res, 400, 'Unknown action.');
+    const form = reviewForm.safeParse(req.body ?? {});
+    if (!form.success) {
+      const problems = form.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`);
+      return showReview(req, res, 400, `Nothing was changed: ${problems.join('; ')}.`);
+    }
+    const change = formChange(form.data);
     try {
       applyTriage(store.db, id, change, actorOf(principalOfRequest(req)), now());
     } catch (err) {
@@ -424,10 +517,9 @@ export function createWeb(options: WebOptions): Web {
     res.redirect(303, `/reviews/${id}#triage`);
   });
 
-  router.post('/reviews/bulk', (req, res) => {
-    const back = safeNext(field(req.body, 'back'));
-    const ids = idsOf(req.body, 'ids');
-    const change = bulkChange(req.body);
+  router.post('/reviews/bulk', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+    const form = bulkForm.safeParse(req.body ?? {});
+    const back = safeNext(form.success ? form.data.back : undefined);
     const fail = (message: string) =>
       res
         .status(400)
@@ -440,9 +532,13 @@ export function createWeb(options: WebOptions): Web {
             principalOfRequest(req),
           ),
         );
-    if (!change) return fail('choose what to do with the selected reviews');
+    if (!form.success) {
+      return fail(form.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; '));
+    }
+    const change = bulkChange(form.data);
+    if (!change) return fail(`choose what to do with the selected reviews (${BULK_FORM_HINT})`);
     try {
-      applyTriageToMany(store.db, ids, change, actorOf(principalOfRequest(req)), now());
+      applyTriageToMany(store.db, form.data.ids, change, actorOf(principalOfRequest(req)), now());
     } catch (err) {
       if (err instanceof TriageInputError) return fail(err.message);
       throw err;
@@ -450,58 +546,32 @@ export function createWeb(options: WebOptions): Web {
     res.redirect(303, back);
   });
 
-  router.post('/api/reviews/triage', (req, res) => {
-    const parsed = bulkBody.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({
-        error: 'bad request',
-        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-        hint: 'send JSON: {"ids": [1, 2], and what to change as for one review}',
-      });
-      return;
-    }
-    const { ids, ...rest } = parsed.data;
-    try {
-      const results = applyTriageToMany(
-        store.db,
-        ids,
-        changeOf(rest),
-        actorOf(principalOfRequest(req)),
-        now(),
-      );
-      res.json({
-        results: results.map((r) => ({
-          id: r.reviewRowId,
-          triage: triageJson(r.state),
-          events: r.events.map(eventJson),
-        })),
-      });
-    } catch (err) {
-      if (err instanceof TriageInputError) {
-        res.status(400).json({ error: err.message });
-        return;
-      }
-      throw err;
-    }
+  router.post('/api/reviews/triage', noQuery, bodyOfType(JSON_TYPE), (req, res) => {
+    const { ids, ...rest } = parseBody(
+      bulkBody,
+      req.body,
+      'send JSON: {"ids": [1, 2], and what to change as for one review}',
+    );
+    const results = applyTriageToMany(store.db, ids, changeOf(rest), actorOf(principalOfRequest(req)), now());
+    res.json({
+      results: results.map((r) => ({
+        id: r.reviewRowId,
+        triage: triageJson(r.state),
+        events: r.events.map(eventJson),
+      })),
+    });
   });
 
   router.get('/api/reviews', (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    if (problems.length > 0) {
-      res.status(400).json({ error: 'bad filter', problems });
-      return;
-    }
-    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
-      ...(query.limit ? { limit: query.limit } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
+    const query = INBOX_QUERY.parse(req.query);
+    const page = pageOf(query);
     res.json({
       reviews: page.rows.map((r) => rowJson(r, presenter, publicUrl)),
       next: page.next ?? null,
     });
   });
 
-  router.get('/api/reviews/:id', (req, res) => {
+  router.get('/api/reviews/:id', noQuery, (req, res) => {
     const id = reviewIdOf(req);
     const detail = id === undefined ? undefined : reviewDetail(store.db, id);
     if (!detail) {
@@ -511,38 +581,22 @@ export function createWeb(options: WebOptions): Web {
     res.json(detailJson(detail, presenter, publicUrl));
   });
 
-  router.post('/api/reviews/:id/triage', (req, res) => {
+  router.post('/api/reviews/:id/triage', noQuery, bodyOfType(JSON_TYPE), (req, res) => {
     const id = reviewIdOf(req);
     if (id === undefined || !reviewExists(store.db, id)) {
       res.status(404).json({ error: 'no such review' });
       return;
     }
-    const parsed = triageBody.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({
-        error: 'bad request',
-        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-        hint: 'send JSON: {"status"?, "assignee"? (null unassigns), "addTags"?, "removeTags"?, "note"?}',
-      });
-      return;
-    }
-    try {
-      const result = applyTriage(
-        store.db,
-        id,
-        changeOf(parsed.data),
-        actorOf(principalOfRequest(req)),
-        now(),
-      );
-      res.json({ triage: triageJson(result.state), events: result.events.map(eventJson) });
-    } catch (err) {
-      if (err instanceof TriageInputError) {
-        res.status(400).json({ error: err.message });
-        return;
-      }
-      throw err;
-    }
+    const change = parseBody(
+      triageBody,
+      req.body,
+      'send JSON: {"status"?, "assignee"? (null unassigns), "addTags"?, "removeTags"?, "note"?}',
+    );
+    const result = applyTriage(store.db, id, changeOf(change), actorOf(principalOfRequest(req)), now());
+    res.json({ triage: triageJson(result.state), events: result.events.map(eventJson) });
   });
+
+  router.use(answerErrors({ logger, principalOf: (req) => principals.get(req) ?? principalOf(req) }));
 
   const guard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     const principal = principalOf(req);
@@ -558,43 +612,30 @@ export function createWeb(options: WebOptions): Web {
   return { router, guard, principalOf };
 }
 
-/** The ids a form posted under `name` (one or repeated); anything not an id is left out. */
-function idsOf(body: unknown, name: string): number[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const value = (body as Record<string, unknown>)[name];
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v): v is string => typeof v === 'string' && /^\d{1,15}$/.test(v)).map(Number);
-}
-
-/** What the inbox's bulk form asks for: `status:<status>`, `assign:<name>` (empty unassigns) or `tag`. */
-function bulkChange(body: unknown): TriageChange | undefined {
-  const action = field(body, 'action') ?? '';
-  if (action.startsWith('status:')) return formChange({ action: 'status', status: action.slice(7) });
+/** What the list's bulk form asks for; undefined when it asks for nothing known. */
+function bulkChange(form: z.infer<typeof bulkForm>): TriageChange | undefined {
+  const { action } = form;
+  if (action.startsWith('status:')) {
+    const status = action.slice(7);
+    return isTriageStatus(status) ? { status } : undefined;
+  }
   if (action.startsWith('assign:')) return { assignee: action.slice(7) || null };
-  if (action === 'tag') return { addTags: [field(body, 'tag') ?? ''] };
+  if (action === 'tag') return { addTags: [form.tag ?? ''] };
   return undefined;
 }
 
-/** What a form on a review's page asks for; undefined for an unknown action. */
-function formChange(body: unknown): TriageChange | undefined {
-  const action = field(body, 'action');
-  const tag = field(body, 'tag') ?? '';
-  switch (action) {
-    case 'status': {
-      const status = field(body, 'status') ?? '';
-      return TRIAGE_STATUSES.includes(status as (typeof TRIAGE_STATUSES)[number])
-        ? { status: status as (typeof TRIAGE_STATUSES)[number] }
-        : undefined;
-    }
+/** The store's change for a form of a review's page. */
+function formChange(form: z.infer<typeof reviewForm>): TriageChange {
+  switch (form.action) {
+    case 'status':
+      return { status: form.status };
     case 'assign':
-      return { assignee: field(body, 'assignee') || null };
+      return { assignee: form.assignee || null };
     case 'tag':
-      return { addTags: [tag] };
+      return { addTags: [form.tag] };
     case 'untag':
-      return { removeTags: [tag] };
+      return { removeTags: [form.tag] };
     case 'note':
-      return { note: field(body, 'note') ?? '' };
-    default:
-      return undefined;
+      return { note: form.note };
   }
 }

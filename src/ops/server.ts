@@ -13,7 +13,7 @@ import type { Store } from '../store/db.js';
 import { listUsers } from '../store/users.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
 import { bearerMatches, sameSecret } from '../web/auth.js';
-import { refusalOf } from '../web/errors.js';
+import { refusalOf } from '../web/middleware/errors.js';
 import type { Web } from '../web/router.js';
 import type { PollingVerdict } from './health.js';
 import type { Metrics } from './metrics.js';

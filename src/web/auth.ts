@@ -39,20 +39,18 @@ export function sameSecret(given: string, expected: string): boolean {
   );
 }
 
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
+/** A cookie of the request: the first, if a name is sent twice; none if its value is malformed. */
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (!name || cookies.has(name)) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     try {
-      cookies.set(name, decodeURIComponent(part.slice(eq + 1).trim()));
+      return decodeURIComponent(part.slice(eq + 1).trim());
     } catch {
-      // A malformed value is no session.
+      return undefined;
     }
   }
-  return cookies;
+  return undefined;
 }
 
 export interface CookieOptions {
@@ -112,7 +110,7 @@ export class Sessions {
 
   /** The session user of a request, if its cookie names a live session. */
   principalOf(req: IncomingMessage): Principal | undefined {
-    const token = parseCookies(req.headers.cookie).get(this.cookieName);
+    const token = readCookie(req, this.cookieName);
     if (!token) return undefined;
     const tokenHash = sha256(token);
     const session = liveSession(this.#store.db, tokenHash, this.#options.now());

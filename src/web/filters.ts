@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
 import type { Config } from '../config/index.js';
 import { PRIORITIES } from '../scoring/priority.js';
-import { type InboxFilter, MAX_PAGE_SIZE, parseCursor } from '../store/inbox.js';
+import type { StoreDb } from '../store/db.js';
+import { type InboxFilter, type InboxPage, listInbox, MAX_PAGE_SIZE, parseCursor } from '../store/inbox.js';
 import { MAX_TAG_LENGTH, normalizeTag, TRIAGE_STATUSES } from '../store/triage.js';
 import { defineQuery, listParam, type Problem, param, type QueryOf } from './input.js';
 import { USER_NAME_PATTERN } from './users.js';
@@ -136,6 +137,14 @@ export function inboxFilterOf(query: InboxQuery, config: Config, now: Date): Inb
   if (query.q) filter.text = query.q;
   if (query.removed) filter.removed = query.removed;
   return filter;
+}
+
+/** The page of the list a query asks for: its filters, and its page size and cursor when it gives them. */
+export function inboxPageOf(db: StoreDb, query: InboxQuery, config: Config, now: Date): InboxPage {
+  return listInbox(db, inboxFilterOf(query, config, now), {
+    ...(query.limit ? { limit: query.limit } : {}),
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  });
 }
 
 /** `?app=…&stars=1,2…` for this query with `changes` applied; '' when nothing is left. */

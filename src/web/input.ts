@@ -6,6 +6,7 @@
  * is never answered as if it were absent: `?limit=abc` or a misspelt `?stauts=new` would otherwise show a
  * list the caller did not ask for.
  */
+import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 
 /** One thing wrong with the input: the parameter or body field it is about, and what is accepted. */
@@ -165,4 +166,15 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown, hint: string):
     return { name, message: `${name}: ${issue.message}` };
   });
   throw new BadInputError('body', problems, { hint });
+}
+
+/** Middleware for a route without query parameters: refuses any. */
+export const noQuery: RequestHandler = (req, _res, next) => {
+  NO_QUERY.parse(req.query);
+  next();
+};
+
+/** A review's row id from the path (`/reviews/:id`); undefined for anything that is not one (a 404). */
+export function reviewIdParam(raw: unknown): number | undefined {
+  return typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
 }

@@ -5,11 +5,11 @@
  * its stack, answered with a 500 that shows nothing of the server's insides.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import type { Logger } from '../log.js';
-import { TriageInputError } from '../store/triage.js';
-import type { Principal } from './auth.js';
-import { BadInputError, type Problem } from './input.js';
-import { problemsPage } from './pages/message.js';
+import type { Logger } from '../../log.js';
+import { TriageInputError } from '../../store/triage.js';
+import type { Principal } from '../auth.js';
+import { BadInputError, type Problem } from '../input.js';
+import { problemsPage } from '../pages/message.js';
 
 /** The largest body a form or the API may send (a note is at most 10,000 characters). */
 export const BODY_LIMIT_BYTES = 64 * 1024;

@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parse } from 'cookie';
 import type { Store } from '../store/db.js';
 import { TOKEN_ACTOR } from '../store/triage.js';
 import { deleteExpiredSessions, deleteSession, insertSession, liveSession } from '../store/users.js';
@@ -39,18 +40,10 @@ export function sameSecret(given: string, expected: string): boolean {
   );
 }
 
-/** A cookie of the request: the first, if a name is sent twice; none if its value is malformed. */
+/** A cookie of the request (the first, if a name is sent twice), parsed by the `cookie` package. */
 export function readCookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  const header = req.headers.cookie;
+  return header ? parse(header)[name] : undefined;
 }
 
 export interface CookieOptions {
@@ -82,6 +75,11 @@ export class Sessions {
     this.cookieName = options.secure ? '__Host-rw_session' : 'rw_session';
   }
 
+  /**
+   * A Set-Cookie value, written here rather than by `cookie.serialize`: the values are our own base64url
+   * tokens and the attributes fixed, so there is nothing to check, and they keep the order the docs and
+   * tests show (`…; HttpOnly; SameSite=Lax; Secure`; `serialize` puts `Secure` before `SameSite`).
+   */
   cookie(name: string, value: string, options: CookieOptions): string {
     return [
       `${name}=${encodeURIComponent(value)}`,

@@ -14,6 +14,7 @@ import { openGaps } from '../store/gaps.js';
 import { listUsers } from '../store/users.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
 import { bearerMatches, sameSecret } from '../web/auth.js';
+import { refusalOf } from '../web/middleware/errors.js';
 import type { Web } from '../web/router.js';
 import type { PollingVerdict } from './health.js';
 import type { Metrics } from './metrics.js';
@@ -173,9 +174,15 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
     res.status(404).json({ error: 'not found', paths: ['/healthz', '/readyz', '/metrics', ADMIN_PATH] });
   });
   // Express recognises an error handler by its four parameters.
+  // The inbox answers its own errors; this one sees the endpoints above and Bull Board's.
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    logger.error({ err: errorMessage(err), path: req.path }, 'ops server error');
     if (res.headersSent) return next(err);
+    const refusal = refusalOf(err);
+    if (refusal) {
+      res.status(refusal.status).json({ error: refusal.error, problems: refusal.problems });
+      return;
+    }
+    logger.error({ err, method: req.method, path: req.path }, 'ops server error');
     res.status(500).json({ error: 'internal error' });
   });
   return app;

@@ -1,135 +1,109 @@
 /**
  * The inbox's filters as they live in the URL (`/?app=shop&stars=1,2&status=new&q=refund`), so a view can
- * be bookmarked and shared: parsed leniently (a value that makes no sense is dropped and said, never an
- * error page), turned into the store's `InboxFilter`, and written back as a canonical query string.
+ * be bookmarked and shared: checked (a value that makes no sense is refused with what is accepted, and the
+ * page shows the rest in its form to correct it), turned into the store's `InboxFilter`, and written back
+ * as a canonical query string.
  */
+import { z } from 'zod';
+import { HANDLE_PATTERN } from '../catalog/handle.js';
 import type { Config } from '../config/index.js';
-import { PRIORITIES, type Priority } from '../scoring/priority.js';
-import type { InboxFilter } from '../store/inbox.js';
-import { TRIAGE_STATUSES, type TriageStatus } from '../store/triage.js';
+import { PRIORITIES } from '../scoring/priority.js';
+import type { StoreDb } from '../store/db.js';
+import { type InboxFilter, type InboxPage, listInbox, MAX_PAGE_SIZE, parseCursor } from '../store/inbox.js';
+import { MAX_TAG_LENGTH, normalizeTag, TRIAGE_STATUSES } from '../store/triage.js';
+import { defineQuery, listParam, type Problem, param, type QueryOf } from './input.js';
+import { USER_NAME_PATTERN } from './users.js';
 
 export const PERIODS = { '7d': 7, '30d': 30, '90d': 90, '365d': 365, all: undefined } as const;
 export type Period = keyof typeof PERIODS;
 export const DEFAULT_PERIOD: Period = '30d';
+const PERIOD_NAMES = Object.keys(PERIODS) as [Period, ...Period[]];
+/** Longer than any search worth running; the form's field stops there too. */
+export const MAX_SEARCH_LENGTH = 200;
 
-export interface InboxQuery {
-  app?: string;
-  role?: 'own' | 'competitor';
-  stars?: number[];
-  priority?: Priority[];
-  status?: TriageStatus[];
-  assignee?: string;
-  tag?: string;
-  /** YYYY-MM-DD, UTC. */
-  from?: string;
-  to?: string;
-  period?: Period;
-  q?: string;
-  /**
-   * Reviews the marketplace removed: `hide` or `only`; absent, listed with a mark. Shown by default
-   * because a removal answers no complaint: the customer may have deleted it once support helped (the team
-   * then wants to close it) or the marketplace may have taken it down while the problem stands. A team
-   * that only wants what customers can still read asks for `hide`.
-   */
-  removed?: 'hide' | 'only';
-  cursor?: string;
-  limit?: number;
-}
+/**
+ * The inbox's query parameters, shared by the list (`/`), `/api/reviews` and `/export.csv`. Reviews the
+ * marketplace removed are shown by default (`removed` absent or `show`, what the filter form's select
+ * says), because a removal answers no complaint: the customer may have deleted it once support helped (the
+ * team then wants to close it) or the marketplace may have taken it down while the problem stands. A team
+ * that only wants what customers can still read asks for `hide`.
+ */
+export const INBOX_QUERY = defineQuery(
+  {
+    app: param('an app handle such as my-app', z.string().max(200).regex(HANDLE_PATTERN)),
+    role: param('own or competitor', z.enum(['own', 'competitor'])),
+    stars: listParam(
+      'whole numbers from 1 to 5 (stars=1,2)',
+      z.enum(['1', '2', '3', '4', '5']).transform(Number),
+      [1, 2, 3, 4, 5],
+    ),
+    priority: listParam(`one or more of ${PRIORITIES.join(', ')}`, z.enum(PRIORITIES), PRIORITIES),
+    status: listParam(
+      `one or more of ${TRIAGE_STATUSES.join(', ')}`,
+      z.enum(TRIAGE_STATUSES),
+      TRIAGE_STATUSES,
+    ),
+    assignee: param('a user name', z.string().regex(USER_NAME_PATTERN)),
+    tag: param(
+      `a tag: letters and digits, then also ".", "_" or "-", at most ${MAX_TAG_LENGTH} characters`,
+      z.string().refine(isTag).transform(normalizeTag),
+    ),
+    from: param('a date like 2026-11-23', z.string().refine(isDate)),
+    to: param('a date like 2026-11-23', z.string().refine(isDate)),
+    period: param(`one of ${Object.keys(PERIODS).join(', ')}`, z.enum(PERIOD_NAMES)),
+    q: param(
+      `words to search for, at most ${MAX_SEARCH_LENGTH} characters`,
+      z.string().max(MAX_SEARCH_LENGTH),
+    ),
+    removed: param(
+      'show, hide or only',
+      z.enum(['show', 'hide', 'only']).transform((v) => (v === 'show' ? undefined : v)),
+    ),
+    limit: param(
+      `a whole number from 1 to ${MAX_PAGE_SIZE}`,
+      z
+        .string()
+        .regex(/^\d{1,4}$/)
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= MAX_PAGE_SIZE),
+    ),
+    cursor: param(
+      'the `next` of the page before, as given',
+      z.string().refine((c) => parseCursor(c) !== undefined),
+    ),
+  },
+  {
+    check: (query) =>
+      query.from && query.to && query.from > query.to
+        ? [{ name: 'from', message: `from (${query.from}) is after to (${query.to})` }]
+        : [],
+  },
+);
+
+export type InboxQuery = QueryOf<typeof INBOX_QUERY.params>;
 
 /** The order of the keys in a canonical URL. */
-const KEYS = [
-  'app',
-  'role',
-  'stars',
-  'priority',
-  'status',
-  'assignee',
-  'tag',
-  'from',
-  'to',
-  'period',
-  'q',
-  'removed',
-  'limit',
-  'cursor',
-] as const;
+const KEYS = Object.keys(INBOX_QUERY.params) as ReadonlyArray<keyof InboxQuery>;
 
-type Raw = Record<string, unknown>;
-
-/** A parameter's values: repeated (`stars=1&stars=2`, what a form sends) or comma-separated. */
-function values(raw: Raw, key: string): string[] {
-  const value = raw[key];
-  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return list
-    .filter((v): v is string => typeof v === 'string')
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+function isTag(value: string): boolean {
+  try {
+    normalizeTag(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-function one(raw: Raw, key: string): string | undefined {
-  const value = raw[key];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' && first.trim() !== '' ? first.trim() : undefined;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
+/** A calendar day: `Date.parse` alone would take 2026-02-30 for March 2. */
 function isDate(value: string): boolean {
-  return DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const at = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === value;
 }
 
-export function parseInboxQuery(raw: Raw): { query: InboxQuery; problems: string[] } {
-  const problems: string[] = [];
-  const query: InboxQuery = {};
-  const app = one(raw, 'app');
-  if (app) query.app = app;
-  const role = one(raw, 'role');
-  if (role === 'own' || role === 'competitor') query.role = role;
-  else if (role) problems.push(`role is own or competitor, not "${role}"`);
-
-  const stars = values(raw, 'stars');
-  if (stars.length > 0) {
-    const valid = stars.filter((s) => /^[1-5]$/.test(s)).map(Number);
-    if (valid.length < stars.length) problems.push('stars are whole numbers from 1 to 5');
-    if (valid.length > 0) query.stars = [...new Set(valid)].sort((a, b) => a - b);
-  }
-  const priorities = values(raw, 'priority');
-  if (priorities.length > 0) {
-    const valid = PRIORITIES.filter((p) => priorities.includes(p));
-    if (valid.length < new Set(priorities).size) problems.push(`priority is one of ${PRIORITIES.join(', ')}`);
-    if (valid.length > 0) query.priority = valid;
-  }
-  const statuses = values(raw, 'status');
-  if (statuses.length > 0) {
-    const valid = TRIAGE_STATUSES.filter((s) => statuses.includes(s));
-    if (valid.length < new Set(statuses).size)
-      problems.push('status is new, acknowledged, resolved or ignored');
-    if (valid.length > 0) query.status = valid;
-  }
-  const assignee = one(raw, 'assignee');
-  if (assignee) query.assignee = assignee;
-  const tag = one(raw, 'tag');
-  if (tag) query.tag = tag.toLowerCase().replace(/\s+/g, '-');
-  for (const key of ['from', 'to'] as const) {
-    const date = one(raw, key);
-    if (date && isDate(date)) query[key] = date;
-    else if (date) problems.push(`${key} is a date like 2026-11-23`);
-  }
-  const period = one(raw, 'period');
-  if (period && period in PERIODS) query.period = period as Period;
-  else if (period) problems.push(`period is one of ${Object.keys(PERIODS).join(', ')}`);
-  const q = one(raw, 'q');
-  if (q) query.q = q.slice(0, 200);
-  const removed = one(raw, 'removed');
-  if (removed === 'hide' || removed === 'only') query.removed = removed;
-  // `show` is the default, said explicitly by the filter form's select.
-  else if (removed && removed !== 'show') problems.push(`removed is show, hide or only, not "${removed}"`);
-  const cursor = one(raw, 'cursor');
-  if (cursor) query.cursor = cursor;
-  const limit = one(raw, 'limit');
-  if (limit && /^\d{1,4}$/.test(limit)) query.limit = Number(limit);
-  return { query, problems };
+/** The query's valid parameters (for the filter form) and, when any is wrong, what. */
+export function parseInboxQuery(raw: unknown): { query: InboxQuery; problems: Problem[] } {
+  return INBOX_QUERY.read(raw);
 }
 
 const DAY_MS = 86_400_000;
@@ -163,6 +137,14 @@ export function inboxFilterOf(query: InboxQuery, config: Config, now: Date): Inb
   if (query.q) filter.text = query.q;
   if (query.removed) filter.removed = query.removed;
   return filter;
+}
+
+/** The page of the list a query asks for: its filters, and its page size and cursor when it gives them. */
+export function inboxPageOf(db: StoreDb, query: InboxQuery, config: Config, now: Date): InboxPage {
+  return listInbox(db, inboxFilterOf(query, config, now), {
+    ...(query.limit ? { limit: query.limit } : {}),
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  });
 }
 
 /** `?app=…&stars=1,2…` for this query with `changes` applied; '' when nothing is left. */

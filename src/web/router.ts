@@ -1,52 +1,29 @@
 /**
- * The triage inbox: the login page, the list (`GET /`), a review's page, their forms, and the JSON API,
- * as one express router the ops server mounts at `/` after its own endpoints. Everything but the login
- * page and the stylesheet needs a session or the admin token; every state-changing request made with a
- * session cookie needs its CSRF token and must come from this site.
+ * The triage inbox as one express router, which the ops server mounts at `/` after its own endpoints:
+ * the security headers, the assets and the login page for anyone; then, for a session or the admin token
+ * only, the bodies, the CSRF check, the pages, the JSON API and the CSV export; and one error handler
+ * for all of it. Each part lives in middleware/ or routes/.
  */
 import type { IncomingMessage } from 'node:http';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { z } from 'zod';
-import { HANDLE_PATTERN } from '../catalog/handle.js';
+import express, { type RequestHandler } from 'express';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { AdminCredentials } from '../settings.js';
-import { appPage } from '../store/app-page.js';
 import type { Store } from '../store/db.js';
-import { listInbox } from '../store/inbox.js';
-import { reviewDetail, reviewExists, reviewRowIdOf } from '../store/review-detail.js';
-import {
-  applyTriage,
-  applyTriageToMany,
-  MAX_BULK,
-  MAX_NOTE_LENGTH,
-  TRIAGE_STATUSES,
-  type TriageChange,
-  TriageInputError,
-} from '../store/triage.js';
-import { listUsers } from '../store/users.js';
-import { detailJson, eventJson, rowJson, triageJson } from './api-json.js';
-import { ASSETS } from './assets.js';
-import {
-  actorOf,
-  bearerMatches,
-  crossSite,
-  type Principal,
-  parseCookies,
-  randomToken,
-  Sessions,
-  sameSecret,
-} from './auth.js';
-import { writeInboxCsv } from './csv.js';
-import { inboxFilterOf, parseInboxQuery } from './filters.js';
-import { DEFAULT_LOGIN_LIMITS, type LoginLimits, LoginThrottle } from './login-throttle.js';
-import { appPageHtml } from './pages/app.js';
-import { inboxPage } from './pages/inbox.js';
-import { loginPage } from './pages/login.js';
-import { messagePage } from './pages/message.js';
-import { reviewPage } from './pages/review.js';
+import { bearerMatches, type Principal, Sessions } from './auth.js';
+import type { WebContext } from './context.js';
+import type { LoginLimits } from './login-throttle.js';
+import { authenticate, guard, knownPrincipal } from './middleware/authenticate.js';
+import { bodyParsers } from './middleware/bodies.js';
+import { csrfCheck } from './middleware/csrf.js';
+import { answerErrors } from './middleware/errors.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { presenterOf } from './present.js';
-import { checkLogin } from './users.js';
+import { apiRouter } from './routes/api.js';
+import { assetsRouter } from './routes/assets.js';
+import { exportRouter } from './routes/export.js';
+import { loginRouter, logoutRouter } from './routes/login.js';
+import { pagesRouter } from './routes/pages.js';
 
 export interface WebOptions {
   store: Store;
@@ -69,532 +46,37 @@ export interface Web {
   principalOf(req: IncomingMessage): Principal | undefined;
 }
 
-/** No inline script or style, nothing from elsewhere, no framing, forms only to this site. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-const BODY_LIMIT = '64kb';
-/** An app's page: its rating over this many days, its volume over these weeks, its distribution then. */
-const APP_PAGE_DAYS = 90;
-const APP_PAGE_WEEKS = 12;
-const APP_PAGE_COMPARE_WEEKS = 4;
-const LOGIN_COOKIE_AGE_S = 3_600;
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-const principals = new WeakMap<IncomingMessage, Principal>();
-
-function principalOfRequest(req: Request): Principal {
-  const principal = principals.get(req);
-  // The routes below the authentication middleware are only reached with one.
-  if (!principal) throw new Error('no principal on an authenticated route');
-  return principal;
-}
-
-function field(body: unknown, name: string): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Only a path of this site: `//evil.example` and `/\evil.example` are other sites to a browser. */
-function safeNext(next: string | undefined): string {
-  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
-  return next;
-}
-
-function wantsHtml(req: Request): boolean {
-  return !req.path.startsWith('/api/') && (req.method === 'GET' || req.method === 'HEAD');
-}
-
-const changeFields = {
-  status: z.enum(TRIAGE_STATUSES).optional(),
-  assignee: z.string().min(1).nullable().optional(),
-  addTags: z.array(z.string()).max(20).optional(),
-  removeTags: z.array(z.string()).max(20).optional(),
-  note: z.string().max(MAX_NOTE_LENGTH).optional(),
-};
-
-const triageBody = z
-  .strictObject(changeFields)
-  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' });
-
-const bulkBody = z
-  .strictObject({ ids: z.array(z.number().int().positive()).min(1).max(MAX_BULK), ...changeFields })
-  .refine((b) => Object.keys(b).length > 1, { message: 'nothing to change' });
-
-type ChangeFields = z.infer<typeof triageBody>;
-
-/** The store's change from the API's fields (zod's optional keys may be present as undefined). */
-function changeOf(fields: ChangeFields): TriageChange {
-  const { status, assignee, addTags, removeTags, note } = fields;
-  return {
-    ...(status ? { status } : {}),
-    ...(assignee !== undefined ? { assignee } : {}),
-    ...(addTags ? { addTags } : {}),
-    ...(removeTags ? { removeTags } : {}),
-    ...(note !== undefined ? { note } : {}),
-  };
-}
-
 export function createWeb(options: WebOptions): Web {
   const { store, config, logger } = options;
   const now = options.now ?? (() => new Date());
   const publicUrl = config.web.publicUrl;
-  const sessions = new Sessions(store, {
-    ttlMs: config.web.sessionTtl,
-    secure: publicUrl?.startsWith('https:') ?? false,
+  const https = publicUrl?.startsWith('https:') ?? false;
+  const sessions = new Sessions(store, { ttlMs: config.web.sessionTtl, secure: https, now });
+  const ctx: WebContext = {
+    store,
+    config,
+    logger,
     now,
-  });
-  const loginCookie = publicUrl?.startsWith('https:') ? '__Host-rw_login' : 'rw_login';
-  const throttle = new LoginThrottle(options.loginLimits ?? DEFAULT_LOGIN_LIMITS);
-  const presenter = presenterOf(config);
-  const userNames = () => listUsers(store.db).map((u) => u.name);
-  const apps = () => config.apps.map((a) => presenter.app(a.handle, ''));
-
-  const principalOf = (req: IncomingMessage): Principal | undefined =>
-    bearerMatches(req, options.admin.token) ? { kind: 'token' } : sessions.principalOf(req);
-
-  const refuse = (req: Request, res: Response) => {
-    if (wantsHtml(req)) {
-      res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
-      return;
-    }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="reviewwatch"');
-    res.status(401).json({
-      error: 'unauthorized',
-      hint: 'log in at /login, or send "Authorization: Bearer <REVIEWWATCH_ADMIN_TOKEN>"',
-    });
-  };
-
-  /** The CSRF token and the site of a state-changing request made with a session cookie. */
-  const forged = (req: Request, principal: Principal): boolean => {
-    if (principal.kind !== 'user' || !UNSAFE.has(req.method)) return false;
-    if (crossSite(req, publicUrl)) return true;
-    const header = req.headers['x-csrf-token'];
-    const token = field(req.body, '_csrf') ?? (typeof header === 'string' ? header : undefined);
-    return token === undefined || !sameSecret(token, principal.csrfToken);
+    publicUrl,
+    sessions,
+    presenter: presenterOf(config),
+    principalOf: (req) =>
+      bearerMatches(req, options.admin.token) ? { kind: 'token' } : sessions.principalOf(req),
   };
 
   const router = express.Router();
-  router.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
-
-  for (const asset of ASSETS) {
-    router.get(asset.path, (_req, res) => {
-      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      res.type(asset.contentType).send(asset.body);
-    });
-  }
-
-  const showLogin = (
-    req: Request,
-    res: Response,
-    status: number,
-    form: { next: string; name?: string; error?: string },
-  ) => {
-    // The token a browser already holds is kept: a second login tab, or a request the browser makes on its
-    // own (a favicon sent here to log in), must not invalidate the form on screen.
-    const held = parseCookies(req.headers.cookie).get(loginCookie);
-    const csrf = held && /^[\w-]{43}$/.test(held) ? held : randomToken();
-    res.setHeader(
-      'Set-Cookie',
-      sessions.cookie(loginCookie, csrf, { maxAgeSeconds: LOGIN_COOKIE_AGE_S, sameSite: 'Strict' }),
-    );
-    res
-      .status(status)
-      .type('html')
-      .send(loginPage({ csrf, ...form }));
-  };
-
-  // Browsers ask for it on their own; there is none, and a login redirect for it would be noise.
-  router.get('/favicon.ico', (_req, res) => {
-    res.status(404).end();
-  });
-
-  router.get('/login', (req, res) => {
-    const next = safeNext(typeof req.query.next === 'string' ? req.query.next : undefined);
-    if (principalOf(req)) {
-      res.redirect(303, next);
-      return;
-    }
-    showLogin(req, res, 200, { next });
-  });
-
-  router.post('/login', express.urlencoded({ extended: false, limit: BODY_LIMIT }), async (req, res) => {
-    const name = (field(req.body, 'name') ?? '').trim().toLowerCase();
-    const password = field(req.body, 'password') ?? '';
-    const next = safeNext(field(req.body, 'next'));
-    const expected = parseCookies(req.headers.cookie).get(loginCookie);
-    const given = field(req.body, '_csrf');
-    if (!expected || !given || !sameSecret(given, expected) || crossSite(req, publicUrl)) {
-      showLogin(req, res, 403, { next, name, error: 'The login form expired. Please try again.' });
-      return;
-    }
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const at = now().getTime();
-    const wait = throttle.retryAfterMs(name, address, at);
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60_000);
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      logger.warn({ name, address }, 'login refused: too many failed attempts');
-      showLogin(req, res, 429, {
-        next,
-        name,
-        error: `Too many failed logins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      });
-      return;
-    }
-    const user = await checkLogin(store, name, password);
-    if (!user) {
-      throttle.failed(name, address, at);
-      logger.info({ name, address }, 'login failed');
-      showLogin(req, res, 401, { next, name, error: 'Wrong name or password.' });
-      return;
-    }
-    throttle.succeeded(name);
-    logger.info({ name: user.name }, 'logged in');
-    res.setHeader('Set-Cookie', [
-      sessions.start(user.id),
-      sessions.cookie(loginCookie, '', { maxAgeSeconds: 0, sameSite: 'Strict' }),
-    ]);
-    res.redirect(303, next);
-  });
-
+  router.use(securityHeaders({ https }));
+  router.use(assetsRouter());
+  router.use(loginRouter(ctx, options.loginLimits));
   // Everything below needs credentials.
-  router.use((req, res, next) => {
-    const principal = principalOf(req);
-    if (!principal) return refuse(req, res);
-    principals.set(req, principal);
-    next();
-  });
-  router.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  router.use(express.json({ limit: BODY_LIMIT }));
-  router.use((req, res, next) => {
-    if (!forged(req, principalOfRequest(req))) return next();
-    logger.warn({ path: req.path }, 'refused a state-changing request without a valid CSRF token');
-    res.status(403).json({ error: 'forbidden', hint: 'the CSRF token is missing or wrong; reload the page' });
-  });
+  router.use(authenticate(ctx));
+  router.use(...bodyParsers);
+  router.use(csrfCheck(ctx));
+  router.use(logoutRouter(ctx));
+  router.use(pagesRouter(ctx));
+  router.use(apiRouter(ctx));
+  router.use(exportRouter(ctx));
+  router.use(answerErrors({ logger, principalOf: (req) => knownPrincipal(req, ctx) }));
 
-  router.post('/logout', (req, res) => {
-    res.setHeader('Set-Cookie', sessions.end(principalOfRequest(req)));
-    res.redirect(303, '/login');
-  });
-
-  router.get('/', (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
-      ...(query.limit ? { limit: query.limit } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
-    res.type('html').send(
-      inboxPage({
-        principal: principalOfRequest(req),
-        query,
-        problems,
-        page,
-        apps: apps(),
-        users: userNames(),
-        maxRating: config.alerts.lowRating.maxRating,
-        presenter,
-      }),
-    );
-  });
-
-  router.get('/export.csv', async (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    if (problems.length > 0) {
-      res.status(400).json({ error: 'bad filter', problems });
-      return;
-    }
-    const day = now().toISOString().slice(0, 10);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="reviewwatch-inbox-${day}.csv"`);
-    const count = await writeInboxCsv(res, store.db, inboxFilterOf(query, config, now()), {
-      presenter,
-      publicUrl,
-    });
-    logger.info({ count, actor: actorOf(principalOfRequest(req)) }, 'inbox exported as CSV');
-    res.end();
-  });
-
-  // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
-  router.get('/apps/:handle/reviews/:reviewId', (req, res) => {
-    const { handle, reviewId } = req.params;
-    const id =
-      typeof handle === 'string' && typeof reviewId === 'string' && HANDLE_PATTERN.test(handle)
-        ? reviewRowIdOf(store.db, handle, reviewId)
-        : undefined;
-    if (id === undefined) {
-      res
-        .status(404)
-        .type('html')
-        .send(messagePage('Not found', 'No such review (yet).', '/', principalOfRequest(req)));
-      return;
-    }
-    res.redirect(303, `/reviews/${id}`);
-  });
-
-  router.get('/apps/:handle', (req, res) => {
-    const handle = req.params.handle;
-    const configured = config.apps.some((a) => a.handle === handle);
-    const page =
-      typeof handle === 'string' && HANDLE_PATTERN.test(handle)
-        ? appPage(store.db, handle, {
-            now: now(),
-            days: APP_PAGE_DAYS,
-            weeks: APP_PAGE_WEEKS,
-            compareWeeks: APP_PAGE_COMPARE_WEEKS,
-            maxRating: config.alerts.lowRating.maxRating,
-          })
-        : undefined;
-    if (!page || (!page.known && !configured)) {
-      res
-        .status(404)
-        .type('html')
-        .send(messagePage('Not found', 'No such app.', '/', principalOfRequest(req)));
-      return;
-    }
-    res.type('html').send(
-      appPageHtml({
-        principal: principalOfRequest(req),
-        app: presenter.app(page.handle, page.title ?? ''),
-        page,
-        days: APP_PAGE_DAYS,
-        compareWeeks: APP_PAGE_COMPARE_WEEKS,
-      }),
-    );
-  });
-
-  const reviewIdOf = (req: Request): number | undefined => {
-    const raw = req.params.id;
-    return typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-  };
-
-  const showReview = (req: Request, res: Response, status: number, error?: string) => {
-    const id = reviewIdOf(req);
-    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
-    if (!detail) {
-      res
-        .status(404)
-        .type('html')
-        .send(messagePage('Not found', 'No such review.', '/', principalOfRequest(req)));
-      return;
-    }
-    res
-      .status(status)
-      .type('html')
-      .send(
-        reviewPage({
-          principal: principalOfRequest(req),
-          detail,
-          users: userNames(),
-          presenter,
-          ...(error ? { error } : {}),
-        }),
-      );
-  };
-
-  router.get('/reviews/:id', (req, res) => showReview(req, res, 200));
-
-  router.post('/reviews/:id/triage', (req, res) => {
-    const id = reviewIdOf(req);
-    if (id === undefined || !reviewExists(store.db, id)) return showReview(req, res, 404);
-    const change = formChange(req.body);
-    if (!change) return showReview(req, res, 400, 'Unknown action.');
-    try {
-      applyTriage(store.db, id, change, actorOf(principalOfRequest(req)), now());
-    } catch (err) {
-      if (err instanceof TriageInputError) return showReview(req, res, 400, err.message);
-      throw err;
-    }
-    res.redirect(303, `/reviews/${id}#triage`);
-  });
-
-  router.post('/reviews/bulk', (req, res) => {
-    const back = safeNext(field(req.body, 'back'));
-    const ids = idsOf(req.body, 'ids');
-    const change = bulkChange(req.body);
-    const fail = (message: string) =>
-      res
-        .status(400)
-        .type('html')
-        .send(
-          messagePage(
-            'Nothing was changed',
-            `Nothing was changed: ${message}.`,
-            back,
-            principalOfRequest(req),
-          ),
-        );
-    if (!change) return fail('choose what to do with the selected reviews');
-    try {
-      applyTriageToMany(store.db, ids, change, actorOf(principalOfRequest(req)), now());
-    } catch (err) {
-      if (err instanceof TriageInputError) return fail(err.message);
-      throw err;
-    }
-    res.redirect(303, back);
-  });
-
-  router.post('/api/reviews/triage', (req, res) => {
-    const parsed = bulkBody.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({
-        error: 'bad request',
-        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-        hint: 'send JSON: {"ids": [1, 2], and what to change as for one review}',
-      });
-      return;
-    }
-    const { ids, ...rest } = parsed.data;
-    try {
-      const results = applyTriageToMany(
-        store.db,
-        ids,
-        changeOf(rest),
-        actorOf(principalOfRequest(req)),
-        now(),
-      );
-      res.json({
-        results: results.map((r) => ({
-          id: r.reviewRowId,
-          triage: triageJson(r.state),
-          events: r.events.map(eventJson),
-        })),
-      });
-    } catch (err) {
-      if (err instanceof TriageInputError) {
-        res.status(400).json({ error: err.message });
-        return;
-      }
-      throw err;
-    }
-  });
-
-  router.get('/api/reviews', (req, res) => {
-    const { query, problems } = parseInboxQuery(req.query);
-    if (problems.length > 0) {
-      res.status(400).json({ error: 'bad filter', problems });
-      return;
-    }
-    const page = listInbox(store.db, inboxFilterOf(query, config, now()), {
-      ...(query.limit ? { limit: query.limit } : {}),
-      ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
-    res.json({
-      reviews: page.rows.map((r) => rowJson(r, presenter, publicUrl)),
-      next: page.next ?? null,
-    });
-  });
-
-  router.get('/api/reviews/:id', (req, res) => {
-    const id = reviewIdOf(req);
-    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
-    if (!detail) {
-      res.status(404).json({ error: 'no such review' });
-      return;
-    }
-    res.json(detailJson(detail, presenter, publicUrl));
-  });
-
-  router.post('/api/reviews/:id/triage', (req, res) => {
-    const id = reviewIdOf(req);
-    if (id === undefined || !reviewExists(store.db, id)) {
-      res.status(404).json({ error: 'no such review' });
-      return;
-    }
-    const parsed = triageBody.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({
-        error: 'bad request',
-        problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-        hint: 'send JSON: {"status"?, "assignee"? (null unassigns), "addTags"?, "removeTags"?, "note"?}',
-      });
-      return;
-    }
-    try {
-      const result = applyTriage(
-        store.db,
-        id,
-        changeOf(parsed.data),
-        actorOf(principalOfRequest(req)),
-        now(),
-      );
-      res.json({ triage: triageJson(result.state), events: result.events.map(eventJson) });
-    } catch (err) {
-      if (err instanceof TriageInputError) {
-        res.status(400).json({ error: err.message });
-        return;
-      }
-      throw err;
-    }
-  });
-
-  const guard: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const principal = principalOf(req);
-    if (!principal) return refuse(req, res);
-    // Bull Board's own calls carry no CSRF token: for them, the site check and SameSite=Lax must do.
-    if (principal.kind === 'user' && UNSAFE.has(req.method) && crossSite(req, publicUrl)) {
-      res.status(403).json({ error: 'forbidden', hint: 'cross-site request refused' });
-      return;
-    }
-    next();
-  };
-
-  return { router, guard, principalOf };
-}
-
-/** The ids a form posted under `name` (one or repeated); anything not an id is left out. */
-function idsOf(body: unknown, name: string): number[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const value = (body as Record<string, unknown>)[name];
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v): v is string => typeof v === 'string' && /^\d{1,15}$/.test(v)).map(Number);
-}
-
-/** What the inbox's bulk form asks for: `status:<status>`, `assign:<name>` (empty unassigns) or `tag`. */
-function bulkChange(body: unknown): TriageChange | undefined {
-  const action = field(body, 'action') ?? '';
-  if (action.startsWith('status:')) return formChange({ action: 'status', status: action.slice(7) });
-  if (action.startsWith('assign:')) return { assignee: action.slice(7) || null };
-  if (action === 'tag') return { addTags: [field(body, 'tag') ?? ''] };
-  return undefined;
-}
-
-/** What a form on a review's page asks for; undefined for an unknown action. */
-function formChange(body: unknown): TriageChange | undefined {
-  const action = field(body, 'action');
-  const tag = field(body, 'tag') ?? '';
-  switch (action) {
-    case 'status': {
-      const status = field(body, 'status') ?? '';
-      return TRIAGE_STATUSES.includes(status as (typeof TRIAGE_STATUSES)[number])
-        ? { status: status as (typeof TRIAGE_STATUSES)[number] }
-        : undefined;
-    }
-    case 'assign':
-      return { assignee: field(body, 'assignee') || null };
-    case 'tag':
-      return { addTags: [tag] };
-    case 'untag':
-      return { removeTags: [tag] };
-    case 'note':
-      return { note: field(body, 'note') ?? '' };
-    default:
-      return undefined;
-  }
+  return { router, guard: guard(ctx), principalOf: ctx.principalOf };
 }

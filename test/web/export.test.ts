@@ -120,6 +120,10 @@ describe('CSV export', () => {
     });
     expect(csvField(-1)).toBe('-1');
     expect(csvField('a,b')).toBe('"a,b"');
+    // The full-width signs Apple Numbers reads as their ASCII forms (csv-stringify's escape_formulas list).
+    for (const sign of ['\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']) {
+      expect(csvField(`${sign}1+1`)).toBe(`'${sign}1+1`);
+    }
   });
 
   it('exports the filtered view only', async () => {

@@ -3,16 +3,19 @@ import { PRIORITIES } from '../../scoring/priority.js';
 import type { InboxPage, InboxRow } from '../../store/inbox.js';
 import { TRIAGE_STATUSES } from '../../store/triage.js';
 import type { Principal } from '../auth.js';
-import { type InboxQuery, PERIODS, queryString } from '../filters.js';
+import { type InboxQuery, MAX_SEARCH_LENGTH, PERIODS, queryString } from '../filters.js';
 import { html, type SafeHtml } from '../html.js';
+import type { Problem } from '../input.js';
 import { type AppInfo, formatDay, formatTime, type Presenter } from '../present.js';
 import { csrfField, layout } from './layout.js';
 
 export interface InboxView {
   principal: Principal;
   query: InboxQuery;
-  problems: string[];
-  page: InboxPage;
+  /** What is wrong with the filters asked for; the list is then not shown, the form is, to correct them. */
+  problems: readonly Problem[];
+  /** Absent when the filters cannot be applied. */
+  page?: InboxPage;
   apps: AppInfo[];
   users: string[];
   maxRating: number;
@@ -47,7 +50,7 @@ function filtersForm(view: InboxView): SafeHtml {
   const { query } = view;
   const stars = query.stars ?? Array.from({ length: view.maxRating }, (_, i) => i + 1);
   return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the inbox">
-  <label class="field" for="q">Search <input type="search" id="q" name="q" value="${query.q ?? ''}" placeholder="words in the review"></label>
+  <label class="field" for="q">Search <input type="search" id="q" name="q" value="${query.q ?? ''}" maxlength="${MAX_SEARCH_LENGTH}" placeholder="words in the review"></label>
   <label class="field">App <select name="app">${option('', 'All apps', !query.app)}${view.apps.map((a) => option(a.handle, a.name, query.app === a.handle))}</select></label>
   <label class="field">Role <select name="role">${option('', 'Any', !query.role)}${option('own', 'Own apps', query.role === 'own')}${option('competitor', 'Competitors', query.role === 'competitor')}</select></label>
   <fieldset><legend>Stars</legend>${[1, 2, 3, 4, 5].map((n) => checkbox('stars', n, stars.includes(n), String(n)))}</fieldset>
@@ -105,23 +108,33 @@ function bulkForm(view: InboxView): SafeHtml {
 }
 
 export function inboxPage(view: InboxView): string {
-  const { page, query } = view;
+  const { page } = view;
   const body = html`<h1>Inbox</h1>
 ${filtersForm(view)}
-${view.problems.length > 0 ? html`<p class="error" role="alert">Ignored: ${view.problems.join('; ')}.</p>` : ''}
 ${
-  page.rows.length === 0
-    ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
-    : html`${bulkForm(view)}<table class="inbox">
+  view.problems.length > 0
+    ? html`<div class="error" role="alert"><p>These filters cannot be applied; correct them above:</p>
+<ul>${view.problems.map((p) => html`<li>${p.message}</li>`)}</ul></div>`
+    : ''
+}
+${page ? listOf(view, page) : ''}`;
+  return layout({ title: 'Inbox', principal: view.principal, body });
+}
+
+function listOf(view: InboxView, page: InboxPage): SafeHtml {
+  const { query } = view;
+  return html`${
+    page.rows.length === 0
+      ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
+      : html`${bulkForm(view)}<table class="inbox">
   <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
   <tbody>${page.rows.map((r) => row(view, r))}</tbody>
 </table>`
-}
+  }
 <p class="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous review, <kbd>a</kbd> acknowledged, <kbd>r</kbd> resolved, <kbd>i</kbd> ignored, <kbd>x</kbd> select, <kbd>/</kbd> search.</p>
 <nav class="pages" aria-label="Pages">
   ${query.cursor ? html`<a href="/${queryString(query, { cursor: undefined })}">← Newest</a>` : ''}
   <a href="/export.csv${queryString(query, { cursor: undefined, limit: undefined })}" download>Export this view as CSV</a>
   ${page.next ? html`<a rel="next" href="/${queryString(query, { cursor: page.next })}">Older →</a>` : ''}
 </nav>`;
-  return layout({ title: 'Inbox', principal: view.principal, body });
 }

@@ -16,10 +16,17 @@ export interface RankAlertOptions {
   floor: number;
   /** The band is this many robust standard deviations of the app's ranks around its level, at least `floor`. */
   bandFactor: number;
+  /**
+   * A move must be beyond the band on average over its two snapshots, and each of them at most this many
+   * places inside it (0: both at least `band` away).
+   */
+  persistSlack: number;
   /** How far back the level and band look. */
   windowMs: number;
-  /** Snapshots the level needs (after an alert or a reshuffle the app settles until it has them). */
+  /** Snapshots the level needs (after an alert the app settles until it has them). */
   minReference: number;
+  /** The same after a reshuffle: the whole category is still settling, so a longer wait. */
+  minReferenceAfterReshuffle: number;
   /** Apps whose level lies within this many places of the app's say how the category around it moved. */
   neighbourhood: number;
   /** Fewer neighbours than this: no category shift is estimated (taken as 0). */
@@ -45,12 +52,15 @@ export interface RankAlertOptions {
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 export const DEFAULT_RANK_ALERT_OPTIONS: Readonly<RankAlertOptions> = Object.freeze({
   floor: 4,
   bandFactor: 3,
+  persistSlack: 0,
   windowMs: 7 * 24 * HOUR,
   minReference: 4,
+  minReferenceAfterReshuffle: 8,
   neighbourhood: 10,
   minNeighbours: 5,
   reshuffleShare: 0.2,
@@ -58,7 +68,7 @@ export const DEFAULT_RANK_ALERT_OPTIONS: Readonly<RankAlertOptions> = Object.fre
   reshuffleMinApps: 10,
   reshuffleCooldownMs: 24 * HOUR,
   topN: 10,
-  boundaryMargin: 2,
+  boundaryMargin: 3,
   boundaryCooldownMs: 7 * 24 * HOUR,
   explainLookbackMs: 24 * HOUR,
 });
@@ -274,7 +284,9 @@ function detectOne(
     if (cur.at - s.at > o.windowMs || s.at < lastAlert || i < lastReshuffle) continue;
     reference.push(i);
   }
-  if (reference.length < o.minReference) return null;
+  // The reference starts at a reshuffle unless the app's own alert came later.
+  const sinceReshuffle = lastReshuffle >= 0 && (history[lastReshuffle] as CategorySnapshot).at >= lastAlert;
+  if (reference.length < (sinceReshuffle ? o.minReferenceAfterReshuffle : o.minReference)) return null;
 
   const levelOf = (h: string): number =>
     median(reference.map((i) => rankIn(ranks[i] as Map<string, number>, h)));
@@ -283,13 +295,12 @@ function detectOne(
   const b = rankIn(ranks[n - 1] as Map<string, number>, handle);
   const inf = Number.POSITIVE_INFINITY;
 
-  // The band: the app's own wobble around its level, robustly (MAD), never below the floor.
-  const finite = reference
-    .map((i) => rankIn(ranks[i] as Map<string, number>, handle))
-    .filter((r) => r !== inf);
-  const mad =
-    level === inf || finite.length === 0 ? 0 : median(finite.map((r) => Math.abs(r - level))) * 1.4826;
-  const band = Math.max(o.floor, Math.ceil(o.bandFactor * mad));
+  // The band: the app's own wobble, from how far it moved in a day over the whole window (a robust spread
+  // of daily differences, which a move or an alert only touches a few times), never below the floor.
+  const band = Math.max(
+    o.floor,
+    Math.round(o.bandFactor * dailyWobble(handle, history, ranks, lastReshuffle, o)),
+  );
 
   let kind: RankAlert['kind'] | null = null;
   let ownMove: number | null = null;
@@ -312,7 +323,11 @@ function detectOne(
     const devA = ra - level;
     const devB = rb - level;
     shift = neighbourhoodShift(handle, level, ranks[n - 1] as Map<string, number>, levelOf, o);
-    if (Math.sign(devA) === Math.sign(devB) && Math.abs(devA) >= band && Math.abs(devB) >= band) {
+    // On average beyond the band over both snapshots, each of them (nearly) out of it: a rank sitting on
+    // the band's edge (the wobble's commonest large value) has not left it.
+    const each = band - o.persistSlack;
+    const beyond = Math.abs(devA) >= each && Math.abs(devB) >= each && Math.abs(devA + devB) / 2 > band;
+    if (Math.sign(devA) === Math.sign(devB) && beyond) {
       ownMove = devB - shift;
       if (Math.sign(ownMove) === Math.sign(devB) && Math.abs(ownMove) >= band)
         kind = devB > 0 ? 'fell' : 'rose';
@@ -352,6 +367,36 @@ function detectOne(
     ownMove: ownMove === null ? null : Math.round(ownMove),
     reasons,
   };
+}
+
+/**
+ * How far an app's rank wanders from its level, estimated from its day-to-day moves over the window
+ * (after the last reshuffle): 1.4826 × the median absolute daily move is their standard deviation, and a
+ * daily move is the difference of two deviations, hence the √2.
+ */
+function dailyWobble(
+  handle: string,
+  history: readonly CategorySnapshot[],
+  ranks: readonly Map<string, number>[],
+  lastReshuffle: number,
+  o: RankAlertOptions,
+): number {
+  const n = history.length;
+  const cur = history[n - 1] as CategorySnapshot;
+  const moves: number[] = [];
+  let k = Math.max(0, lastReshuffle);
+  for (let i = Math.max(0, lastReshuffle); i < n - 2; i++) {
+    const s = history[i] as CategorySnapshot;
+    if (cur.at - s.at > o.windowMs) continue;
+    // The snapshot about a day before this one (from 20 to 28 hours).
+    while (k < i && s.at - (history[k] as CategorySnapshot).at > DAY + 4 * HOUR) k++;
+    const before = history[k] as CategorySnapshot;
+    if (k >= i || s.at - before.at < DAY - 4 * HOUR) continue;
+    const r = (ranks[i] as Map<string, number>).get(handle);
+    const q = (ranks[k] as Map<string, number>).get(handle);
+    if (r !== undefined && q !== undefined) moves.push(Math.abs(r - q));
+  }
+  return moves.length === 0 ? 0 : (median(moves) * 1.4826) / Math.SQRT2;
 }
 
 /** The median move of the apps around the app's level: how the category around it shifted. */

@@ -12,6 +12,7 @@ import {
   CatalogRequestError,
   CatalogResponseError,
   CatalogUnavailableError,
+  type HandleKind,
   InvalidHandleError,
 } from './errors.js';
 import { isValidHandle } from './handle.js';
@@ -105,7 +106,7 @@ export class CatalogClient {
   }
 
   async app(handle: string): Promise<AppDetail> {
-    return this.#get(`/app/${checkHandle(handle)}`, appDetailSchema, { handle, kind: 'app' });
+    return this.#get(`/app/${checkHandle(handle)}`, appDetailSchema, { handle, kind: 'app', names: 'app' });
   }
 
   async category(handle: string, options: { page?: number; sortBy?: string } = {}): Promise<CategoryPage> {
@@ -115,6 +116,7 @@ export class CatalogClient {
       query,
       handle,
       kind: 'category',
+      names: 'category',
     });
   }
 
@@ -122,6 +124,7 @@ export class CatalogClient {
     return this.#get(`/developer/${checkHandle(handle)}`, developerDetailSchema, {
       handle,
       kind: 'developer',
+      names: 'developer',
     });
   }
 
@@ -140,7 +143,7 @@ export class CatalogClient {
   async #get<S extends z.ZodType>(
     path: string,
     schema: S,
-    options: { query?: Record<string, string>; handle?: string; kind: string },
+    options: { query?: Record<string, string>; handle?: string; kind: string; names?: HandleKind },
   ): Promise<z.output<S>> {
     const search = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
     const endpoint = `GET ${PREFIX}${path}${search}`;
@@ -164,7 +167,7 @@ export class CatalogClient {
     const ms = this.#report(endpoint, options.kind, status, started);
     this.#logger.debug({ endpoint, status, ms }, 'catalog request');
     if (status < 200 || status > 299)
-      throw errorFor(endpoint, status, response.headers, body, options.handle);
+      throw errorFor(endpoint, status, response.headers, body, options.handle, options.names ?? 'app');
     return parseBody(endpoint, body, schema);
   }
 
@@ -220,11 +223,13 @@ function errorFor(
   headers: Dispatcher.ResponseData['headers'],
   body: string,
   handle: string | undefined,
+  names: HandleKind,
 ): Error {
   const detail = detailOf(body);
   if (status === 401 || status === 403) return new CatalogAuthError(endpoint, status, detail);
   if (status === 402) return new CatalogCreditsError(endpoint, detail);
-  if (status === 404 && handle !== undefined) return new CatalogNotFoundError(endpoint, handle, detail);
+  if (status === 404 && handle !== undefined)
+    return new CatalogNotFoundError(endpoint, handle, detail, names);
   if (status === 429)
     return new CatalogRateLimitError(endpoint, parseRetryAfter(headerValue(headers['retry-after'])));
   if (status >= 500 || status === 408)

@@ -50,18 +50,26 @@ export class CatalogCreditsError extends CatalogError {
   }
 }
 
+/** What a handle names: an app (endpoints 1 and 3), a category (2) or a developer (4). */
+export type HandleKind = 'app' | 'category' | 'developer';
+
 /** 404 on a handle: unknown, renamed or delisted. */
 export class CatalogNotFoundError extends CatalogError {
   readonly retryable = false;
   readonly fatal = false;
   readonly handle: string;
-  constructor(endpoint: string, handle: string, detail: string) {
+  readonly kind: HandleKind;
+  constructor(endpoint: string, handle: string, detail: string, kind: HandleKind = 'app') {
+    const what = kind === 'app' ? `"${handle}"` : `${kind} "${handle}"`;
+    const why =
+      kind === 'developer' ? 'it may have been renamed or removed' : 'it may have been renamed or delisted';
     super(
       endpoint,
-      `"${handle}" is not in the marketplace (HTTP 404${detail}): it may have been renamed or delisted; check its handle in the config.`,
+      `${what} is not in the marketplace (HTTP 404${detail}): ${why}; check its handle in the config.`,
       { status: 404 },
     );
     this.handle = handle;
+    this.kind = kind;
   }
 }
 

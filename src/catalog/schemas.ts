@@ -85,6 +85,48 @@ const developerRef = z.object({
   website: z.string().nullish(),
 });
 
+/**
+ * A listed rating (category and developer entries): the spec says a number, real pages send strings such
+ * as "4.8" (as the app detail does) or text around it. A value that reads as no rating in 0..5 is null:
+ * unknown, never 0.
+ */
+const listedRating = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((value): number | null => {
+    if (value === null || value === undefined) return null;
+    const n =
+      typeof value === 'number' ? value : Number(/\d+(?:[.,]\d+)?/.exec(value)?.[0]?.replace(',', '.'));
+    return Number.isFinite(n) && n >= 0 && n <= 5 ? n : null;
+  });
+
+/** A position the page shows: an integer, or a numeric string; anything else is unknown (null). */
+const position = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((value): number | null => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isInteger(n) ? n : null;
+  });
+
+/** The last path segment of a marketplace URL: the handle when an entry leaves it out. */
+export function handleFromUrl(url: string): string {
+  const path = url.split(/[?#]/)[0] ?? '';
+  return path.replace(/\/+$/, '').split('/').pop()?.toLowerCase() ?? '';
+}
+
+const categoryRef = z.union([
+  z.object({ name: z.string(), url: text }),
+  // An older form lists category names only.
+  z.string().transform((name) => ({ name, url: '' })),
+]);
+
+const pricingPlan = z
+  .object({ name: text, price: text, description: text, features: z.array(z.string()).nullish() })
+  .transform((plan) => ({ ...plan, features: plan.features ?? [] }));
+
+export type PricingPlan = z.output<typeof pricingPlan>;
+
 export const appDetailSchema = z.object({
   title: z.string(),
   description: text,
@@ -97,38 +139,72 @@ export const appDetailSchema = z.object({
   reviewCount: z.number().int().min(0).nullish(),
   developer: developerRef.nullish(),
   languages: z.array(z.string()).nullish(),
-  categories: z.array(z.object({ name: z.string(), url: text })).nullish(),
+  categories: z.array(categoryRef).nullish(),
   worksWith: z.array(z.string()).nullish(),
   pricing: text,
-  pricings: z
-    .array(z.object({ name: text, price: text, description: text, features: z.array(z.string()).nullish() }))
-    .nullish(),
+  pricings: z.array(pricingPlan).nullish(),
   launchedDate: text,
 });
 
 export type AppDetail = z.output<typeof appDetailSchema>;
 
+const categoryEntry = z
+  .object({
+    name: text,
+    url: text,
+    handle: z.string().nullish(),
+    developer: text,
+    rating: listedRating,
+    isSponsored: z.boolean().nullish(),
+    isBuiltForPlatform: z.boolean().nullish(),
+    position,
+  })
+  .transform((entry, ctx) => {
+    const handle = (entry.handle ?? '').trim() || handleFromUrl(entry.url);
+    if (handle === '') {
+      ctx.addIssue({ code: 'custom', path: ['handle'], message: 'no handle and no url to take it from' });
+      return z.NEVER;
+    }
+    return {
+      name: entry.name,
+      url: entry.url,
+      handle,
+      developer: entry.developer,
+      rating: entry.rating,
+      /** An entry not marked as an ad is an organic result. */
+      isSponsored: entry.isSponsored === true,
+      /** null: the page did not say (not the same as a lost badge). */
+      isBuiltForPlatform: entry.isBuiltForPlatform ?? null,
+      /** As sent: positions skip, repeat and restart per page, so the page's order is what counts. */
+      position: entry.position,
+    };
+  });
+
+export type CategoryEntry = z.output<typeof categoryEntry>;
+
 export const categoryPageSchema = z.object({
-  name: z.string(),
+  name: text,
   description: text,
   appCount: z.number().int().min(0).nullish(),
-  apps: z.array(
-    z.object({
-      name: z.string(),
-      url: text,
-      handle: z.string(),
-      developer: text,
-      rating: z.number().nullish(),
-      isSponsored: z.boolean().nullish(),
-      isBuiltForPlatform: z.boolean().nullish(),
-      position: z.number().int().nullish(),
-    }),
-  ),
+  apps: z.array(categoryEntry),
   pagination: paginationSchema.optional(),
   pageType: z.string().nullish(),
 });
 
 export type CategoryPage = z.output<typeof categoryPageSchema>;
+
+const developerApp = z
+  .object({ name: text, url: text, handle: z.string().nullish(), category: text, rating: listedRating })
+  .transform((app) => ({
+    name: app.name,
+    url: app.url,
+    /** The spec gives no handle: taken from the url (empty when neither is sent). */
+    handle: (app.handle ?? '').trim() || handleFromUrl(app.url),
+    category: app.category,
+    rating: app.rating,
+  }));
+
+export type DeveloperApp = z.output<typeof developerApp>;
 
 /** Both forms: the fuller one, and the reduced one with only `name` and `apps`. */
 export const developerDetailSchema = z.object({
@@ -138,7 +214,7 @@ export const developerDetailSchema = z.object({
   location: z.string().nullish(),
   url: z.string().nullish(),
   appCount: z.number().int().min(0).nullish(),
-  apps: z.array(z.object({ name: z.string(), url: text, category: text, rating: z.number().nullish() })),
+  apps: z.array(developerApp),
   socialLinks: z.array(z.object({ platform: z.string(), url: z.string() })).nullish(),
 });
 

@@ -1,3 +1,3 @@
 export { formatDuration, parseDuration } from './duration.js';
 export { DEFAULT_CONFIG_PATH, loadConfig, parseConfig } from './load.js';
-export type { AppConfig, ChannelConfig, Config } from './schema.js';
+export type { AppConfig, CategoryConfig, ChannelConfig, Config } from './schema.js';

@@ -3,6 +3,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
 import { errorMessage } from '../errors.js';
+import { LISTING_FIELDS } from '../market/fields.js';
 import { DEFAULT_SCORING_RULES, PRIORITIES, scoringOverridesProblems } from '../scoring/index.js';
 import { parseDuration } from './duration.js';
 
@@ -230,6 +231,28 @@ const web = z.strictObject({
   sessionTtl: duration.default(12 * 3_600_000),
 });
 
+/** A category whose ranks are tracked (endpoint 2): its first `pages` pages, every `market.every`. */
+const category = z.strictObject({
+  handle,
+  /** 24 entries a page, sponsored ones included; each page is one request per snapshot. */
+  pages: z.number().int().min(1).max(10).default(2),
+  notify: z.array(z.string().min(1)).default([]),
+});
+
+const market = z.strictObject({
+  /** How often each category in `categories` is snapshotted. */
+  every: duration
+    .refine((ms) => ms >= 15 * 60_000, { message: 'must be at least 15m' })
+    .default(6 * 3_600_000),
+});
+
+const listing = z.strictObject({
+  /** How often each watched app's listing (endpoint 3) and its developer (endpoint 4) are read. */
+  every: duration.refine((ms) => ms >= 3_600_000, { message: 'must be at least 1h' }).default(24 * 3_600_000),
+  /** Listing fields whose changes are stored but never alerted. */
+  ignore: z.array(z.enum(LISTING_FIELDS)).default([]),
+});
+
 export const configSchema = z
   .strictObject({
     catalog: catalog.prefault({}),
@@ -243,6 +266,9 @@ export const configSchema = z
     http: http.prefault({}),
     web: web.prefault({}),
     retention: retention.prefault({}),
+    categories: z.array(category).default([]),
+    market: market.prefault({}),
+    listing: listing.prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();
@@ -260,6 +286,26 @@ export const configSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['apps', i, 'notify', j],
+            message: `no channel named "${name}"`,
+          });
+        }
+      });
+    });
+    const seenCategories = new Set<string>();
+    config.categories.forEach((entry, i) => {
+      if (seenCategories.has(entry.handle)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['categories', i, 'handle'],
+          message: `"${entry.handle}" is listed twice`,
+        });
+      }
+      seenCategories.add(entry.handle);
+      entry.notify.forEach((name, j) => {
+        if (!(name in config.channels)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['categories', i, 'notify', j],
             message: `no channel named "${name}"`,
           });
         }
@@ -335,3 +381,4 @@ export const configSchema = z
 export type Config = z.output<typeof configSchema>;
 export type AppConfig = Config['apps'][number];
 export type ChannelConfig = Config['channels'][string];
+export type CategoryConfig = Config['categories'][number];

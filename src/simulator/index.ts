@@ -9,12 +9,19 @@ import type { SimulatorOptions } from './types.js';
 
 export { CATEGORIES } from './data.js';
 export { SimulatorError } from './errors.js';
+export {
+  DEFAULT_NOISE,
+  type MarketEvent,
+  type RankNoise,
+  TICKS_PER_DAY,
+} from './market.js';
 export type {
   ArrivalOptions,
   Endpoint,
   FailSpec,
   MalformKind,
   MalformSpec,
+  MarketOptions,
   Quirks,
   SimulatorOptions,
   SimulatorStats,

@@ -8,7 +8,7 @@
  * Control routes need no API key, are not counted in stats, and speak JSON both ways. Bad input -> 400
  * `{error, message}`, unknown app or review -> 404, unknown route -> 404, wrong method -> 405.
  *   GET    /__sim/handles                              -> {handles}
- *   POST   /__sim/apps                                 {handle, reviewCount?, title?} -> 201 {handle}
+ *   POST   /__sim/apps                                 {handle, reviewCount?, title?, developer?} -> 201 {handle}
  *   GET    /__sim/apps/:handle/reviews                 -> {reviews} (visible, newest first, no quirks)
  *   POST   /__sim/apps/:handle/reviews                 count | [partial review, ...] | {count} | {reviews}
  *                                                      -> 201 {reviews} (created, newest first)
@@ -25,6 +25,9 @@
  *   GET    /__sim/credits, POST /__sim/credits         {credits: number | null} -> {credits}
  *   GET    /__sim/stats, POST /__sim/stats/reset
  *   POST   /__sim/arrive                               -> {review} (one arrival now, as the timer would)
+ *   GET    /__sim/market                               -> {tick, events}
+ *   POST   /__sim/market/advance                       {ticks} -> {tick} (6 h of ranks a tick)
+ *   POST   /__sim/market/events                        [event, ...] | {events} -> {events} (market.ts)
  *   POST   /__sim/reset
  */
 import {
@@ -165,8 +168,11 @@ function cacheKey(
     case 'app': {
       const rec = state.listedApp(route.handle);
       if (rec === undefined) return undefined;
+      // An app's detail changes with the market script: the events it has seen are part of its key.
       const query =
-        route.endpoint === 'reviews' ? `${params?.get('page') ?? '1'}\u0000${params?.get('sortBy')}` : '';
+        route.endpoint === 'reviews'
+          ? `${params?.get('page') ?? '1'}\u0000${params?.get('sortBy')}`
+          : String(state.eventsOf(route.handle, state.marketTick()).length);
       return `${route.endpoint}\u0000${route.handle}\u0000${rec.version}\u0000${query}`;
     }
     default:
@@ -290,7 +296,11 @@ const CONTROL_ROUTES: ControlRoute[] = [
     status: 201,
     run: (s, _p, body) => {
       const b = asObject(body, 'POST /__sim/apps');
-      s.addApp(b.handle as string, { reviewCount: b.reviewCount as number, title: b.title as string });
+      s.addApp(b.handle as string, {
+        reviewCount: b.reviewCount as number,
+        title: b.title as string,
+        developer: b.developer as string,
+      });
       return { handle: b.handle };
     },
   },
@@ -425,6 +435,23 @@ const CONTROL_ROUTES: ControlRoute[] = [
     },
   },
   { method: 'POST', pattern: ['arrive'], run: (s) => ({ review: s.arrive() ?? null }) },
+  { method: 'GET', pattern: ['market'], run: (s) => ({ tick: s.marketTick(), events: s.marketScript() }) },
+  {
+    method: 'POST',
+    pattern: ['market', 'advance'],
+    run: (s, _p, body) => ({
+      tick: s.advanceMarket(asObject(body, 'POST /__sim/market/advance').ticks as number),
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: ['market', 'events'],
+    run: (s, _p, body) => {
+      const events = Array.isArray(body) ? body : asObject(body, 'POST /__sim/market/events').events;
+      s.addMarketEvents(events);
+      return { events: s.marketScript() };
+    },
+  },
   {
     method: 'POST',
     pattern: ['reset'],

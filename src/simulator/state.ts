@@ -8,6 +8,7 @@ import { BodyCache } from './cache.js';
 import {
   type AppMeta,
   appPlacement,
+  CATEGORIES,
   type DeveloperMeta,
   dayOf,
   formatDay,
@@ -22,6 +23,7 @@ import {
 } from './data.js';
 import { badRequest, notFound, SimulatorError } from './errors.js';
 import { FaultQueue } from './faults.js';
+import { DEFAULT_NOISE, MARKET_EVENT_KINDS, type MarketEvent, type RankNoise } from './market.js';
 import { Rng } from './random.js';
 import {
   type Endpoint,
@@ -57,6 +59,13 @@ export interface AppRecord {
   /** Visible reviews per star, index 0 = 1 star. */
   counts: number[];
   ratingSum: number;
+  /** Set by the market script or addApp: where the app is listed and who publishes it, instead of the seeded. */
+  categoryOverride: number | null;
+  developerOverride: number | null;
+  /** A scripted entrant is listed from this market tick on (unknown before). */
+  listedFromTick: number | null;
+  /** A scripted steady rank in its category ('place' event). */
+  placeRank: number | null;
 }
 
 function newRecord(handle: string, index: number, explicit: boolean, title?: string): AppRecord {
@@ -75,6 +84,10 @@ function newRecord(handle: string, index: number, explicit: boolean, title?: str
     relevance: null,
     counts: [0, 0, 0, 0, 0],
     ratingSum: 0,
+    categoryOverride: null,
+    developerOverride: null,
+    listedFromTick: null,
+    placeRank: null,
   };
 }
 
@@ -164,6 +177,11 @@ export class SimulatorState {
   private latency = 0;
   private quirkState: Quirks = { ...NO_QUIRKS };
   private statsData: SimulatorStats = { requests: 0, byStatus: {}, byEndpoint: {} };
+  private marketEvents: MarketEvent[] = [];
+  private marketTickOffset = 0;
+  private marketStartMs = 0;
+  /** How the category ranks wobble (market.ts). */
+  readonly noise: Readonly<RankNoise>;
 
   private developerList: DeveloperMeta[] | null = null;
   private developerIndex: Map<string, DeveloperMeta> | null = null;
@@ -226,6 +244,11 @@ export class SimulatorState {
 
     this.addRng = Rng.from(this.seed, 'added');
     this.arrivalRng = Rng.from(this.seed, 'arrival');
+    const tickMs = opts.market?.tickMs;
+    if (tickMs !== undefined && !(Number.isFinite(tickMs) && tickMs >= 1)) {
+      throw badRequest('market.tickMs must be a number >= 1');
+    }
+    this.noise = Object.freeze({ ...DEFAULT_NOISE, ...opts.market?.noise });
     this.reset();
   }
 
@@ -248,15 +271,25 @@ export class SimulatorState {
     this.quirkState = { ...NO_QUIRKS };
     this.faults.clear();
     this.resetStats();
+    this.marketEvents = [];
+    this.marketTickOffset = 0;
+    this.marketStartMs = this.now();
     this.catalogChanged();
+    if (this.opts.market?.events !== undefined) this.addMarketEvents(this.opts.market.events);
   }
 
   handles(): string[] {
     return this.handleList.slice();
   }
 
-  addApp(handle: string, opts: { reviewCount?: number; title?: string } = {}): void {
+  addApp(handle: string, opts: { reviewCount?: number; title?: string; developer?: string } = {}): void {
     checkHandle(handle);
+    let developerIndex: number | null = null;
+    if (opts.developer !== undefined) {
+      const dev = this.developerByHandle(opts.developer);
+      if (dev === undefined) throw notFound(`no developer with handle ${JSON.stringify(opts.developer)}`);
+      developerIndex = dev.index;
+    }
     if (this.records.has(handle)) throw new SimulatorError(409, `app ${handle} already exists`);
     if (opts.title !== undefined && (typeof opts.title !== 'string' || opts.title.trim() === '')) {
       throw badRequest('title must be a non-empty string');
@@ -266,6 +299,7 @@ export class SimulatorState {
         ? seededReviewCount(this.seed, handle, this.maxReviews)
         : checkNonNegativeInt('reviewCount', opts.reviewCount, 100_000);
     const rec = newRecord(handle, -1, true, opts.title);
+    rec.developerOverride = developerIndex;
     // Generated now, not lazily: fresh ids come from a shared counter, so generating later would make
     // them depend on the order apps happen to be requested in.
     const meta = this.meta(rec);
@@ -449,6 +483,137 @@ export class SimulatorState {
   }
 
   // ----------------------------------------------------------------------------------------------------
+  // Market
+
+  /** The market's clock: ticks advanced by hand, plus one per `market.tickMs` since the start (if set). */
+  marketTick(): number {
+    const tickMs = this.opts.market?.tickMs;
+    const elapsed = tickMs === undefined ? 0 : Math.floor((this.now() - this.marketStartMs) / tickMs);
+    return this.marketTickOffset + Math.max(0, elapsed);
+  }
+
+  /** Moves the market on by `ticks` (6 h each): the next category snapshot sees the ranks of then. */
+  advanceMarket(ticks: number): number {
+    this.marketTickOffset += checkNonNegativeInt('ticks', ticks, 100_000);
+    return this.marketTick();
+  }
+
+  /** Adds scripted events; an entrant's app is created (unlisted until its tick). */
+  addMarketEvents(events: unknown): void {
+    if (!Array.isArray(events)) throw badRequest('events must be an array');
+    const checked = events.map((e, i) => this.checkMarketEvent(e, `events[${i}]`));
+    for (const event of checked) {
+      if (event.kind === 'enter') {
+        if (!this.records.has(event.handle)) {
+          this.addApp(
+            event.handle,
+            event.title === undefined ? { reviewCount: 3 } : { reviewCount: 3, title: event.title },
+          );
+        }
+        const rec = this.records.get(event.handle) as AppRecord;
+        rec.listedFromTick = event.at;
+        this.moveToCategory(rec, event.category);
+      } else if (event.kind === 'place') {
+        const rec = this.record(event.handle);
+        rec.placeRank = event.rank;
+        this.moveToCategory(rec, event.category);
+      } else {
+        this.record(event.handle).version++;
+      }
+      this.marketEvents.push(event);
+    }
+    this.catalogChanged();
+  }
+
+  marketScript(): MarketEvent[] {
+    return this.marketEvents.map((e) => ({ ...e }));
+  }
+
+  /** The scripted events of an app that have happened by `tick`, in order. */
+  eventsOf(handle: string, tick: number): MarketEvent[] {
+    return this.marketEvents.filter((e) => e.handle === handle && (!('at' in e) || e.at <= tick));
+  }
+
+  /** Scripted events of every app that have happened by `tick`. */
+  eventsUntil(tick: number): MarketEvent[] {
+    return this.marketEvents.filter((e) => !('at' in e) || e.at <= tick);
+  }
+
+  private moveToCategory(rec: AppRecord, category: string): void {
+    const index = CATEGORIES.findIndex((c) => c.handle === category);
+    rec.categoryOverride = index;
+    if (rec.meta !== null) rec.meta = { ...rec.meta, categoryIndex: index };
+    rec.version++;
+  }
+
+  private checkMarketEvent(value: unknown, at: string): MarketEvent {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw badRequest(`${at} must be an object`);
+    const e = value as Record<string, unknown>;
+    const kind = e.kind as MarketEvent['kind'];
+    if (!(MARKET_EVENT_KINDS as readonly string[]).includes(kind)) {
+      throw badRequest(`${at}.kind must be one of ${MARKET_EVENT_KINDS.join(', ')}`);
+    }
+    const handle = checkHandle(e.handle);
+    if (kind !== 'enter' && !this.records.has(handle)) throw notFound(`${at}: no app with handle ${handle}`);
+    const tick = (name: string) => checkNonNegativeInt(`${at}.${name}`, e[name], 1_000_000);
+    const text = (name: string) => {
+      if (typeof e[name] !== 'string' || e[name] === '')
+        throw badRequest(`${at}.${name} must be a non-empty string`);
+      return e[name] as string;
+    };
+    const category = (): string => {
+      const c = text('category');
+      if (!CATEGORIES.some((x) => x.handle === c)) throw notFound(`${at}: no category ${c}`);
+      return c;
+    };
+    switch (kind) {
+      case 'rank': {
+        const places = e.places;
+        if (typeof places !== 'number' || !Number.isFinite(places))
+          throw badRequest(`${at}.places must be a number`);
+        return { kind, at: tick('at'), handle, places };
+      }
+      case 'enter': {
+        if (this.records.has(handle) && this.records.get(handle)?.listedFromTick === null) {
+          throw new SimulatorError(409, `${at}: ${handle} is already listed; an entrant is a new app`);
+        }
+        const event: MarketEvent = {
+          kind,
+          at: tick('at'),
+          handle,
+          category: category(),
+          fromRank: checkNonNegativeInt(`${at}.fromRank`, e.fromRank, 10_000),
+          toRank: checkNonNegativeInt(`${at}.toRank`, e.toRank, 10_000),
+          overTicks: checkNonNegativeInt(`${at}.overTicks`, e.overTicks ?? 0, 100_000),
+        };
+        if (e.title !== undefined) event.title = text('title');
+        return event;
+      }
+      case 'place':
+        return {
+          kind,
+          handle,
+          category: category(),
+          rank: checkNonNegativeInt(`${at}.rank`, e.rank, 10_000),
+        };
+      case 'price':
+        return { kind, at: tick('at'), handle, plan: text('plan'), price: text('price') };
+      case 'remove-plan':
+        return { kind, at: tick('at'), handle, plan: text('plan') };
+      case 'listing': {
+        const event: MarketEvent = { kind, at: tick('at'), handle };
+        if (e.title !== undefined) event.title = text('title');
+        if (e.description !== undefined) event.description = text('description');
+        return event;
+      }
+      case 'badge':
+        if (typeof e.builtFor !== 'boolean') throw badRequest(`${at}.builtFor must be true or false`);
+        return { kind, at: tick('at'), handle, builtFor: e.builtFor };
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------------
   // Arrivals
 
   startArrivals(): void {
@@ -503,7 +668,12 @@ export class SimulatorState {
   /** A listed app, or undefined (unknown and delisted look the same from outside). */
   listedApp(handle: string): AppRecord | undefined {
     const rec = this.records.get(handle);
-    return rec === undefined || rec.delisted ? undefined : rec;
+    return rec === undefined || !this.isListed(rec) ? undefined : rec;
+  }
+
+  /** Not delisted, and a scripted entrant only from its tick on. */
+  isListed(rec: AppRecord): boolean {
+    return !rec.delisted && (rec.listedFromTick === null || this.marketTick() >= rec.listedFromTick);
   }
 
   meta(rec: AppRecord): AppMeta {
@@ -513,6 +683,8 @@ export class SimulatorState {
       developerCount: this.developerCount,
       startDay: this.startDay,
     });
+    if (rec.categoryOverride !== null) rec.meta.categoryIndex = rec.categoryOverride;
+    if (rec.developerOverride !== null) rec.meta.developerIndex = rec.developerOverride;
     return rec.meta;
   }
 
@@ -541,7 +713,7 @@ export class SimulatorState {
     return this.developers()[index] as DeveloperMeta;
   }
 
-  /** Listed apps of a category in listing order. */
+  /** Apps of a category (scripted entrants before their tick too), in seeded order; market.ts ranks them. */
   appsInCategory(categoryIndex: number): AppRecord[] {
     if (this.categoryMembers === null) {
       const members = new Map<number, Array<{ rec: AppRecord; rank: number }>>();
@@ -549,8 +721,9 @@ export class SimulatorState {
         const rec = this.records.get(h) as AppRecord;
         if (rec.delisted) continue;
         const p = appPlacement(this.seed, h, this.developerCount);
-        const list = members.get(p.categoryIndex);
-        if (list === undefined) members.set(p.categoryIndex, [{ rec, rank: p.rankKey }]);
+        const categoryIndex = rec.categoryOverride ?? p.categoryIndex;
+        const list = members.get(categoryIndex);
+        if (list === undefined) members.set(categoryIndex, [{ rec, rank: p.rankKey }]);
         else list.push({ rec, rank: p.rankKey });
       }
       this.categoryMembers = new Map();
@@ -565,14 +738,14 @@ export class SimulatorState {
     return this.categoryMembers.get(categoryIndex) ?? [];
   }
 
-  /** Listed apps of a developer. */
+  /** Apps of a developer, scripted entrants before their tick too (views filter with isListed). */
   appsOfDeveloper(developerIndex: number): AppRecord[] {
     if (this.developerMembers === null) {
       this.developerMembers = new Map();
       for (const h of this.handleList) {
         const rec = this.records.get(h) as AppRecord;
         if (rec.delisted) continue;
-        const i = appPlacement(this.seed, h, this.developerCount).developerIndex;
+        const i = rec.developerOverride ?? appPlacement(this.seed, h, this.developerCount).developerIndex;
         const list = this.developerMembers.get(i);
         if (list === undefined) this.developerMembers.set(i, [rec]);
         else list.push(rec);
@@ -583,7 +756,10 @@ export class SimulatorState {
 
   /** Handles of listed apps, in catalog order. */
   listedHandles(): string[] {
-    return this.handleList.filter((h) => !this.records.get(h)?.delisted);
+    return this.handleList.filter((h) => {
+      const rec = this.records.get(h);
+      return rec !== undefined && this.isListed(rec);
+    });
   }
 
   // ----------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 /** Shapes shared by the simulator's modules and by code that drives it. */
+import type { MarketEvent, RankNoise } from './market.js';
 
 /** One review exactly as the Catalog API puts it on the wire (spec 2.4), keys in the spec's order. */
 export interface WireReview {
@@ -34,6 +35,16 @@ export interface Quirks {
   extraFields: boolean;
   /** reviewer_location and reviewer_latest_used_date are absent on reviews whose id % 5 === 2. */
   missingOptional: boolean;
+  /** Category and developer entries give `rating` as a string ("4.7"). */
+  ratingStrings: boolean;
+  /** Category positions continue across pages instead of restarting, repeat one and skip another. */
+  positionGlitches: boolean;
+  /** Each category page after the first starts with the last organic entry of the page before. */
+  duplicateEntries: boolean;
+  /** One app in five has hostile text (Slack and HTML markup) in its title and plan names. */
+  hostileText: boolean;
+  /** Descriptions are about 50 KB of marketing HTML. */
+  longDescriptions: boolean;
 }
 
 export const NO_QUIRKS: Readonly<Quirks> = Object.freeze({
@@ -44,6 +55,11 @@ export const NO_QUIRKS: Readonly<Quirks> = Object.freeze({
   reducedShapes: false,
   extraFields: false,
   missingOptional: false,
+  ratingStrings: false,
+  positionGlitches: false,
+  duplicateEntries: false,
+  hostileText: false,
+  longDescriptions: false,
 });
 
 export interface ArrivalOptions {
@@ -77,6 +93,16 @@ export interface SimulatorOptions {
   firstNewReviewId?: number;
   /** Clock; default Date.now. */
   now?: () => number;
+  /** The category market (src/simulator/market.ts). */
+  market?: MarketOptions;
+}
+
+export interface MarketOptions {
+  /** One market tick (6 h of ranks) per this many ms of the clock; unset: ticks only by advanceMarket. */
+  tickMs?: number;
+  noise?: Partial<RankNoise>;
+  /** The script, applied at start and after reset(). */
+  events?: MarketEvent[];
 }
 
 export type Endpoint = 'reviews' | 'category' | 'app' | 'developer' | 'categories' | 'developers' | 'apps';

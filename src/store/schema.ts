@@ -417,6 +417,153 @@ export const webSessions = sqliteTable(
   (t) => [index('web_sessions_user').on(t.userId), index('web_sessions_expires').on(t.expiresAt)],
 );
 
+/**
+ * The market watch (docs/architecture.md, "The market"): category snapshots, listing versions and
+ * developers' apps, each read on its own schedule and kept under `retention` like rating snapshots.
+ */
+export const categories = sqliteTable('categories', {
+  handle: text('handle').primaryKey(),
+  /** When the first snapshot was stored: entrants are judged against the history from then on. */
+  baselineAt: timestamp('baseline_at'),
+  lastSnapshotAt: timestamp('last_snapshot_at'),
+  /** Set when the API answered 404 for the handle; cleared when it answers again. */
+  unavailableSince: timestamp('unavailable_since'),
+  unavailableReason: text('unavailable_reason'),
+  lastError: text('last_error'),
+});
+
+export const categorySnapshots = sqliteTable(
+  'category_snapshots',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    categoryHandle: text('category_handle')
+      .notNull()
+      .references(() => categories.handle),
+    takenAt: timestamp('taken_at').notNull(),
+    /** `failed` or `unavailable` snapshots are gaps: their `snapshot` is null, never rank 0. */
+    status: text('status', { enum: ['ok', 'failed', 'unavailable'] }).notNull(),
+    requests: integer('requests').notNull(),
+    /** The CategorySnapshot (src/market/snapshot.ts) as JSON: organic ranks, ads, badges, ratings. */
+    snapshot: text('snapshot', { mode: 'json' }),
+    error: text('error'),
+  },
+  (t) => [index('category_snapshots_category_taken').on(t.categoryHandle, t.takenAt)],
+);
+
+/** One row per app and successful snapshot, for the charts and the overview by app. */
+export const categoryRanks = sqliteTable(
+  'category_ranks',
+  {
+    snapshotId: integer('snapshot_id')
+      .notNull()
+      .references(() => categorySnapshots.id),
+    categoryHandle: text('category_handle').notNull(),
+    appHandle: text('app_handle').notNull(),
+    takenAt: timestamp('taken_at').notNull(),
+    /** Organic rank from 1; null when the app holds only a sponsored slot. */
+    rank: integer('rank'),
+    sponsored: integer('sponsored', { mode: 'boolean' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.snapshotId, t.appHandle] }),
+    index('category_ranks_app_taken').on(t.appHandle, t.takenAt),
+    index('category_ranks_category_taken').on(t.categoryHandle, t.takenAt),
+  ],
+);
+
+/** Every app a category's tracked pages ever ranked organically: new entrants survive pruned snapshots. */
+export const categoryAppsSeen = sqliteTable(
+  'category_apps_seen',
+  {
+    categoryHandle: text('category_handle').notNull(),
+    appHandle: text('app_handle').notNull(),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    lastSeenAt: timestamp('last_seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryHandle, t.appHandle] })],
+);
+
+/** A watched app's listing (endpoint 3), normalised; a new version only when its hash moves. */
+export const listingVersions = sqliteTable(
+  'listing_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle').notNull(),
+    hash: text('hash').notNull(),
+    /** The NormalizedListing (src/market/listing.ts) as JSON. */
+    listing: text('listing', { mode: 'json' }).notNull(),
+    /** Badge and rating as the detail gave them; not part of the hash. */
+    builtFor: integer('built_for', { mode: 'boolean' }),
+    rating: real('rating'),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    lastSeenAt: timestamp('last_seen_at').notNull(),
+  },
+  (t) => [index('listing_versions_app').on(t.appHandle, t.id)],
+);
+
+/** What changed between two listing versions, field by field (src/market/listing.ts, ListingChange). */
+export const listingChanges = sqliteTable(
+  'listing_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    appHandle: text('app_handle').notNull(),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => listingVersions.id),
+    field: text('field').notNull(),
+    /** The ListingChange as JSON. */
+    change: text('change', { mode: 'json' }).notNull(),
+    /** Whether it alerted (not when `listing.ignore` names its field, or the change is too small). */
+    alerted: integer('alerted', { mode: 'boolean' }).notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('listing_changes_app_at').on(t.appHandle, t.at)],
+);
+
+export const developers = sqliteTable('developers', {
+  handle: text('handle').primaryKey(),
+  name: text('name'),
+  checkedAt: timestamp('checked_at'),
+  unavailableSince: timestamp('unavailable_since'),
+  unavailableReason: text('unavailable_reason'),
+});
+
+/** The apps a watched app's developer publishes (endpoint 4); `removed_at` once they are gone. */
+export const developerApps = sqliteTable(
+  'developer_apps',
+  {
+    developerHandle: text('developer_handle')
+      .notNull()
+      .references(() => developers.handle),
+    appHandle: text('app_handle').notNull(),
+    name: text('name'),
+    firstSeenAt: timestamp('first_seen_at').notNull(),
+    removedAt: timestamp('removed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.developerHandle, t.appHandle] })],
+);
+
+/** Every market request run, for the credit plan and `status` (requests a day by kind). */
+export const marketRuns = sqliteTable(
+  'market_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: ['category', 'listing', 'developer'] }).notNull(),
+    subject: text('subject').notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at').notNull(),
+    status: text('status', { enum: ['ok', 'failed', 'unavailable'] }).notNull(),
+    requests: integer('requests').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('market_runs_kind_started').on(t.kind, t.startedAt)],
+);
+
+export type CategorySnapshotRow = typeof categorySnapshots.$inferSelect;
+export type ListingVersionRow = typeof listingVersions.$inferSelect;
+export type ListingChangeRow = typeof listingChanges.$inferSelect;
+export type MarketRunRow = typeof marketRuns.$inferSelect;
+
 export type AppRow = typeof apps.$inferSelect;
 export type DigestRunRow = typeof digestRuns.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;

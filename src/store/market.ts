@@ -1,0 +1,357 @@
+/**
+ * The market watch's store: category snapshots and ranks, the apps each category ever ranked, listing
+ * versions and their changes, developers' apps and the requests each kind of read spent.
+ */
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { CategorySnapshot, ListingChange, NormalizedListing } from '../market/index.js';
+import type { Db } from './db.js';
+import {
+  categories,
+  categoryAppsSeen,
+  categoryRanks,
+  categorySnapshots,
+  developerApps,
+  developers,
+  type ListingChangeRow,
+  listingChanges,
+  listingVersions,
+  marketRuns,
+} from './schema.js';
+
+export type MarketRunKind = 'category' | 'listing' | 'developer';
+export type MarketRunStatus = 'ok' | 'failed' | 'unavailable';
+
+export function ensureCategory(db: Db, handle: string): void {
+  db.insert(categories).values({ handle }).onConflictDoNothing().run();
+}
+
+export interface SnapshotRecord {
+  category: string;
+  takenAt: Date;
+  status: MarketRunStatus;
+  requests: number;
+  /** Set for `ok` only: a failed or unavailable snapshot is a gap. */
+  snapshot?: CategorySnapshot;
+  error?: string;
+}
+
+/**
+ * Stores one snapshot (or gap) of a category with its ranks, marks the apps it ranked as seen, and keeps
+ * the category's row up to date. Returns the snapshot's id and whether the category was unavailable
+ * before (so the caller says once that it is back).
+ */
+export function recordCategorySnapshot(
+  db: Db,
+  record: SnapshotRecord,
+): { id: number; wasUnavailable: boolean } {
+  ensureCategory(db, record.category);
+  const before = db.select().from(categories).where(eq(categories.handle, record.category)).get();
+  const row = db
+    .insert(categorySnapshots)
+    .values({
+      categoryHandle: record.category,
+      takenAt: record.takenAt,
+      status: record.status,
+      requests: record.requests,
+      snapshot: record.status === 'ok' ? (record.snapshot ?? null) : null,
+      error: record.error ?? null,
+    })
+    .returning({ id: categorySnapshots.id })
+    .get();
+  const { snapshot } = record;
+  if (record.status === 'ok' && snapshot) {
+    for (const app of snapshot.apps) {
+      db.insert(categoryRanks)
+        .values({
+          snapshotId: row.id,
+          categoryHandle: record.category,
+          appHandle: app.handle,
+          takenAt: record.takenAt,
+          rank: app.rank,
+          sponsored: app.sponsored,
+        })
+        .onConflictDoNothing()
+        .run();
+      if (app.rank === null) continue;
+      db.insert(categoryAppsSeen)
+        .values({
+          categoryHandle: record.category,
+          appHandle: app.handle,
+          firstSeenAt: record.takenAt,
+          lastSeenAt: record.takenAt,
+        })
+        .onConflictDoUpdate({
+          target: [categoryAppsSeen.categoryHandle, categoryAppsSeen.appHandle],
+          set: { lastSeenAt: record.takenAt },
+        })
+        .run();
+    }
+  }
+  db.update(categories)
+    .set(
+      record.status === 'ok'
+        ? {
+            baselineAt: before?.baselineAt ?? record.takenAt,
+            lastSnapshotAt: record.takenAt,
+            unavailableSince: null,
+            unavailableReason: null,
+            lastError: null,
+          }
+        : record.status === 'unavailable'
+          ? {
+              unavailableSince: before?.unavailableSince ?? record.takenAt,
+              unavailableReason: record.error ?? null,
+              lastError: record.error ?? null,
+            }
+          : { lastError: record.error ?? null },
+    )
+    .where(eq(categories.handle, record.category))
+    .run();
+  return { id: row.id, wasUnavailable: before?.unavailableSince != null };
+}
+
+/** A category's successful snapshots taken since `since`, oldest first: the detector's history. */
+export function snapshotsSince(db: Db, category: string, since: Date): CategorySnapshot[] {
+  return db
+    .select({ snapshot: categorySnapshots.snapshot })
+    .from(categorySnapshots)
+    .where(
+      and(
+        eq(categorySnapshots.categoryHandle, category),
+        eq(categorySnapshots.status, 'ok'),
+        gte(categorySnapshots.takenAt, since),
+      ),
+    )
+    .orderBy(asc(categorySnapshots.takenAt))
+    .all()
+    .map((row) => row.snapshot as CategorySnapshot);
+}
+
+/** Every snapshot and gap of a category since `since`, oldest first: for charts that show the gaps. */
+export function snapshotTimeline(
+  db: Db,
+  category: string,
+  since: Date,
+): Array<{ id: number; takenAt: Date; status: MarketRunStatus }> {
+  return db
+    .select({
+      id: categorySnapshots.id,
+      takenAt: categorySnapshots.takenAt,
+      status: categorySnapshots.status,
+    })
+    .from(categorySnapshots)
+    .where(and(eq(categorySnapshots.categoryHandle, category), gte(categorySnapshots.takenAt, since)))
+    .orderBy(asc(categorySnapshots.takenAt))
+    .all();
+}
+
+/** The organic ranks of these apps in a category since `since`, oldest first. */
+export function rankHistory(
+  db: Db,
+  category: string,
+  handles: readonly string[],
+  since: Date,
+): Array<{ appHandle: string; takenAt: Date; rank: number | null; sponsored: boolean }> {
+  if (handles.length === 0) return [];
+  return db
+    .select({
+      appHandle: categoryRanks.appHandle,
+      takenAt: categoryRanks.takenAt,
+      rank: categoryRanks.rank,
+      sponsored: categoryRanks.sponsored,
+    })
+    .from(categoryRanks)
+    .where(
+      and(
+        eq(categoryRanks.categoryHandle, category),
+        inArray(categoryRanks.appHandle, [...handles]),
+        gte(categoryRanks.takenAt, since),
+      ),
+    )
+    .orderBy(asc(categoryRanks.takenAt))
+    .all();
+}
+
+/** Every app the category's tracked pages ranked organically, ever (what is not in it is a new entrant). */
+export function appsSeenIn(db: Db, category: string): Map<string, Date> {
+  return new Map(
+    db
+      .select({ handle: categoryAppsSeen.appHandle, first: categoryAppsSeen.firstSeenAt })
+      .from(categoryAppsSeen)
+      .where(eq(categoryAppsSeen.categoryHandle, category))
+      .all()
+      .map((row) => [row.handle, row.first]),
+  );
+}
+
+export interface StoredListing {
+  versionId: number;
+  listing: NormalizedListing;
+  hash: string;
+  builtFor: boolean | null;
+  rating: number | null;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+}
+
+/** The app's latest listing version, if it was ever read. */
+export function latestListing(db: Db, handle: string): StoredListing | undefined {
+  const row = db
+    .select()
+    .from(listingVersions)
+    .where(eq(listingVersions.appHandle, handle))
+    .orderBy(desc(listingVersions.id))
+    .limit(1)
+    .get();
+  return row
+    ? {
+        versionId: row.id,
+        listing: row.listing as NormalizedListing,
+        hash: row.hash,
+        builtFor: row.builtFor,
+        rating: row.rating,
+        firstSeenAt: row.firstSeenAt,
+        lastSeenAt: row.lastSeenAt,
+      }
+    : undefined;
+}
+
+/**
+ * Stores a listing read: a new version when the normalised listing's hash (or the badge) moved, else
+ * only when it was last seen. Returns the version now current and the one before, if any.
+ */
+export function recordListing(
+  db: Db,
+  read: {
+    handle: string;
+    listing: NormalizedListing;
+    hash: string;
+    builtFor: boolean | null;
+    rating: number | null;
+    at: Date;
+  },
+): { current: number; previous: StoredListing | undefined; changed: boolean } {
+  const previous = latestListing(db, read.handle);
+  if (previous && previous.hash === read.hash && previous.builtFor === read.builtFor) {
+    db.update(listingVersions)
+      .set({ lastSeenAt: read.at, rating: read.rating })
+      .where(eq(listingVersions.id, previous.versionId))
+      .run();
+    return { current: previous.versionId, previous, changed: false };
+  }
+  const row = db
+    .insert(listingVersions)
+    .values({
+      appHandle: read.handle,
+      hash: read.hash,
+      listing: read.listing,
+      builtFor: read.builtFor,
+      rating: read.rating,
+      firstSeenAt: read.at,
+      lastSeenAt: read.at,
+    })
+    .returning({ id: listingVersions.id })
+    .get();
+  return { current: row.id, previous, changed: true };
+}
+
+export function insertListingChanges(
+  db: Db,
+  handle: string,
+  versionId: number,
+  changes: ReadonlyArray<ListingChange & { alerted: boolean }>,
+  at: Date,
+): void {
+  for (const change of changes) {
+    db.insert(listingChanges)
+      .values({ appHandle: handle, versionId, field: change.field, change, alerted: change.alerted, at })
+      .run();
+  }
+}
+
+/** The listing changes of these apps since `since`, newest first. */
+export function listingChangesSince(db: Db, handles: readonly string[], since: Date): ListingChangeRow[] {
+  if (handles.length === 0) return [];
+  return db
+    .select()
+    .from(listingChanges)
+    .where(and(inArray(listingChanges.appHandle, [...handles]), gte(listingChanges.at, since)))
+    .orderBy(desc(listingChanges.at), desc(listingChanges.id))
+    .all();
+}
+
+/**
+ * Stores what a developer publishes now; returns the apps added and removed since the last read (none on
+ * the first read: that is the baseline).
+ */
+export function recordDeveloperApps(
+  db: Db,
+  developer: { handle: string; name: string | null },
+  apps: ReadonlyArray<{ handle: string; name: string | null }>,
+  at: Date,
+): { added: string[]; removed: string[]; first: boolean } {
+  const known = db.select().from(developers).where(eq(developers.handle, developer.handle)).get();
+  db.insert(developers)
+    .values({ handle: developer.handle, name: developer.name, checkedAt: at })
+    .onConflictDoUpdate({
+      target: developers.handle,
+      set: { name: developer.name, checkedAt: at, unavailableSince: null, unavailableReason: null },
+    })
+    .run();
+  const listed = db
+    .select()
+    .from(developerApps)
+    .where(and(eq(developerApps.developerHandle, developer.handle), isNull(developerApps.removedAt)))
+    .all();
+  const now = new Set(apps.map((a) => a.handle));
+  const before = new Set(listed.map((a) => a.appHandle));
+  const added = apps.filter((a) => !before.has(a.handle));
+  const removed = listed.filter((a) => !now.has(a.appHandle)).map((a) => a.appHandle);
+  for (const app of added) {
+    db.insert(developerApps)
+      .values({ developerHandle: developer.handle, appHandle: app.handle, name: app.name, firstSeenAt: at })
+      .onConflictDoUpdate({
+        target: [developerApps.developerHandle, developerApps.appHandle],
+        set: { removedAt: null, name: app.name },
+      })
+      .run();
+  }
+  for (const handle of removed) {
+    db.update(developerApps)
+      .set({ removedAt: at })
+      .where(and(eq(developerApps.developerHandle, developer.handle), eq(developerApps.appHandle, handle)))
+      .run();
+  }
+  const first = known === undefined;
+  return { added: first ? [] : added.map((a) => a.handle), removed, first };
+}
+
+export function insertMarketRun(
+  db: Db,
+  run: {
+    kind: MarketRunKind;
+    subject: string;
+    startedAt: Date;
+    finishedAt: Date;
+    status: MarketRunStatus;
+    requests: number;
+    error?: string;
+  },
+): void {
+  db.insert(marketRuns)
+    .values({ ...run, error: run.error ?? null })
+    .run();
+}
+
+/** Catalog requests the market reads spent since `since`, by kind: for `status` and the credit plan. */
+export function marketRequestsSince(db: Db, since: Date): Record<MarketRunKind, number> {
+  const totals: Record<MarketRunKind, number> = { category: 0, listing: 0, developer: 0 };
+  const rows = db
+    .select({ kind: marketRuns.kind, n: sql<number>`sum(${marketRuns.requests})` })
+    .from(marketRuns)
+    .where(gte(marketRuns.startedAt, since))
+    .groupBy(marketRuns.kind)
+    .all();
+  for (const row of rows) totals[row.kind] = row.n ?? 0;
+  return totals;
+}

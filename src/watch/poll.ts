@@ -25,6 +25,7 @@ import {
 } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot } from '../store/snapshots.js';
+import { processId } from '../util/process-id.js';
 import { diffPage, type ReviewEdit, SeenInPoll } from './diff.js';
 import { pageHash } from './page-hash.js';
 
@@ -338,6 +339,7 @@ async function recordUnavailable(
     updateApp(db, handle, {
       lastPollAt: finishedAt,
       lastPollStatus: 'unavailable',
+      lastPollBy: processId(),
       lastError: err.message,
       ...(newly ? { unavailableSince: finishedAt, unavailableReason: err.message } : {}),
     });

@@ -5,6 +5,7 @@
  * message and before the send was recorded).
  *
  *   npx tsx bench/crash.ts [--rounds 20] [--seed N] [--apps 4] [--drain-timeout 240] [--slack-delay 0]
+ *                          [--schedule fixed|adaptive|budget] [--alongside]
  *
  * Parts, all real: the Catalog API simulator (in this process), a fake Slack webhook (an HTTP server in
  * this process recording every POST), Redis under a prefix of its own, a temporary SQLite file, and the
@@ -15,6 +16,12 @@
  * After the last round the worker runs until every review is stored and the outbox is empty, then gets
  * SIGTERM. `--slack-delay MS` makes the fake Slack answer MS after taking a message, so kills land in
  * the accept-to-record window (and on notify jobs in flight) far more often.
+ *
+ * `--alongside`: two processes on the one store and queue prefix, as docs/deployment.md adds capacity. A
+ * first `start` runs from the beginning to the end and is never killed; the second is the one started,
+ * SIGKILLed and restarted every round as above. Reviews added while the second is down are the first's
+ * to poll and alert, and the second's deliveries in flight at a kill are the first's to finish (the
+ * notify job's lock lapses, or the sweep re-enqueues it). Each process gets its own ops port.
  *
  * A duplicate counts as "inherent window" when the first kill after its first arrival left its delivery
  * row unsent (the database is read right after each kill); anything else is "unexplained". Exits 1 if an
@@ -33,6 +40,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { pollLockKey } from '../src/queue/app-lock.js';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { startSimulator } from '../src/simulator/index.js';
 import {
@@ -52,6 +60,7 @@ const { values } = parseArgs({
     'drain-timeout': { type: 'string', default: '240' },
     'slack-delay': { type: 'string', default: '0' },
     schedule: { type: 'string', default: 'fixed' },
+    alongside: { type: 'boolean', default: false },
   },
 });
 /**
@@ -69,6 +78,8 @@ const SEED = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : N
 const DRAIN_TIMEOUT_MS = Number(values['drain-timeout']) * 1000;
 /** The fake Slack answers this long after a message is in: widens the window between accept and record. */
 const SLACK_DELAY_MS = Number(values['slack-delay']);
+/** A first process runs throughout beside the one killed and restarted. */
+const ALONGSIDE = values.alongside === true;
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** How long after a message reached the webhook a kill still counts as "before the send was recorded". */
@@ -102,6 +113,8 @@ interface Kill {
   orphanedSchedules: string[];
   /** The kill left the scheduler-sync lock behind (the next start waits for it to expire). */
   leftSyncLock: boolean;
+  /** Apps whose per-app poll lock the killed process held: nobody polls them until it lapses (30 s). */
+  leftPollLocks: string[];
 }
 
 interface Worker {
@@ -144,6 +157,8 @@ const env = {
   REDIS_URL,
   REVIEWWATCH_QUEUE_PREFIX: prefix,
   SLACK_WEBHOOK_URL: webhook.url,
+  // Two processes on one host cannot share the default ops port: each takes a free one.
+  ...(ALONGSIDE ? { REVIEWWATCH_HTTP_PORT: '0' } : {}),
 };
 
 let generation = 0;
@@ -300,16 +315,42 @@ async function stuckDeliveries(
   return out;
 }
 
+/** Apps whose poll scheduler has no job delayed, waiting or prioritized: nothing will poll them. */
+async function appsWithoutNextPoll(): Promise<string[]> {
+  // One MULTI, so a process still running (--alongside) cannot move a job from one list to another
+  // between the reads.
+  const lists = await redis
+    .multi()
+    .zrange(`${prefix}:poll:delayed`, '0', '-1')
+    .lrange(`${prefix}:poll:wait`, 0, -1)
+    .zrange(`${prefix}:poll:prioritized`, '0', '-1')
+    .exec();
+  const next = (lists ?? []).flatMap(([, ids]) => (Array.isArray(ids) ? ids.map(String) : []));
+  return handles.filter((h) => !next.some((id) => id.startsWith(`repeat:poll-${h}:`)));
+}
+
 const kills: Kill[] = [];
 async function kill(worker: Worker, roundNo: number, kind: Kill['kind'], since: number): Promise<Kill> {
   const at = Date.now();
   worker.child.kill('SIGKILL');
   const exit = await worker.exited;
-  const next = [
-    ...(await redis.zrange(`${prefix}:poll:delayed`, '0', '-1')),
-    ...(await redis.lrange(`${prefix}:poll:wait`, 0, -1)),
-    ...(await redis.zrange(`${prefix}:poll:prioritized`, '0', '-1')),
-  ];
+  const leftPollLocks: string[] = [];
+  for (const handle of handles) {
+    // The lock's token starts with its holder's pid (src/queue/app-lock.ts).
+    const token = await redis.get(pollLockKey(prefix, handle));
+    if (token?.startsWith(`${worker.child.pid}-`)) leftPollLocks.push(handle);
+  }
+  const statuses = new Map(
+    [...deliveryStates()].map(([m, s]) => [m, { status: s.status, attempts: s.attempts }]),
+  );
+  let orphanedSchedules = await appsWithoutNextPoll();
+  if (ALONGSIDE && orphanedSchedules.length > 0) {
+    // The first process may be between taking an app's poll job and re-arming its scheduler (one round
+    // trip): what still has no next job a moment later was left so by the kill.
+    await sleep(1_000);
+    const still = await appsWithoutNextPoll();
+    orphanedSchedules = orphanedSchedules.filter((h) => still.includes(h));
+  }
   const record: Kill = {
     generation: worker.generation,
     round: roundNo,
@@ -318,9 +359,10 @@ async function kill(worker: Worker, roundNo: number, kind: Kill['kind'], since: 
     at,
     exitedAt: exit.at,
     lastLog: worker.lastLog,
-    statuses: new Map([...deliveryStates()].map(([m, s]) => [m, { status: s.status, attempts: s.attempts }])),
-    orphanedSchedules: handles.filter((h) => !next.some((id) => id.startsWith(`repeat:poll-${h}:`))),
+    statuses,
+    orphanedSchedules,
     leftSyncLock: (await redis.exists(`${prefix}:poll:scheduler-sync-lock`)) === 1,
+    leftPollLocks,
   };
   kills.push(record);
   return record;
@@ -330,6 +372,7 @@ function notes(k: Kill): string {
   return [
     k.orphanedSchedules.length > 0 ? `; no next poll job for ${k.orphanedSchedules.join(' ')}` : '',
     k.leftSyncLock ? '; left the scheduler-sync lock' : '',
+    k.leftPollLocks.length > 0 ? `; left the poll lock of ${k.leftPollLocks.join(' ')}` : '',
   ].join('');
 }
 
@@ -348,6 +391,8 @@ async function startReady(): Promise<{ worker: Worker; readyAt: number }> {
 const started = Date.now();
 const loadBefore = loadavg()[0] ?? 0;
 let current: Worker | undefined;
+/** With --alongside: the first process, never killed. */
+let steady: Worker | undefined;
 let failure: string | undefined;
 let stopCode: number | null = null;
 let stopMs = 0;
@@ -356,6 +401,7 @@ try {
   process.stderr.write(
     `seed ${SEED}, ${APPS} apps, queue prefix ${prefix}, database ${dbPath}\nworker log: ${logPath}\n`,
   );
+  if (ALONGSIDE) steady = (await startReady()).worker;
   let { worker, readyAt } = await startReady();
   current = worker;
   const baselineDeadline = Date.now() + 60_000;
@@ -392,6 +438,9 @@ try {
         `webhook ${webhook.messages.length} msg, outbox ${notSentCount()} unsent, restart ${startupMs.at(-1)} ms\n`,
     );
   }
+
+  if (steady && steady.child.exitCode !== null)
+    throw new Error(`the first process exited during the rounds (${steady.child.exitCode})`);
 
   // Drain: every review stored, every low one in the outbox, nothing unsent (or something failed for good).
   const drainStart = Date.now();
@@ -436,17 +485,23 @@ try {
   drainMs = Date.now() - drainStart;
   await sleep(1_000);
   const termAt = Date.now();
-  worker.child.kill('SIGTERM');
-  const exit = await Promise.race([worker.exited, sleep(45_000).then(() => undefined)]);
+  const running = steady ? [worker, steady] : [worker];
+  for (const w of running) w.child.kill('SIGTERM');
+  const exits = await Promise.race([
+    Promise.all(running.map((w) => w.exited)),
+    sleep(45_000).then(() => undefined),
+  ]);
   stopMs = Date.now() - termAt;
-  stopCode = exit?.code ?? null;
-  if (!exit) {
+  // The worst of the two: a clean stop is 0 for each.
+  stopCode = exits ? Math.max(...exits.map((e) => e.code ?? 128)) : null;
+  if (!exits) {
     failure ??= 'worker did not stop within 45 s of SIGTERM';
-    worker.child.kill('SIGKILL');
+    for (const w of running) w.child.kill('SIGKILL');
   }
 } catch (err) {
   failure = err instanceof Error ? err.message : String(err);
   current?.child.kill('SIGKILL');
+  steady?.child.kill('SIGKILL');
 }
 const totalMs = Date.now() - started;
 
@@ -504,9 +559,15 @@ for (const [marker, times] of arrivals) {
 }
 const inherentCount = duplicates.filter((d) => d.verdict === 'inherent window').length;
 const unexplained = duplicates.filter((d) => d.verdict === 'unexplained');
+const delayOf = (a: Added) => (arrivals.get(a.marker)?.[0] ?? a.at) - a.at;
 const delays = lows
   .filter((a) => arrivals.has(a.marker))
-  .map((a) => (arrivals.get(a.marker)?.[0] ?? a.at) - a.at)
+  .map(delayOf)
+  .sort((a, b) => a - b);
+// Added while the killed process was down: alone, they wait for its restart; --alongside, the first polls them.
+const whileDownDelays = lows
+  .filter((a) => a.whileDown && arrivals.has(a.marker))
+  .map(delayOf)
   .sort((a, b) => a - b);
 const failedRows = [...finalStates.values()].filter((s) => s.status !== 'sent');
 
@@ -541,6 +602,7 @@ const figures = {
   apps: APPS,
   rounds: ROUNDS,
   slackDelayMs: SLACK_DELAY_MS,
+  alongside: ALONGSIDE,
   kills: kills.length,
   killsRunning: kills.filter((k) => k.kind === 'running').length,
   killsStartup: kills.filter((k) => k.kind === 'startup').length,
@@ -561,6 +623,10 @@ const figures = {
     p50: delays[Math.floor(delays.length / 2)] ?? null,
     max: delays.at(-1) ?? null,
   },
+  addedWhileDownToDeliveredMs: {
+    p50: whileDownDelays[Math.floor(whileDownDelays.length / 2)] ?? null,
+    max: whileDownDelays.at(-1) ?? null,
+  },
   startupMs: {
     min: Math.min(...startupMs),
     median: [...startupMs].sort((a, b) => a - b)[Math.floor(startupMs.length / 2)],
@@ -571,6 +637,7 @@ const figures = {
   sigtermExitCode: stopCode,
   killsOrphaningSchedules: kills.filter((k) => k.orphanedSchedules.length > 0).length,
   killsLeavingSyncLock: kills.filter((k) => k.leftSyncLock).length,
+  killsLeavingPollLocks: kills.filter((k) => k.leftPollLocks.length > 0).length,
   atKill: kills.map((k) => ({
     generation: k.generation,
     kind: k.kind,
@@ -578,6 +645,7 @@ const figures = {
     lastLog: k.lastLog,
     orphanedSchedules: k.orphanedSchedules,
     leftSyncLock: k.leftSyncLock,
+    leftPollLocks: k.leftPollLocks,
   })),
   logKinds: Object.fromEntries([...logCounts].sort((a, b) => b[1] - a[1])),
   totalSeconds: round(totalMs / 1000, 1),
@@ -589,7 +657,7 @@ const figures = {
 const jsonPath = writeResult('crash', stamp, JSON.stringify(figures, null, 2));
 
 const lines = [
-  `Node ${process.version}, ${APPS} apps, poll ${SCHEDULE === 'fixed' ? 'every 1s' : `${SCHEDULE}, every 1s to 4s`}, Slack answers after ${SLACK_DELAY_MS} ms, seed ${SEED}, load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}, ${new Date(stamp).toISOString()}`,
+  `Node ${process.version}, ${APPS} apps, poll ${SCHEDULE === 'fixed' ? 'every 1s' : `${SCHEDULE}, every 1s to 4s`}, ${ALONGSIDE ? 'two processes (the second killed, the first kept running), ' : ''}Slack answers after ${SLACK_DELAY_MS} ms, seed ${SEED}, load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}, ${new Date(stamp).toISOString()}`,
   '',
   '| rounds | SIGKILLs (running / startup) | reviews added (low / high) | alerts delivered | webhook messages | missed | duplicates (inherent window / unexplained) | false alerts | added → delivered p50 / max | total time |',
   '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -607,8 +675,9 @@ for (const job of failedJobs) lines.push(`- BullMQ failed job ${job.id}: ${job.r
 if (failure) lines.push(`- run problem: ${failure}`);
 lines.push(
   '',
+  `added while down → delivered: p50 ${round((figures.addedWhileDownToDeliveredMs.p50 ?? 0) / 1000, 1)} s, max ${round((figures.addedWhileDownToDeliveredMs.max ?? 0) / 1000, 1)} s (${whileDownDelays.length} alerts)`,
   `restart to ready: min ${figures.startupMs.min} ms, median ${figures.startupMs.median} ms, max ${figures.startupMs.max} ms; drain after the last round ${round(drainMs / 1000, 1)} s; SIGTERM stop ${stopMs} ms (exit ${stopCode})`,
-  `kills that left an app with no next poll job: ${figures.killsOrphaningSchedules}; kills that left the scheduler-sync lock: ${figures.killsLeavingSyncLock}`,
+  `kills that left an app with no next poll job: ${figures.killsOrphaningSchedules}; kills that left the scheduler-sync lock: ${figures.killsLeavingSyncLock}; kills that left an app's poll lock (30 s without polls of it): ${figures.killsLeavingPollLocks}`,
   `results: ${jsonPath}`,
 );
 process.stdout.write(`${lines.join('\n')}\n`);

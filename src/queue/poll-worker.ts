@@ -9,6 +9,7 @@ import type { Metrics } from '../ops/metrics.js';
 import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
+import { processId } from '../util/process-id.js';
 import { type GapReport, type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { pollLockKey, withLock } from './app-lock.js';
 import { POLL_JOB, type PollJobData } from './names.js';
@@ -221,7 +222,12 @@ function rateLimitBackoff(job: Job, baseMs: number): number {
 
 function recordFailure(store: Store, handle: string, message: string): void {
   ensureApp(store.db, handle);
-  updateApp(store.db, handle, { lastPollAt: new Date(), lastPollStatus: 'failed', lastError: message });
+  updateApp(store.db, handle, {
+    lastPollAt: new Date(),
+    lastPollStatus: 'failed',
+    lastPollBy: processId(),
+    lastError: message,
+  });
 }
 
 /**

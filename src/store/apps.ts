@@ -1,4 +1,5 @@
 import { eq, isNotNull } from 'drizzle-orm';
+import { processId } from '../util/process-id.js';
 import type { Db, StoreDb } from './db.js';
 import { type AppRow, apps } from './schema.js';
 import { type PollState, statements } from './statements.js';
@@ -59,7 +60,10 @@ export function updateApp(db: Db, handle: string, values: Partial<Omit<AppRow, '
   db.update(apps).set(values).where(eq(apps.handle, handle)).run();
 }
 
-/** After a successful poll: clears a past error or unavailability; the baseline time is set only once. */
+/**
+ * After a successful poll: clears a past error or unavailability; the baseline time is set only once.
+ * Records this process as the one that polled last (`status` shows it).
+ */
 export function recordPollSuccess(
   db: StoreDb,
   handle: string,
@@ -81,6 +85,7 @@ export function recordPollSuccess(
     title: poll.title || null,
     setPageHash: poll.newestPageHash === undefined ? 0 : 1,
     newestPageHash: poll.newestPageHash ?? null,
+    by: processId(),
   });
 }
 

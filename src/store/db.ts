@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { RunResult } from 'better-sqlite3';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
+import { migrateSerialized } from './migrate.js';
 import * as schema from './schema.js';
 import { WriteBatch } from './write-batch.js';
 
@@ -39,12 +39,14 @@ export function openStore(path: string): Store {
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     client = new Database(path);
+    // First: switching a new file to WAL takes an exclusive lock, which another process opening the same
+    // file at the same moment must wait for rather than fail on.
+    client.pragma('busy_timeout = 5000');
     // Lets the prune give deleted rows' space back in short steps (store/reclaim.ts). It takes effect
     // only on a database without tables, so before WAL mode writes the first page; an older database
     // keeps auto_vacuum=NONE until `reviewwatch prune --vacuum`.
     client.pragma('auto_vacuum = INCREMENTAL');
     client.pragma('journal_mode = WAL');
-    client.pragma('busy_timeout = 5000');
     client.pragma('synchronous = NORMAL');
     client.pragma('foreign_keys = ON');
   } catch (err) {
@@ -58,7 +60,8 @@ export function openStore(path: string): Store {
   }
   const db = drizzle({ client, schema });
   try {
-    migrate(db, { migrationsFolder: MIGRATIONS });
+    // Not drizzle's migrate(): two processes opening a new or older file at once must not both migrate it.
+    migrateSerialized(client, MIGRATIONS);
   } catch (err) {
     client.close();
     throw new ReviewwatchError(`Cannot migrate the database at ${path}: ${errorMessage(err)}`, {

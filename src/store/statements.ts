@@ -126,6 +126,8 @@ export interface PollSucceededParams {
   /** 0 leaves the stored page hash as it is; 1 sets it to `newestPageHash` (null clears it). */
   setPageHash: 0 | 1;
   newestPageHash: string | null;
+  /** The process that ran the poll (util/process-id.ts). */
+  by: string;
 }
 
 /** The columns of KnownReview, for one app. */
@@ -254,7 +256,8 @@ function build(db: Store['db']) {
       `update apps set last_success_at = max(coalesce(last_success_at, 0), @startedAt), last_poll_at = @at,
        last_poll_status = @status, last_error = null, unavailable_since = null, unavailable_reason = null,
        baseline_at = coalesce(baseline_at, @baselineAt), title = coalesce(@title, title),
-       newest_page_hash = iif(@setPageHash, @newestPageHash, newest_page_hash) where handle = @handle`,
+       newest_page_hash = iif(@setPageHash, @newestPageHash, newest_page_hash), last_poll_by = @by
+       where handle = @handle`,
     ),
   };
 }

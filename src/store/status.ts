@@ -9,6 +9,11 @@ export interface AppStatus {
   /** `new` until the first poll, `baseline` once history is stored, then the last poll's outcome. */
   state: 'new' | 'ok' | 'unavailable' | 'failed';
   lastPollAt: Date | null;
+  /**
+   * The process that ran the last poll, `<hostname>:<pid>` (util/process-id.ts); null before the first
+   * poll, or when it was recorded by a version that did not say.
+   */
+  lastPollBy: string | null;
   lastError: string | null;
   unavailableSince: Date | null;
   rating: number | null;
@@ -70,6 +75,7 @@ export function appStatuses(db: Db, handles: string[]): AppStatus[] {
       title: row?.title ?? null,
       state,
       lastPollAt: row?.lastPollAt ?? null,
+      lastPollBy: row?.lastPollBy ?? null,
       lastError: row?.lastError ?? null,
       unavailableSince: row?.unavailableSince ?? null,
       rating: snapshot?.average ?? null,

@@ -27,6 +27,7 @@ import {
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot, latestSnapshot } from '../store/snapshots.js';
 import type { PollState } from '../store/statements.js';
+import { processId } from '../util/process-id.js';
 import { diffPage, matchKnown, type ReviewEdit, SeenInPoll } from './diff.js';
 import { pageHash } from './page-hash.js';
 
@@ -485,6 +486,7 @@ async function recordUnavailable(
     updateApp(db, handle, {
       lastPollAt: finishedAt,
       lastPollStatus: 'unavailable',
+      lastPollBy: processId(),
       lastError: err.message,
       ...(newly ? { unavailableSince: finishedAt, unavailableReason: err.message } : {}),
     });

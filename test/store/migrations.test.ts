@@ -74,3 +74,52 @@ it('0005 starts the maxHold clock of alerts already held at their creation', () 
     store.close();
   }
 });
+
+it('two processes opening a new file at once migrate it once, the second after the first', () => {
+  const temp = tempDir();
+  const path = join(temp.dir, 'new.db');
+  // The other process: a second connection to the file that migrates it the moment this one has read
+  // which migrations are applied (its next statement after that read), unless this one then holds the
+  // write lock. Connections in one process lock the file as two processes do.
+  const other = new Database(path);
+  other.pragma('busy_timeout = 0');
+  const prepare = Database.prototype.prepare;
+  let readApplied = false;
+  let otherMigrated: boolean | undefined;
+  Database.prototype.prepare = function (this: Database.Database, source: string) {
+    if (this !== other && readApplied && otherMigrated === undefined) {
+      try {
+        migrate(drizzle({ client: other }), { migrationsFolder: 'drizzle' });
+        otherMigrated = true;
+      } catch (err) {
+        // drizzle wraps the driver's error: SQLITE_BUSY is its cause.
+        if ((err as { cause?: { code?: string } }).cause?.code !== 'SQLITE_BUSY') throw err;
+        otherMigrated = false;
+      }
+    }
+    if (this !== other && /^SELECT .* FROM "__drizzle_migrations"/is.test(source)) readApplied = true;
+    return prepare.call(this, source) as Database.Statement;
+  } as typeof prepare;
+  cleanup = () => {
+    Database.prototype.prepare = prepare;
+    other.close();
+    temp.cleanup();
+  };
+
+  const store = openStore(path);
+  Database.prototype.prepare = prepare;
+  try {
+    // The other came in while this one held the write lock, and left it the work.
+    expect(otherMigrated).toBe(false);
+    const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as { entries: unknown[] };
+    const applied = store.db.$client.prepare('select count(*) as n from __drizzle_migrations').get() as {
+      n: number;
+    };
+    expect(applied.n).toBe(journal.entries.length);
+    // The other, run again now, finds nothing left to do.
+    migrate(drizzle({ client: other }), { migrationsFolder: 'drizzle' });
+    expect(store.db.$client.prepare('select count(*) as n from __drizzle_migrations').get()).toEqual(applied);
+  } finally {
+    store.close();
+  }
+});

@@ -70,6 +70,9 @@ function text(report: StatusReport, now: number): string {
       'RATING',
       'REVIEWS',
       'STORED',
+      // Which process polled last: with several `start` processes on one store, the one doing the work.
+      // Added next to last, so the columns before it keep their places for those who read them by position.
+      'BY',
       'LAST ERROR',
     ],
   ];
@@ -86,6 +89,7 @@ function text(report: StatusReport, now: number): string {
       app.removedReviews > 0
         ? `${app.storedReviews} (${app.removedReviews} removed)`
         : String(app.storedReviews),
+      app.lastPollBy ?? '-',
       app.lastError ? app.lastError.slice(0, 80) : '',
     ]);
   }

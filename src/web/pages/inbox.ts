@@ -7,10 +7,12 @@ import { type InboxQuery, MAX_SEARCH_LENGTH, PERIODS, queryString } from '../fil
 import { html, type SafeHtml } from '../html.js';
 import type { Problem } from '../input.js';
 import { type AppInfo, formatDay, formatTime, type Presenter } from '../present.js';
-import { csrfField, layout } from './layout.js';
+import { csrfField, type LivePage, layout } from './layout.js';
 
 export interface InboxView {
   principal: Principal;
+  /** Live updates (layout.ts): the open count, and what the page polls. */
+  live?: LivePage;
   query: InboxQuery;
   /** What is wrong with the filters asked for; the list is then not shown, the form is, to correct them. */
   problems: readonly Problem[];
@@ -118,7 +120,7 @@ ${
     : ''
 }
 ${page ? listOf(view, page) : ''}`;
-  return layout({ title: 'Inbox', principal: view.principal, body });
+  return layout({ title: 'Inbox', principal: view.principal, body, live: view.live });
 }
 
 function listOf(view: InboxView, page: InboxPage): SafeHtml {

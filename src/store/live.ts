@@ -40,18 +40,20 @@ export interface OpenScope {
 }
 
 /**
- * Low-rated reviews of the apps, whatever their status: reads every review of the apps (their index, then
- * each row's rating), so the caller keeps the answer until a review is added or edited (`LiveCounts`).
+ * Low-rated reviews of the apps, whatever their status, among the rows with ids in (`after`, `upTo`]:
+ * reads each of those rows, so the caller counts the whole store once and then only the rows added since
+ * (`LiveState.open` in web/live.ts). The upper bound keeps two counts from both counting a row another
+ * process commits in between.
  */
-export function lowRatedCount(db: StoreDb, scope: OpenScope): number {
-  if (scope.apps.length === 0) return 0;
+export function lowRatedCount(db: StoreDb, scope: OpenScope, range: { after: number; upTo: number }): number {
+  if (scope.apps.length === 0 || range.upTo <= range.after) return 0;
   return (
     db.$client
-      .prepare<[string, number], { n: number }>(
+      .prepare<[number, number, string, number], { n: number }>(
         `select count(*) as n from reviews
-         where app_handle in (select value from json_each(?)) and rating <= ?`,
+         where id > ? and id <= ? and app_handle in (select value from json_each(?)) and rating <= ?`,
       )
-      .get(JSON.stringify(scope.apps), scope.maxRating)?.n ?? 0
+      .get(range.after, range.upTo, JSON.stringify(scope.apps), scope.maxRating)?.n ?? 0
   );
 }
 

@@ -60,7 +60,8 @@ export class LiveState {
   readonly #db: StoreDb;
   readonly #config: Config;
   readonly #scope: OpenScope;
-  #lowRated: { key: string; n: number } | undefined;
+  /** Low-rated reviews up to the row `review`, counted afresh whenever an edit was recorded since. */
+  #lowRated: { review: number; edit: number; n: number } | undefined;
   #closed: { key: string; n: number } | undefined;
   /** What every tab at this mark shares: each view's first page (its review ids), each `events`' changes. */
   #atMark: { mark: string; firstPages: Map<string, number[]>; changes: Map<number, TriageNow[]> } = {
@@ -83,17 +84,25 @@ export class LiveState {
     return storeMark(this.#db);
   }
 
-  /** Open reviews at this mark: the low-rated count is read again only when a review was added or edited. */
+  /**
+   * Open reviews at this mark. Reviews are only added, so the low-rated count goes on from the last one by
+   * the rows added since; an edit (a re-rating, or a reconciliation's merge, which deletes a duplicate row)
+   * or a newest row that went back has it counted afresh.
+   */
   open(mark: StoreMark): number {
-    const lowKey = `${mark.review}.${mark.edit}`;
-    if (this.#lowRated?.key !== lowKey) {
-      this.#lowRated = { key: lowKey, n: lowRatedCount(this.#db, this.#scope) };
+    const low = this.#lowRated;
+    if (!low || low.edit !== mark.edit || low.review > mark.review) {
+      const n = lowRatedCount(this.#db, this.#scope, { after: 0, upTo: mark.review });
+      this.#lowRated = { review: mark.review, edit: mark.edit, n };
+    } else if (low.review < mark.review) {
+      const added = lowRatedCount(this.#db, this.#scope, { after: low.review, upTo: mark.review });
+      this.#lowRated = { review: mark.review, edit: mark.edit, n: low.n + added };
     }
     const closedKey = markText(mark);
     if (this.#closed?.key !== closedKey) {
       this.#closed = { key: closedKey, n: closedCount(this.#db, this.#scope) };
     }
-    return Math.max(0, this.#lowRated.n - this.#closed.n);
+    return Math.max(0, (this.#lowRated?.n ?? 0) - this.#closed.n);
   }
 
   start(): LiveStart {

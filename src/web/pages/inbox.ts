@@ -7,7 +7,7 @@ import { type InboxQuery, MAX_SEARCH_LENGTH, PERIODS, queryString } from '../fil
 import { html, type SafeHtml } from '../html.js';
 import type { Problem } from '../input.js';
 import { type AppInfo, formatDay, formatTime, type Presenter } from '../present.js';
-import { csrfField, type LivePage, layout } from './layout.js';
+import { csrfField, fold, type LivePage, layout } from './layout.js';
 
 export interface InboxView {
   principal: Principal;
@@ -80,7 +80,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
   return html`<tr data-review-id="${review.id}">
-  <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
+  <td><label class="select"><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></label></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<div class="removed-mark small">${removedMark(review.removedAt)}</div>` : ''}</td>
   <td><a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
@@ -112,7 +112,7 @@ function bulkForm(view: InboxView): SafeHtml {
 export function inboxPage(view: InboxView): string {
   const { page } = view;
   const body = html`<h1>Inbox</h1>
-${filtersForm(view)}
+${fold('Filters', filtersForm(view))}
 ${
   view.problems.length > 0
     ? html`<div class="error" role="alert"><p>These filters cannot be applied; correct them above:</p>
@@ -128,7 +128,7 @@ function listOf(view: InboxView, page: InboxPage): SafeHtml {
   return html`${
     page.rows.length === 0
       ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
-      : html`${bulkForm(view)}<table class="inbox">
+      : html`${fold('Bulk actions', bulkForm(view))}<table class="inbox">
   <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
   <tbody>${page.rows.map((r) => row(view, r))}</tbody>
 </table>`

@@ -10,6 +10,14 @@ export function csrfField(principal: Principal | undefined): SafeHtml {
 }
 
 /**
+ * A part of a page folded behind a button on a narrow screen: a `<details>`, so it works without
+ * JavaScript. Wide screens show it unfolded, without the button (inbox.css), where the browser can.
+ */
+export function fold(summary: string, content: SafeHtml): SafeHtml {
+  return html`<details class="fold"><summary>${summary}</summary>${content}</details>`;
+}
+
+/**
  * What a page tells its script about live updates (web/live.ts): the open count it was drawn with (in its
  * title and icon, so they say it without JavaScript too), the URL to poll, and where "show" leads.
  */

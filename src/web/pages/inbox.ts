@@ -59,7 +59,7 @@ function filtersForm(view: InboxView): SafeHtml {
   <fieldset><legend>Priority</legend>${PRIORITIES.map((p) => checkbox('priority', p, query.priority?.includes(p) ?? false, p))}</fieldset>
   <fieldset><legend>Status</legend>${TRIAGE_STATUSES.map((s) => checkbox('status', s, query.status?.includes(s) ?? false, s))}</fieldset>
   <label class="field">Assignee <select name="assignee">${option('', 'Anyone', !query.assignee)}${view.users.map((u) => option(u, u, query.assignee === u))}</select></label>
-  <label class="field">Tag <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
+  <label class="field">Tagged <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
   <label class="field">Period <select name="period">${Object.keys(PERIODS).map((p) => option(p, p === 'all' ? 'all time' : `last ${p}`, (query.period ?? '30d') === p))}</select></label>
   <label class="field">From <input type="date" name="from" value="${query.from ?? ''}"></label>
   <label class="field">To <input type="date" name="to" value="${query.to ?? ''}"></label>
@@ -104,7 +104,7 @@ function bulkForm(view: InboxView): SafeHtml {
     <option value="assign:">unassign</option>
     <option value="tag">add the tag below</option>
   </select></label>
-  <label class="field">Tag <input type="text" name="tag" maxlength="40" size="12"></label>
+  <label class="field">Tag to add <input type="text" name="tag" maxlength="40" size="12"></label>
   <button type="submit">Apply</button>
 </form>`;
 }

@@ -75,8 +75,8 @@ ${principal ? html`<script src="${SCRIPT_FILE.path}" defer></script>` : ''}
 <main id="main" tabindex="-1">
 ${options.body}
 <p id="live" class="visually-hidden" role="status" aria-live="polite"></p>
-</main>
 ${live?.show || live?.review !== undefined ? html`<div class="live-banner" id="live-banner" hidden></div>` : ''}
+</main>
 </body>
 </html>`);
 }

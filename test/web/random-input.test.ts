@@ -63,6 +63,9 @@ const PARAMS = [
   'limit',
   'cursor',
   'next',
+  'after',
+  'events',
+  'open',
 ];
 
 /** Texts that have broken parsers somewhere: valid values, their neighbours, and junk. */
@@ -201,6 +204,9 @@ function randomGet(rng: Rng): string {
     `/apps/${handle}/reviews/${review}`,
     '/login',
     '/favicon.ico',
+    '/favicon.svg',
+    '/api/live',
+    '/api/live',
     '/healthz',
     '/readyz',
     '/metrics',

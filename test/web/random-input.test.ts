@@ -60,9 +60,13 @@ const PARAMS = [
   'period',
   'q',
   'removed',
+  'view',
+  'sort',
   'limit',
   'cursor',
   'next',
+  'undo',
+  'list',
 ];
 
 /** Texts that have broken parsers somewhere: valid values, their neighbours, and junk. */
@@ -136,6 +140,21 @@ const VALUES = [
   'constructor',
   'x'.repeat(300),
   'a,'.repeat(200),
+  'open',
+  'mine',
+  'competitors',
+  'severity',
+  'seen',
+  'app',
+  'severity.-950_1764000000000_42',
+  'seen.1764000000000_42',
+  'app.shop.1764000000000_42',
+  'app.Not A Handle.1_1',
+  '12,13',
+  '1,,2',
+  'view=open&q=refund',
+  'stars=9',
+  'view%3Dall%26sort%3Dseverity',
 ];
 
 function pick<T>(rng: Rng, items: readonly T[]): T {
@@ -218,6 +237,7 @@ function randomPostPath(rng: Rng): string {
     `/reviews/${randomId(rng)}/triage`,
     '/reviews/bulk',
     '/reviews/bulk',
+    '/reviews/undo',
     '/login',
     '/logout',
     '/api/reviews',
@@ -235,6 +255,9 @@ const FIELDS = [
   'action',
   'tag',
   'back',
+  'events',
+  'list',
+  'advance',
   'name',
   'password',
   'next',

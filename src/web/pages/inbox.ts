@@ -149,7 +149,7 @@ function row(view: InboxView, review: InboxRow, list: string): SafeHtml {
 
 /** Bulk actions: the rows' checkboxes belong to this form (`form="bulk"`), so it works without JavaScript. */
 function bulkForm(view: InboxView): SafeHtml {
-  return html`<form class="bulk" id="bulk" method="post" action="/reviews/bulk">${csrfField(view.principal)}
+  return html`<form class="bulk" id="bulk" method="post" action="/reviews/bulk" data-replace>${csrfField(view.principal)}
   <input type="hidden" name="back" value="/${queryString(view.query)}">
   <label class="field">With the selected reviews <select name="action" required>
     <option value="">choose…</option>

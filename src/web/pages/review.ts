@@ -17,8 +17,10 @@ export interface ReviewView {
   presenter: Presenter;
   /** The time "first seen 3 min ago" counts from. */
   now: Date;
-  /** The list it was opened from, its query (`view=open&q=refund`): the way back, and every form keeps it. */
+  /** The list it was opened from, its query (`view=open&q=refund`), or the default list: the way back. */
   list: string;
+  /** Opened from a list (its address names one): every form then keeps it. */
+  fromList: boolean;
   /** The reviews before and after it in that list. */
   neighbours: Neighbours;
   /** The change just made on the review before ("resolve & next"), with its undo. */
@@ -66,7 +68,7 @@ function triagePanel(view: ReviewView): SafeHtml {
   const { triage } = detail;
   const action = `/reviews/${detail.review.id}/triage`;
   // Every form keeps the list the review came from; the script replaces the history entry on a change.
-  const csrf = html`${csrfField(principal)}<input type="hidden" name="list" value="${view.list}">`;
+  const csrf = html`${csrfField(principal)}${view.fromList ? html`<input type="hidden" name="list" value="${view.list}">` : ''}`;
   const andNext = (status: 'acknowledged' | 'resolved', label: string, key: string) =>
     html`<form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="status"><input type="hidden" name="status" value="${status}"><input type="hidden" name="advance" value="next">
       <button type="submit" data-next-status="${status}" aria-keyshortcuts="Shift+${key.toUpperCase()}">${label}</button></form>`;

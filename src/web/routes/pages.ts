@@ -315,6 +315,7 @@ export function pagesRouter(ctx: WebContext): express.Router {
           presenter,
           now: now(),
           list: list.ref,
+          fromList: options.list !== undefined && parseListRef(options.list) !== undefined,
           neighbours: neighboursOf(principal, id, list.query),
           ...(undo ? { undo } : {}),
           ...(options.error ? { error: options.error } : {}),

@@ -138,15 +138,15 @@ const NUMBER = '(-?\\d{1,16})';
 const ROW = '(\\d{1,16})';
 const CURSOR_FORMS: { [S in InboxSort]: RegExp } = {
   newest: new RegExp(`^${NUMBER}_${ROW}$`),
-  seen: new RegExp(`^seen~${NUMBER}_${ROW}$`),
-  severity: new RegExp(`^severity~${NUMBER}_${NUMBER}_${ROW}$`),
-  app: new RegExp(`^app~([a-z0-9-]{1,200})~${NUMBER}_${ROW}$`),
+  seen: new RegExp(`^seen\\.${NUMBER}_${ROW}$`),
+  severity: new RegExp(`^severity\\.${NUMBER}_${NUMBER}_${ROW}$`),
+  app: new RegExp(`^app\\.([a-z0-9-]{1,200})\\.${NUMBER}_${ROW}$`),
 };
 
 /**
  * A cursor as `next` gave it, for any of the orders; undefined for one the caller made up or mangled (the
  * list then answers with its first page). The newest-first form is `<date>_<id>`, as before there were
- * other orders; the others lead with their name (`seen~…`, `severity~…`, `app~…`).
+ * other orders; the others lead with their name (`seen.…`, `severity.…`, `app.…`).
  */
 export function parseCursor(cursor: string | undefined): Cursor | undefined {
   if (!cursor) return undefined;
@@ -174,11 +174,11 @@ export function cursorAfter(sort: InboxSort, row: { id: number; at: number; key:
     case 'newest':
       return `${row.at}_${row.id}`;
     case 'seen':
-      return `seen~${row.key}_${row.id}`;
+      return `seen.${row.key}_${row.id}`;
     case 'severity':
-      return `severity~${row.key}_${row.at}_${row.id}`;
+      return `severity.${row.key}_${row.at}_${row.id}`;
     case 'app':
-      return `app~${row.key}~${row.at}_${row.id}`;
+      return `app.${row.key}.${row.at}_${row.id}`;
   }
 }
 

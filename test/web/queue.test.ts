@@ -212,6 +212,28 @@ describe('a review’s place in its list', () => {
   });
 });
 
+describe('polish', () => {
+  it('answers an unknown page with a page of its own, never a list of the server’s paths', async () => {
+    for (const path of ['/apps', '/nowhere', '/reviews']) {
+      const res = await browser.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      const page = await res.text();
+      expect(page).toContain('<h1>Nothing here</h1>');
+      expect(page).toContain('<a href="/apps/shop">Shop</a>');
+      expect(page).not.toMatch(/healthz|metrics|admin\/queues/);
+    }
+    const api = await browser.get('/api/nothing', { accept: 'application/json' });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ error: 'not found' });
+  });
+
+  it('counts in words through one helper: "1 hour ago", not "1 hours ago"', async () => {
+    const page = await text(`/reviews/${ids.rival}?list=view%3Dall`);
+    expect(page).toMatch(/first seen <time[^>]*>1 hour ago<\/time>/);
+  });
+});
+
 describe('with web.publicUrl', () => {
   it('exports absolute review links and first-seen times in the CSV', async () => {
     const config = inboxConfig({ publicUrl: 'https://inbox.example.com' });

@@ -2,7 +2,7 @@ import { truncate } from '../../render/escape.js';
 import { PRIORITIES } from '../../scoring/priority.js';
 import { INBOX_SORTS, type InboxPage, type InboxRow } from '../../store/inbox.js';
 import { TRIAGE_STATUSES } from '../../store/triage.js';
-import { formatCount, plural } from '../../util/plural.js';
+import { formatCount, plural, starsLabel } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import {
   type InboxQuery,
@@ -66,7 +66,7 @@ const EXCERPT = 280;
 
 export function starsOf(rating: number): SafeHtml {
   const filled = Math.min(5, Math.max(0, rating));
-  return html`<span class="stars" role="img" aria-label="${rating} star${rating === 1 ? '' : 's'}">${'★'.repeat(filled)}${'☆'.repeat(5 - filled)}</span>`;
+  return html`<span class="stars" role="img" aria-label="${starsLabel(rating)}">${'★'.repeat(filled)}${'☆'.repeat(5 - filled)}</span>`;
 }
 
 export function statusLabel(status: string): string {

@@ -12,7 +12,7 @@ import type Database from 'better-sqlite3';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
 import { PRIORITIES, type Priority } from '../scoring/priority.js';
 import type { StoreDb } from './db.js';
-import type { TriageStatus } from './schema.js';
+import { TRIAGE_STATUSES, type TriageStatus } from './schema.js';
 
 const AT = 'coalesce(r.created_at, r.first_seen_at)';
 
@@ -738,6 +738,14 @@ export function countInbox(
     where.push(`f.rowid >= (? << ${KEY_BITS})`);
     params.push(keyHour(filter.from.getTime()));
   }
+  // Each list of apps is checked once per review, as a flag of the inner walk; the statuses are the
+  // store's own words, written into the query. A bucket's sum then only compares columns.
+  const appLists: string[] = [];
+  const flagOf = (apps: readonly string[]) => {
+    const list = JSON.stringify([...new Set(apps)].sort());
+    if (!appLists.includes(list)) appLists.push(list);
+    return `c.a${appLists.indexOf(list)}`;
+  };
   const sums: string[] = [];
   const sumParams: unknown[] = [];
   for (const name of names) {
@@ -745,28 +753,27 @@ export function countInbox(
     const terms: string[] = [];
     if (bucket.none || bucket.apps?.length === 0) terms.push('0');
     if (bucket.statuses) {
-      terms.push('c.status in (select value from json_each(?))');
-      sumParams.push(JSON.stringify(bucket.statuses));
+      const known = bucket.statuses.filter((st) => (TRIAGE_STATUSES as readonly string[]).includes(st));
+      terms.push(`c.status in (${known.map((st) => `'${st}'`).join(', ') || 'null'})`);
     }
-    if (bucket.apps && bucket.apps.length > 0) {
-      terms.push('c.app in (select value from json_each(?))');
-      sumParams.push(JSON.stringify(bucket.apps));
-    }
-    if (bucket.excludeApps && bucket.excludeApps.length > 0) {
-      terms.push('c.app not in (select value from json_each(?))');
-      sumParams.push(JSON.stringify(bucket.excludeApps));
-    }
+    if (bucket.apps && bucket.apps.length > 0) terms.push(flagOf(bucket.apps));
+    if (bucket.excludeApps && bucket.excludeApps.length > 0) terms.push(`not ${flagOf(bucket.excludeApps)}`);
     if (bucket.assignee !== undefined) {
       terms.push('c.assignee = ?');
       sumParams.push(bucket.assignee);
     }
     sums.push(`coalesce(sum(${terms.length > 0 ? terms.join(' and ') : '1'}), 0) as b${sums.length}`);
   }
+  const flags = appLists
+    .map((_, i) => `, r.app_handle in (select value from json_each(?)) as a${i}`)
+    .join('');
   const filtered = where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : '';
   const sql = `select count(*) as n${sums.map((s) => `, ${s}`).join('')} from (
-      select r.app_handle as app, coalesce(t.status, 'new') as status, t.assignee as assignee
+      select coalesce(t.status, 'new') as status, t.assignee as assignee${flags}
       from ${base.from} ${filtered} limit ${cap + 1}) c`;
-  const row = db.$client.prepare<unknown[], Record<string, number>>(sql).get(...sumParams, ...params);
+  const row = db.$client
+    .prepare<unknown[], Record<string, number>>(sql)
+    .get(...sumParams, ...appLists, ...params);
   const counts = Object.fromEntries(names.map((n, i) => [n, row?.[`b${i}`] ?? 0]));
   return { counts, capped: (row?.n ?? 0) > cap };
 }

@@ -89,6 +89,7 @@ function triagePanel(view: ReviewView): SafeHtml {
   <div class="actions" role="group" aria-label="Set the status and open the next review">
     ${andNext('resolved', 'Resolve & next', 'r')}${andNext('acknowledged', 'Acknowledge & next', 'a')}
   </div>
+  <p class="muted small">Keys: <kbd>a</kbd>, <kbd>r</kbd>, <kbd>i</kbd> set the status; <kbd>Shift</kbd>+<kbd>R</kbd> resolve &amp; next, <kbd>Shift</kbd>+<kbd>A</kbd> acknowledge &amp; next; <kbd>j</kbd>/<kbd>k</kbd> next/previous review; <kbd>u</kbd> back to the list.</p>
   <form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="assign">
     <label class="field">Assignee <select name="assignee"><option value="">nobody</option>${view.users.map(
       (u) => html`<option value="${u}"${triage.assignee === u ? html` selected` : ''}>${u}</option>`,

@@ -1,8 +1,9 @@
 /**
  * The triage inbox at scale: a store of N reviews over M apps (1,000,000 over 10,000 by default), then
- * the list, filtered lists, full-text searches and a CSV export of 100,000 rows, each timed over repeated
- * runs (p50, p95) through the same functions the pages call, with the process's memory during the export.
- * One review in a hundred is marked removed from the marketplace.
+ * the list, filtered lists, full-text searches, the page's default Open view with the counts of its tabs
+ * (one app in a hundred a competitor), a review's previous and next, and a CSV export of 100,000 rows,
+ * each timed over repeated runs (p50, p95) through the same functions the pages call, with the process's
+ * memory during the export. One review in a hundred is marked removed from the marketplace.
  *
  *   npx tsx bench/inbox.ts [--reviews 1000000] [--apps 10000] [--runs 40] [--db path] [--only text]
  *     [--no-export]
@@ -19,8 +20,16 @@ import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config/index.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
-import { type InboxFilter, listInbox } from '../src/store/inbox.js';
+import { type InboxFilter, listInbox, neighboursInList } from '../src/store/inbox.js';
 import { writeInboxCsv } from '../src/web/csv.js';
+import {
+  type InboxQuery,
+  inboxFilterOf,
+  inboxPageOf,
+  PAGE_VIEW,
+  type ViewContext,
+  viewCounts,
+} from '../src/web/filters.js';
 import { presenterOf } from '../src/web/present.js';
 
 const { values } = parseArgs({
@@ -242,7 +251,57 @@ async function main(): Promise<void> {
     let deepSearch: string | undefined;
     for (let i = 0; i < 50; i++)
       deepSearch = listInbox(store.db, { text: 'chargeback' }, deepSearch ? { cursor: deepSearch } : {}).next;
+    // The page's Open view: the config watches every app, one in a hundred as a competitor.
+    const config = parseConfig(
+      {
+        catalog: { simulator: true },
+        apps: Array.from({ length: APPS }, (_, i) => ({
+          handle: `app-${i}`,
+          ...(i % 100 === 7 ? { role: 'competitor' } : {}),
+        })),
+      },
+      {},
+    );
+    const viewer: ViewContext = { me: 'ana', defaultView: PAGE_VIEW };
+    const at = new Date(NOW);
+    const openPage = (query: InboxQuery = {}) => inboxPageOf(store.db, query, config, at, viewer).rows.length;
+    const openCounts = (query: InboxQuery = {}) => viewCounts(store.db, query, config, at, viewer).total;
+    const openFilter = inboxFilterOf({}, config, at, viewer);
+    const aReview = listInbox(store.db, openFilter, { limit: 20 }).rows.at(-1)?.id ?? 1;
+    const neighbours = (sort: 'newest' | 'severity') => {
+      const around = neighboursInList(store.db, openFilter, aReview, { sort });
+      return (around.previous ? 1 : 0) + (around.next ? 1 : 0);
+    };
+    /**
+     * Measures with every open review of the last 30 days resolved (a team that kept up), then puts them
+     * back: the Open view's walk then finds nothing, the longest it can take over the period.
+     */
+    const emptied = (name: string, run: () => number): Result => {
+      const client = store.db.$client;
+      client.exec('savepoint emptied');
+      try {
+        client
+          .prepare(
+            `insert into review_triage (review_row_id, status, assignee, updated_at, updated_by)
+             select r.id, 'resolved', null, ?, 'bench' from reviews r
+             where coalesce(r.created_at, r.first_seen_at) >= ? and r.rating <= 3
+             on conflict (review_row_id) do update set status = 'resolved'`,
+          )
+          .run(NOW, month.getTime());
+        return measure(name, run);
+      } finally {
+        client.exec('rollback to emptied; release emptied');
+      }
+    };
     const queries: Array<[string, () => number]> = [
+      ['open view (the page by default), page 1', () => openPage()],
+      ['open view: counts of the 7 tabs and the total', () => openCounts()],
+      ['open view: page 1 and its counts, as the page', () => openPage() + openCounts()],
+      ['open view, sorted by severity, page 1', () => openPage({ sort: 'severity' })],
+      ['open view, sorted by first seen, page 1', () => openPage({ sort: 'seen' })],
+      ['open view, all time: counts (capped at 10,000)', () => openCounts({ period: 'all' })],
+      ['review page: previous and next in the open view', () => neighbours('newest')],
+      ['review page: previous and next, by severity', () => neighbours('severity')],
       ['inbox: low-rated, last 30 days, page 1', () => list({ stars: low, from: month })],
       ['inbox: low-rated, all time, page 51 (by cursor)', () => list({ stars: low }, deep)],
       ['inbox: low-rated, 30 days, removed hidden', () => list({ stars: low, from: month, removed: 'hide' })],
@@ -270,9 +329,14 @@ async function main(): Promise<void> {
         () => list({ text: 'chargeback', removed: 'only' }),
       ],
     ];
-    const results = queries
-      .filter(([name]) => values.only === undefined || name.includes(values.only))
-      .map(([name, run]) => measure(name, run));
+    const wanted = (name: string) => values.only === undefined || name.includes(values.only);
+    const results = queries.filter(([name]) => wanted(name)).map(([name, run]) => measure(name, run));
+    for (const [name, run] of [
+      ['open view emptied (30 days resolved): page 1', () => openPage()],
+      ['open view emptied (30 days resolved): page 1 and counts', () => openPage() + openCounts()],
+    ] as Array<[string, () => number]>) {
+      if (wanted(name)) results.push(emptied(name, run));
+    }
     const exported = values['no-export']
       ? undefined
       : await exportRows(store, { stars: low, from: new Date(NOW - 380 * DAY) });

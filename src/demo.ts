@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Config, parseConfig } from './config/index.js';
 import type { Logger } from './log.js';
@@ -73,8 +75,11 @@ const ARRIVALS: ScriptedReview[] = [
   { handle: 'acme-bundles', rating: 3, review_content: 'Fine, but the discount rules are confusing.' },
 ];
 
-/** The demo's config: short intervals, alerts to the terminal, and to Slack or email when configured. */
-export function demoConfig(simulatorUrl: string): Config {
+/**
+ * The demo's config: short intervals, alerts to the terminal, and to Slack or email when configured. With
+ * `inboxPort`, its inbox listens there and is `web.publicUrl`, so that every alert links to its review.
+ */
+export function demoConfig(simulatorUrl: string, inboxPort?: number): Config {
   const extra = demoChannelsFrom();
   const channels: Record<string, unknown> = { terminal: { type: 'console' } };
   if (extra.slackWebhookUrl) channels.slack = { type: 'slack', webhookUrl: extra.slackWebhookUrl };
@@ -92,12 +97,42 @@ export function demoConfig(simulatorUrl: string): Config {
       },
       channels,
       // A free port unless REVIEWWATCH_HTTP_PORT names one: a real worker may hold 9464.
-      http: { port: 0 },
+      http: { port: inboxPort ?? 0 },
+      ...(inboxPort ? { web: { publicUrl: inboxUrlOf(inboxPort) } } : {}),
     },
     {},
     'demo config',
   );
 }
+
+function inboxUrlOf(port: number): string {
+  return `http://${DEMO_HOST}:${port}`;
+}
+
+/**
+ * A port free on the demo's host now. The inbox's address must be in the config (`web.publicUrl`) before
+ * the worker starts, since the alerts' senders are made with it, and a port the server picks itself is
+ * known only once it listens; so the demo picks it first.
+ */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, DEMO_HOST, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The port was taken between `freePort` and the server's start: another process was quicker. */
+function portTaken(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as NodeJS.ErrnoException | undefined) : undefined;
+  return cause?.code === 'EADDRINUSE';
+}
+
+/** How often the demo picks another free port when one was taken before its inbox could listen. */
+const PORT_ATTEMPTS = 3;
 
 export interface Demo {
   worker: Worker;
@@ -114,9 +149,13 @@ export interface Demo {
  * comes as soon as every app's baseline is stored, then one review every few seconds, so every run shows
  * the same alerts in the same order.
  */
-export async function startDemo(logger: Logger): Promise<Demo> {
+export async function startDemo(
+  logger: Logger,
+  /** Where its database and Redis keys go; tests give their own, so that two runs never meet. */
+  place: { dataDir?: string; queuePrefix?: string } = {},
+): Promise<Demo> {
   // A fresh start each time: the first poll is a baseline, and what arrives after it alerts.
-  const databasePath = join(DATA_DIR, 'reviewwatch.db');
+  const databasePath = join(place.dataDir ?? DATA_DIR, 'reviewwatch.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
   // The user goes into the demo's own database, never DATABASE_PATH's; added before the worker starts,
   // so that its ops server sees a user who can open /metrics and Bull Board.
@@ -133,23 +172,32 @@ export async function startDemo(logger: Logger): Promise<Demo> {
     maxReviewsPerApp: 60,
     firstNewReviewId: Math.floor(Date.now() / 1000) * 1000,
   });
-  const config = demoConfig(simulator.url);
-  let worker: Worker;
-  const settings = settingsOf(config);
+  // REVIEWWATCH_HTTP_PORT, if it names a port; else one picked here.
+  const wanted = settingsOf(demoConfig(simulator.url)).http.port;
+  let config = demoConfig(simulator.url);
+  let worker: Worker | undefined;
   try {
-    worker = await startWorker(
-      {
-        ...settings,
-        databasePath,
-        queuePrefix: PREFIX,
-        http: { host: DEMO_HOST, port: settings.http.port },
-        // Only the demo user opens its inbox, not an admin token that happens to be in the environment.
-        admin: {},
-        // Its own simulator, not catalog.simulator: every message still says the data is made up.
-        simulated: true,
-      },
-      { mode: 'service', logger, privateQueues: true, stopGraceMs: 5_000 },
-    );
+    for (let attempt = 1; !worker; attempt++) {
+      config = demoConfig(simulator.url, wanted || (await freePort()));
+      const settings = settingsOf(config);
+      try {
+        worker = await startWorker(
+          {
+            ...settings,
+            databasePath,
+            queuePrefix: place.queuePrefix ?? PREFIX,
+            http: { host: DEMO_HOST, port: config.http.port },
+            // Only the demo user opens its inbox, not an admin token that happens to be in the environment.
+            admin: {},
+            // Its own simulator, not catalog.simulator: every message still says the data is made up.
+            simulated: true,
+          },
+          { mode: 'service', logger, privateQueues: true, stopGraceMs: 5_000 },
+        );
+      } catch (err) {
+        if (wanted || attempt >= PORT_ATTEMPTS || !portTaken(err)) throw err;
+      }
+    }
   } catch (err) {
     await simulator.close();
     throw err;
@@ -183,7 +231,7 @@ export async function startDemo(logger: Logger): Promise<Demo> {
     worker,
     simulator,
     config,
-    inbox: { url: `${ops.url}/`, user: DEMO_USER, password },
+    inbox: { url: `${config.web.publicUrl ?? ops.url}/`, user: DEMO_USER, password },
     stop() {
       stopping ??= (async () => {
         stopped = true;

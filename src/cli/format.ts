@@ -1,5 +1,6 @@
 import type { PollJobResult } from '../queue/poll-worker.js';
 import { stars } from '../render/escape.js';
+import { plural } from '../util/plural.js';
 
 export { stars };
 
@@ -12,7 +13,7 @@ export function terminalSafe(text: string): string {
 }
 
 export function formatPollLine(result: PollJobResult): string {
-  const requests = `${result.requests} request${result.requests === 1 ? '' : 's'}`;
+  const requests = plural(result.requests, 'request');
   switch (result.status) {
     case 'unavailable':
       return `${result.handle}: unavailable: ${result.unavailable ?? 'not found'}`;

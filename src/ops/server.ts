@@ -170,8 +170,10 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
 
   if (deps.web) app.use(deps.web.router);
 
+  // Only without the inbox, which answers every other address itself (a page, or JSON to a script). The
+  // endpoints are not listed: an address guessed at learns nothing from its 404.
   app.use((_req, res) => {
-    res.status(404).json({ error: 'not found', paths: ['/healthz', '/readyz', '/metrics', ADMIN_PATH] });
+    res.status(404).json({ error: 'not found' });
   });
   // Express recognises an error handler by its four parameters.
   // The inbox answers its own errors; this one sees the endpoints above and Bull Board's.

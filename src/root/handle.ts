@@ -12,6 +12,7 @@ import {
 } from '../queue/poll-worker.js';
 import type { Store } from '../store/db.js';
 import { type DeliveryState, deliveryStates } from '../store/outbox.js';
+import { plural } from '../util/plural.js';
 import type { Releasers } from '../util/releasers.js';
 
 /** A one-shot job stops waiting for another poll of its app this long before its run's deadline, to say so. */
@@ -155,5 +156,5 @@ async function unfinished(queue: Queue<PollJobData>, job: Job<PollJobData>, err:
   const last = fresh.failedReason ? `; last error: ${fresh.failedReason}` : '';
   const state = await fresh.getState();
   if (state !== 'active') await fresh.remove().catch(() => undefined);
-  return `did not finish in time (${fresh.attemptsMade} attempt${fresh.attemptsMade === 1 ? '' : 's'} made${last})`;
+  return `did not finish in time (${plural(fresh.attemptsMade, 'attempt')} made${last})`;
 }

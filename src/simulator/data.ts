@@ -3,6 +3,8 @@
  * few numbers the state hands in (developer count, where its review ids start), so 10,000 apps cost
  * nothing until one is requested, and two simulators with the same seed agree byte for byte.
  */
+
+import { plural } from '../util/plural.js';
 import { Rng, unitHash } from './random.js';
 import type { WireReview } from './types.js';
 
@@ -490,19 +492,19 @@ function usedFor(rng: Rng): string {
     case 0:
       return '';
     case 1:
-      return `About ${rng.int(1, 23)} hours using the app`;
+      return `About ${plural(rng.int(1, 23), 'hour')} using the app`;
     case 2:
-      return `${rng.int(1, 6)} days using the app`;
+      return `${plural(rng.int(1, 6), 'day')} using the app`;
     case 3:
-      return `${rng.int(1, 3)} weeks using the app`;
+      return `${plural(rng.int(1, 3), 'week')} using the app`;
     case 4:
     case 5:
-      return `${rng.int(1, 11)} months using the app`;
+      return `${plural(rng.int(1, 11), 'month')} using the app`;
     case 6:
       return 'About 1 year using the app';
     default: {
       const years = rng.int(1, 3);
-      return `Over ${years} year${years === 1 ? '' : 's'} using the app`;
+      return `Over ${plural(years, 'year')} using the app`;
     }
   }
 }

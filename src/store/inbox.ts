@@ -1,15 +1,18 @@
 /**
- * The triage inbox's list of reviews: filtered, newest first, a page at a time. Pages are keyed by a
- * cursor on (date, row id), so page 500 costs what page 1 does, and each query shape is chosen so SQLite
- * walks an index in the order of the list (test/store/inbox.test.ts checks the plans).
+ * The triage inbox's list of reviews: filtered, newest first (or by first seen, severity or app), a page
+ * at a time, and how many reviews each of the inbox's views holds. Pages are keyed by a cursor on the
+ * list's order (date, row id), so page 500 costs what page 1 does, and each query shape is chosen so
+ * SQLite walks an index in the order of the list (test/store/inbox.test.ts checks the plans).
  *
  * The date of a review is its own (`created_at`), or when it was first seen when the API's date did not
- * parse: `coalesce(created_at, first_seen_at)`, spelled exactly as in the indexes of drizzle/0008_inbox.sql.
+ * parse: `coalesce(created_at, first_seen_at)`, spelled exactly as in the indexes of drizzle/0008_inbox.sql
+ * and 0016_inbox_views.sql.
  */
 import type Database from 'better-sqlite3';
+import { HANDLE_PATTERN } from '../catalog/handle.js';
 import { PRIORITIES, type Priority } from '../scoring/priority.js';
 import type { StoreDb } from './db.js';
-import type { TriageStatus } from './schema.js';
+import { TRIAGE_STATUSES, type TriageStatus } from './schema.js';
 
 const AT = 'coalesce(r.created_at, r.first_seen_at)';
 
@@ -40,6 +43,22 @@ export function priorityRankSql(alias: string): string {
 const PRIORITY_RANK = `(select min(${priorityRankSql('a')})
   from alerts a where a.review_row_id = r.id and a.kind = 'review')`;
 
+/**
+ * A review's severity as one number, most urgent first: the priority rank of its most urgent review alert
+ * times 1000, less that alert's score (0-100), so ranks sort first and scores within them; 9999 for a review
+ * that raised no alert (history, or above the low-rating bar), which then comes last.
+ */
+const SEVERITY_KEY = `coalesce((select min(${priorityRankSql('a')} * 1000 - coalesce(a.score, 0))
+  from alerts a where a.review_row_id = r.id and a.kind = 'review'), 9999)`;
+
+/**
+ * The orders of the list: `newest` by the marketplace's date (the default), `seen` by when reviewwatch
+ * first saw the review (its period then counts by that too), `severity` most urgent first and `app` by the
+ * app's handle; the last two newest first within.
+ */
+export const INBOX_SORTS = ['newest', 'seen', 'severity', 'app'] as const;
+export type InboxSort = (typeof INBOX_SORTS)[number];
+
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
@@ -47,14 +66,16 @@ export const MAX_PAGE_SIZE = 500;
 export interface InboxFilter {
   /** These apps only (an app filter, a role's apps, or both intersected); an empty list matches nothing. */
   apps?: readonly string[];
+  /** Not these apps (the Open view leaves out competitors' reviews). */
+  excludeApps?: readonly string[];
   stars?: readonly number[];
   priorities?: readonly Priority[];
   statuses?: readonly TriageStatus[];
   assignee?: string;
   tag?: string;
-  /** From this moment, inclusive. */
+  /** From this moment, inclusive: of the review's date, or of when it was first seen under `seen`. */
   from?: Date;
-  /** Until this moment, exclusive. */
+  /** Until this moment, exclusive (the same date as `from`). */
   to?: Date;
   /** Words to find in the review's text or reviewer (full-text, each word a prefix, all of them). */
   text?: string;
@@ -75,8 +96,12 @@ export interface InboxRow {
   rating: number;
   content: string;
   createdDate: string;
+  /** The marketplace's date, parsed; null when it did not parse. */
+  createdAt: Date | null;
   /** The date the list is ordered by (see the module comment). */
   at: Date;
+  /** When reviewwatch first stored it. */
+  firstSeenAt: Date;
   timeUsingApp: string;
   removedAt: Date | null;
   status: TriageStatus;
@@ -95,13 +120,66 @@ export interface InboxPage {
 export interface PageOptions {
   limit?: number;
   cursor?: string;
+  /** `newest` when absent. */
+  sort?: InboxSort;
 }
 
-/** A cursor the caller made up or mangled: the list answers with its first page instead. */
-export function parseCursor(cursor: string | undefined): { at: number; id: number } | undefined {
-  const match = cursor ? /^(-?\d{1,16})_(\d{1,16})$/.exec(cursor) : null;
-  if (!match) return undefined;
-  return { at: Number(match[1]), id: Number(match[2]) };
+/**
+ * Where a page starts: after the row with these values of the list's order. `key` is the sort's own value
+ * (the first-seen time, the severity, the app's handle); `at` the review's date; ties go by row id.
+ */
+export type Cursor =
+  | { sort: 'newest'; at: number; id: number }
+  | { sort: 'seen'; key: number; id: number }
+  | { sort: 'severity'; key: number; at: number; id: number }
+  | { sort: 'app'; key: string; at: number; id: number };
+
+const NUMBER = '(-?\\d{1,16})';
+const ROW = '(\\d{1,16})';
+const CURSOR_FORMS: { [S in InboxSort]: RegExp } = {
+  newest: new RegExp(`^${NUMBER}_${ROW}$`),
+  seen: new RegExp(`^seen\\.${NUMBER}_${ROW}$`),
+  severity: new RegExp(`^severity\\.${NUMBER}_${NUMBER}_${ROW}$`),
+  app: new RegExp(`^app\\.([a-z0-9-]{1,200})\\.${NUMBER}_${ROW}$`),
+};
+
+/**
+ * A cursor as `next` gave it, for any of the orders; undefined for one the caller made up or mangled (the
+ * list then answers with its first page). The newest-first form is `<date>_<id>`, as before there were
+ * other orders; the others lead with their name (`seen.…`, `severity.…`, `app.…`).
+ */
+export function parseCursor(cursor: string | undefined): Cursor | undefined {
+  if (!cursor) return undefined;
+  for (const sort of INBOX_SORTS) {
+    const m = CURSOR_FORMS[sort].exec(cursor);
+    if (!m) continue;
+    const n = (i: number) => Number(m[i]);
+    switch (sort) {
+      case 'newest':
+        return { sort, at: n(1), id: n(2) };
+      case 'seen':
+        return { sort, key: n(1), id: n(2) };
+      case 'severity':
+        return { sort, key: n(1), at: n(2), id: n(3) };
+      case 'app':
+        return HANDLE_PATTERN.test(m[1] ?? '') ? { sort, key: m[1] ?? '', at: n(2), id: n(3) } : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The cursor that starts a page right after this row of a list in this order. */
+export function cursorAfter(sort: InboxSort, row: { id: number; at: number; key: number | string }): string {
+  switch (sort) {
+    case 'newest':
+      return `${row.at}_${row.id}`;
+    case 'seen':
+      return `seen.${row.key}_${row.id}`;
+    case 'severity':
+      return `severity.${row.key}_${row.at}_${row.id}`;
+    case 'app':
+      return `app.${row.key}.${row.at}_${row.id}`;
+  }
 }
 
 interface Query {
@@ -144,18 +222,32 @@ interface Plan {
   triage: 'from-triage' | 'along-dates';
 }
 
-function buildQuery(
-  filter: InboxFilter,
-  limit: number,
-  cursor: { at: number; id: number } | undefined,
-  plan: Plan,
-): Query {
+/** Which way a query reads from its cursor: the page after it, or (for a review's previous one) before. */
+type Direction = 'after' | 'before';
+
+/** The FROM and WHERE of a list query, shared by the list's page and the views' counts. */
+interface Base {
+  from: string;
+  where: string[];
+  params: unknown[];
+  keyed: boolean;
+  /** The date the period filters on: the review's, or when it was first seen (`seen`). */
+  date: string;
+}
+
+/** The date a sort's period counts by: first seen for `seen`, else the review's own date. */
+function dateOf(sort: InboxSort): string {
+  return sort === 'seen' ? 'r.first_seen_at' : AT;
+}
+
+function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor: Cursor | undefined): Base {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, ...values: unknown[]) => {
     where.push(clause);
     params.push(...values);
   };
+  const date = dateOf(sort);
 
   // A filter only triaged reviews can match (none of them "new", an assignee, a tag) may start from those
   // rows and sort them (`planOf` says when). Otherwise the query walks the reviews in date order and stops
@@ -194,6 +286,13 @@ function buildQuery(
       add('r.app_handle in (select value from json_each(?))', JSON.stringify(apps));
     else add('+r.app_handle in (select value from json_each(?))', JSON.stringify(apps));
   }
+  // A few apps left out (competitors): checked on the date index, which holds the app (0016_inbox_views.sql).
+  if (filter.excludeApps && filter.excludeApps.length > 0) {
+    add(
+      '+r.app_handle not in (select value from json_each(?))',
+      JSON.stringify([...new Set(filter.excludeApps)]),
+    );
+  }
   if (filter.stars) add('r.rating in (select value from json_each(?))', JSON.stringify(filter.stars));
   if (filter.priorities) {
     const ranks = filter.priorities.map((p) => PRIORITIES.indexOf(p));
@@ -205,15 +304,18 @@ function buildQuery(
       ...(statuses.includes('new') ? ["t.status is null or t.status = 'new'"] : []),
       ...(named.length > 0 ? ['t.status in (select value from json_each(?))'] : []),
     ];
-    add(`(${clauses.join(' or ')})`, ...(named.length > 0 ? [JSON.stringify(named)] : []));
+    add(
+      clauses.length > 0 ? `(${clauses.join(' or ')})` : '0',
+      ...(named.length > 0 ? [JSON.stringify(named)] : []),
+    );
   }
   if (filter.assignee !== undefined) add('t.assignee = ?', filter.assignee);
   // Checked on the review's row, which every path reads anyway; no index has it. `only` therefore walks
   // until it finds a page of removed reviews: bounded by the period, as any rare filter without an index.
   if (filter.removed === 'hide') add('r.removed_at is null');
   else if (filter.removed === 'only') add('r.removed_at is not null');
-  if (filter.from) add(`${AT} >= ?`, filter.from.getTime());
-  if (filter.to) add(`${AT} < ?`, filter.to.getTime());
+  if (filter.from) add(`${date} >= ?`, filter.from.getTime());
+  if (filter.to) add(`${date} < ?`, filter.to.getTime());
   if (filter.text !== undefined) {
     // Words with nothing searchable in them find nothing, rather than everything.
     if (match === undefined) add('0');
@@ -222,7 +324,7 @@ function buildQuery(
       // The dates and the cursor bound the keys too: FTS5 starts its walk at the first hour they allow.
       let hours = LAST_HOUR + 1;
       if (filter.to) hours = Math.min(hours, keyHour(filter.to.getTime() - 1) + 1);
-      if (cursor) hours = Math.min(hours, keyHour(cursor.at) + 1);
+      if (cursor?.sort === 'newest') hours = Math.min(hours, keyHour(cursor.at) + 1);
       add(`f.rowid < (? << ${KEY_BITS})`, hours);
     }
     // Few matches: start from them and sort them. Many: walk the dates (or an app's reviews) and check
@@ -239,12 +341,91 @@ function buildQuery(
       );
     }
   }
-  if (cursor) {
-    // Written so the first term bounds the index range; the second only breaks ties within one date.
-    add(`${AT} <= ? and (${AT} < ? or r.id < ?)`, cursor.at, cursor.at, cursor.id);
+  return { from, where, params, keyed, date };
+}
+
+/** The sort's own value of a review in `r`: what a cursor holds besides the date and the row id. */
+function sortKeyOf(sort: InboxSort): string {
+  switch (sort) {
+    case 'newest':
+      return AT;
+    case 'seen':
+      return 'r.first_seen_at';
+    case 'severity':
+      return SEVERITY_KEY;
+    case 'app':
+      return 'r.app_handle';
+  }
+}
+
+/**
+ * Where a page starts, as a condition on `r`, and its order. Newest first and first seen are written so
+ * the first term bounds the index range and the second only breaks ties within one date; severity and app
+ * compare (key, date, id) as a row value, the date and id negated as they go newest first.
+ */
+function orderOf(sort: InboxSort, direction: Direction): { order: string; outer: string } {
+  const down = direction === 'after' ? 'desc' : 'asc';
+  const up = direction === 'after' ? 'asc' : 'desc';
+  switch (sort) {
+    case 'newest':
+      return { order: `${AT} ${down}, r.id ${down}`, outer: `p.at ${down}, p.id ${down}` };
+    case 'seen':
+      return { order: `r.first_seen_at ${down}, r.id ${down}`, outer: `p.k ${down}, p.id ${down}` };
+    default:
+      return {
+        order: `${sortKeyOf(sort)} ${up}, ${AT} ${down}, r.id ${down}`,
+        outer: `p.k ${up}, p.at ${down}, p.id ${down}`,
+      };
+  }
+}
+
+function cursorClause(cursor: Cursor, direction: Direction): Query {
+  const [lt, le] = direction === 'after' ? ['<', '<='] : ['>', '>='];
+  const gt = direction === 'after' ? '>' : '<';
+  switch (cursor.sort) {
+    case 'newest':
+      return {
+        sql: `${AT} ${le} ? and (${AT} ${lt} ? or r.id ${lt} ?)`,
+        params: [cursor.at, cursor.at, cursor.id],
+      };
+    case 'seen':
+      return {
+        sql: `r.first_seen_at ${le} ? and (r.first_seen_at ${lt} ? or r.id ${lt} ?)`,
+        params: [cursor.key, cursor.key, cursor.id],
+      };
+    case 'severity':
+    case 'app':
+      return {
+        sql: `(${sortKeyOf(cursor.sort)}, -${AT}, -r.id) ${gt} (?, ?, ?)`,
+        params: [cursor.key, -cursor.at, -cursor.id],
+      };
+  }
+}
+
+function buildQuery(
+  filter: InboxFilter,
+  limit: number,
+  cursor: Cursor | undefined,
+  plan: Plan,
+  sort: InboxSort = 'newest',
+  direction: Direction = 'after',
+): Query {
+  // A cursor of another order than the one asked for is a made-up one: the first page.
+  const at = cursor?.sort === sort ? cursor : undefined;
+  const base = baseOf(filter, plan, sort, at);
+  const { from, keyed } = base;
+  const where = [...base.where];
+  const params = [...base.params];
+  if (at) {
+    const clause = cursorClause(at, direction);
+    where.push(clause.sql);
+    params.push(...clause.params);
   }
   const filtered = where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : '';
-  let rows = `select r.id as id, ${AT} as at from ${from} ${filtered}`;
+  // Newest first needs no key of its own: a second column with the date would leave SQLite unsure which of
+  // the two the inner order gives, and it would sort the page again.
+  const key = sort === 'newest' ? '0' : sortKeyOf(sort);
+  let rows = `select r.id as id, ${AT} as at, ${key} as k from ${from} ${filtered}`;
   if (keyed) {
     // The first page's worth of matches in key order ends in some hour: every match of a later hour is
     // among them, and no match of an earlier hour can be on the page. So the page is the newest of the
@@ -255,11 +436,13 @@ function buildQuery(
         order by f.rowid desc limit ${limit + 1}))`;
     params.push(...params, filter.from ? keyHour(filter.from.getTime()) : FIRST_HOUR);
   }
+  const { order, outer } = orderOf(sort, direction);
 
   // The page's rows are found and ordered first, by id and date alone; only those get their columns, tags
   // and priority. A search matching half the store sorts two integers per match, not whole rows.
   const sql = `select r.id as id, r.app_handle as appHandle, r.app_name as appName, r.reviewer as reviewer,
-      r.location as location, r.rating as rating, r.content as content, r.created_date as createdDate, p.at as at,
+      r.location as location, r.rating as rating, r.content as content, r.created_date as createdDate,
+      r.created_at as createdAt, p.at as at, r.first_seen_at as firstSeenAt, p.k as sortKey,
       r.time_using_app as timeUsingApp, r.removed_at as removedAt, coalesce(t.status, 'new') as status,
       t.assignee as assignee,
       (select json_group_array(tag) from (select tag from review_tags where review_row_id = r.id order by tag))
@@ -267,12 +450,12 @@ function buildQuery(
       ${PRIORITY_RANK} as priorityRank
     from (
       ${rows}
-      order by ${AT} desc, r.id desc
+      order by ${order}
       limit ${limit + 1}
     ) p
     cross join reviews r on r.id = p.id
     left join review_triage t on t.review_row_id = r.id
-    order by p.at desc, p.id desc`;
+    order by ${outer}`;
   return { sql, params };
 }
 
@@ -285,7 +468,10 @@ interface RawRow {
   rating: number;
   content: string;
   createdDate: string;
+  createdAt: number | null;
   at: number;
+  firstSeenAt: number;
+  sortKey: number | string;
   timeUsingApp: string;
   removedAt: number | null;
   status: TriageStatus;
@@ -367,7 +553,13 @@ function onlyTriaged(filter: InboxFilter): boolean {
  * matches, capped, tells which is less. The same holds for a filter on several apps, with the share of
  * the apps as the estimate.
  */
-function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
+function planOf(
+  db: StoreDb,
+  filter: InboxFilter,
+  options: PlanOptions,
+  sort: InboxSort = 'newest',
+  direction: Direction = 'after',
+): Plan {
   const client = db.$client;
   let apps: Plan['apps'] = 'date-index';
   if (filter.apps && filter.apps.length > 1) {
@@ -390,7 +582,11 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
   const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
   // A search that would otherwise walk the dates walks the index's keys: no counting needed, its matches
   // come newest first whatever their number (a rare word's all of them, as looking them up would).
+  // (The index's keys follow the review's date, newest first: other orders and a walk back from a review
+  // count the matches instead.)
   const walksDates =
+    sort === 'newest' &&
+    direction === 'after' &&
     filter.tag === undefined &&
     (filter.apps === undefined || (new Set(filter.apps).size > 1 && apps === 'date-index')) &&
     (!onlyTriaged(filter) || triage === 'along-dates');
@@ -410,6 +606,28 @@ function planOf(db: StoreDb, filter: InboxFilter, options: PlanOptions): Plan {
   return { apps, text, triage };
 }
 
+function rowOf(r: RawRow): InboxRow {
+  return {
+    id: r.id,
+    appHandle: r.appHandle,
+    appName: r.appName,
+    reviewer: r.reviewer,
+    location: r.location,
+    rating: r.rating,
+    content: r.content,
+    createdDate: r.createdDate,
+    createdAt: r.createdAt === null ? null : new Date(r.createdAt),
+    at: new Date(r.at),
+    firstSeenAt: new Date(r.firstSeenAt),
+    timeUsingApp: r.timeUsingApp,
+    removedAt: r.removedAt === null ? null : new Date(r.removedAt),
+    status: r.status,
+    assignee: r.assignee,
+    tags: JSON.parse(r.tags) as string[],
+    priority: r.priorityRank === null ? null : (PRIORITIES[r.priorityRank] ?? null),
+  };
+}
+
 export function listInbox(
   db: StoreDb,
   filter: InboxFilter,
@@ -417,29 +635,147 @@ export function listInbox(
 ): InboxPage {
   if (filter.apps?.length === 0) return { rows: [] };
   const limit = pageSize(options.limit);
-  const { sql, params } = buildQuery(filter, limit, parseCursor(options.cursor), planOf(db, filter, options));
-  const raw = statement(db, sql).all(...params);
-  const rows = raw.slice(0, limit).map(
-    (r): InboxRow => ({
-      id: r.id,
-      appHandle: r.appHandle,
-      appName: r.appName,
-      reviewer: r.reviewer,
-      location: r.location,
-      rating: r.rating,
-      content: r.content,
-      createdDate: r.createdDate,
-      at: new Date(r.at),
-      timeUsingApp: r.timeUsingApp,
-      removedAt: r.removedAt === null ? null : new Date(r.removedAt),
-      status: r.status,
-      assignee: r.assignee,
-      tags: JSON.parse(r.tags) as string[],
-      priority: r.priorityRank === null ? null : (PRIORITIES[r.priorityRank] ?? null),
-    }),
+  const sort = options.sort ?? 'newest';
+  const { sql, params } = buildQuery(
+    filter,
+    limit,
+    parseCursor(options.cursor),
+    planOf(db, filter, options, sort),
+    sort,
   );
-  const last = rows.at(-1);
-  return raw.length > limit && last ? { rows, next: `${last.at.getTime()}_${last.id}` } : { rows };
+  const raw = statement(db, sql).all(...params);
+  const rows = raw.slice(0, limit).map(rowOf);
+  const last = raw[limit - 1];
+  return raw.length > limit && last
+    ? { rows, next: cursorAfter(sort, { ...last, key: last.sortKey }) }
+    : { rows };
+}
+
+/** The reviews next to one in a list: the one before it and the one after it, in the list's order. */
+export interface Neighbours {
+  previous?: InboxRow;
+  next?: InboxRow;
+}
+
+/**
+ * The reviews right before and after a review in a list (its filters and order), whether or not the
+ * review itself is still in it: a review just resolved has left the Open view, and "next" is still the
+ * one that followed it. Each is one short query from the review's place in the order, as a page's cursor.
+ */
+export function neighboursInList(
+  db: StoreDb,
+  filter: InboxFilter,
+  reviewRowId: number,
+  options: { sort?: InboxSort } & PlanOptions = {},
+): Neighbours {
+  const sort = options.sort ?? 'newest';
+  const place = db.$client
+    .prepare<[number], { id: number; at: number; key: number | string }>(
+      `select r.id as id, ${AT} as at, ${sortKeyOf(sort)} as key from reviews r where r.id = ?`,
+    )
+    .get(reviewRowId);
+  if (!place || filter.apps?.length === 0) return {};
+  const cursor = parseCursor(cursorAfter(sort, place));
+  const one = (direction: Direction): InboxRow | undefined => {
+    const { sql, params } = buildQuery(
+      filter,
+      1,
+      cursor,
+      planOf(db, filter, options, sort, direction),
+      sort,
+      direction,
+    );
+    const row = statement(db, sql).all(...params)[0];
+    return row ? rowOf(row) : undefined;
+  };
+  const previous = one('before');
+  const next = one('after');
+  return { ...(previous ? { previous } : {}), ...(next ? { next } : {}) };
+}
+
+/** What a view adds to the list's filter, for counting it (see `countInbox`). */
+export interface InboxBucket {
+  statuses?: readonly TriageStatus[];
+  /** These apps only; an empty list matches nothing. */
+  apps?: readonly string[];
+  excludeApps?: readonly string[];
+  assignee?: string;
+  /** Matches nothing (a "mine" without a user). */
+  none?: boolean;
+}
+
+/** How many reviews a count reads at most: past it, the counts say "at least". */
+export const COUNT_CAP = 10_000;
+
+export interface InboxCounts {
+  /** Per bucket, of the reviews counted. */
+  counts: Record<string, number>;
+  /** More than `COUNT_CAP` reviews matched the filter: the counts are of the first ones, lower bounds. */
+  capped: boolean;
+}
+
+/**
+ * How many reviews of the filter fall in each bucket (the inbox's views: Open, New, Resolved…), in one
+ * walk: the filter's reviews, up to `COUNT_CAP` of them, each put in every bucket it matches. At the
+ * defaults (30 days) the walk reads the date index alone and the triage rows of the reviews it keeps.
+ */
+export function countInbox(
+  db: StoreDb,
+  filter: InboxFilter,
+  buckets: Readonly<Record<string, InboxBucket>>,
+  options: { sort?: InboxSort; cap?: number } & PlanOptions = {},
+): InboxCounts {
+  const names = Object.keys(buckets);
+  const zero = Object.fromEntries(names.map((n) => [n, 0]));
+  if (filter.apps?.length === 0) return { counts: zero, capped: false };
+  const sort = options.sort ?? 'newest';
+  const cap = options.cap ?? COUNT_CAP;
+  const base = baseOf(filter, planOf(db, filter, options, sort), sort, undefined);
+  const where = [...base.where];
+  const params = [...base.params];
+  // A search along the index's keys: from the first hour of the period, as the list's second walk.
+  if (base.keyed && filter.from) {
+    where.push(`f.rowid >= (? << ${KEY_BITS})`);
+    params.push(keyHour(filter.from.getTime()));
+  }
+  // Each list of apps is checked once per review, as a flag of the inner walk; the statuses are the
+  // store's own words, written into the query. A bucket's sum then only compares columns.
+  const appLists: string[] = [];
+  const flagOf = (apps: readonly string[]) => {
+    const list = JSON.stringify([...new Set(apps)].sort());
+    if (!appLists.includes(list)) appLists.push(list);
+    return `c.a${appLists.indexOf(list)}`;
+  };
+  const sums: string[] = [];
+  const sumParams: unknown[] = [];
+  for (const name of names) {
+    const bucket = buckets[name] as InboxBucket;
+    const terms: string[] = [];
+    if (bucket.none || bucket.apps?.length === 0) terms.push('0');
+    if (bucket.statuses) {
+      const known = bucket.statuses.filter((st) => (TRIAGE_STATUSES as readonly string[]).includes(st));
+      terms.push(`c.status in (${known.map((st) => `'${st}'`).join(', ') || 'null'})`);
+    }
+    if (bucket.apps && bucket.apps.length > 0) terms.push(flagOf(bucket.apps));
+    if (bucket.excludeApps && bucket.excludeApps.length > 0) terms.push(`not ${flagOf(bucket.excludeApps)}`);
+    if (bucket.assignee !== undefined) {
+      terms.push('c.assignee = ?');
+      sumParams.push(bucket.assignee);
+    }
+    sums.push(`coalesce(sum(${terms.length > 0 ? terms.join(' and ') : '1'}), 0) as b${sums.length}`);
+  }
+  const flags = appLists
+    .map((_, i) => `, r.app_handle in (select value from json_each(?)) as a${i}`)
+    .join('');
+  const filtered = where.length > 0 ? `where ${where.map((w) => `(${w})`).join(' and ')}` : '';
+  const sql = `select count(*) as n${sums.map((s) => `, ${s}`).join('')} from (
+      select coalesce(t.status, 'new') as status, t.assignee as assignee${flags}
+      from ${base.from} ${filtered} limit ${cap + 1}) c`;
+  const row = db.$client
+    .prepare<unknown[], Record<string, number>>(sql)
+    .get(...sumParams, ...appLists, ...params);
+  const counts = Object.fromEntries(names.map((n, i) => [n, row?.[`b${i}`] ?? 0]));
+  return { counts, capped: (row?.n ?? 0) > cap };
 }
 
 /** SQLite's plan for a list query, one line per step: for tests, and for whoever tunes the indexes. */
@@ -448,11 +784,13 @@ export function explainInbox(
   filter: InboxFilter,
   options: PageOptions & PlanOptions = {},
 ): string[] {
+  const sort = options.sort ?? 'newest';
   const { sql, params } = buildQuery(
     filter,
     pageSize(options.limit),
     parseCursor(options.cursor),
-    planOf(db, filter, options),
+    planOf(db, filter, options, sort),
+    sort,
   );
   return db.$client
     .prepare<unknown[], { detail: string }>(`explain query plan ${sql}`)

@@ -159,7 +159,8 @@ export const reviews = sqliteTable(
     // table when a poll run is deleted, and without an index that is a full scan per deleted row.
     index('reviews_poll_run').on(t.pollRunId),
     // Also on this table, outside the schema because drizzle-kit cannot write them (drizzle/0008_inbox.sql,
-    // 0009_fts_stemmed.sql, 0010_fts_by_date.sql): the inbox's indexes on coalesce(created_at, first_seen_at),
+    // 0009_fts_stemmed.sql, 0010_fts_by_date.sql, 0016_inbox_views.sql): the inbox's indexes on
+    // coalesce(created_at, first_seen_at) and on first_seen_at (reviews_seen),
     // and the full-text index reviews_fts (keyed by that date's hour and the id) with the triggers that keep
     // it in sync. A rebuild of this table by drizzle-kit drops the triggers: a generated migration that
     // rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks). No view may select

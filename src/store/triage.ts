@@ -3,7 +3,7 @@
  * an audit trail of every change with who made it and when. A review without a `review_triage` row is
  * `new`. Every change is one transaction: the state and its audit rows are written together or not at all.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ExitCode, ReviewwatchError } from '../errors.js';
 import type { Db, StoreDb } from './db.js';
 import {
@@ -301,4 +301,41 @@ export function moveTriage(db: Db, keepRowId: number, dropRowId: number): void {
       .onConflictDoNothing()
       .run();
   }
+}
+
+/** The status changes among these audit rows that `actor` made: what an undo offers to take back. */
+export function statusChangesBy(db: Db, eventIds: readonly number[], actor: string): TriageEventRow[] {
+  if (eventIds.length === 0) return [];
+  return db
+    .select()
+    .from(triageEvents)
+    .where(
+      and(
+        inArray(triageEvents.id, [...new Set(eventIds)]),
+        eq(triageEvents.field, 'status'),
+        eq(triageEvents.actor, actor),
+      ),
+    )
+    .orderBy(asc(triageEvents.id))
+    .all();
+}
+
+/**
+ * Takes back status changes `actor` made (an "undo" after resolving): each review whose status is still
+ * the one the change set gets its old one back, recorded in the audit trail as any change. A review
+ * someone changed again since is left as it is. All in one transaction; returns how many were restored.
+ */
+export function undoStatusChanges(db: StoreDb, eventIds: readonly number[], actor: string, at: Date): number {
+  return db.$client
+    .transaction(() => {
+      let restored = 0;
+      for (const event of statusChangesBy(db, eventIds, actor)) {
+        const old = event.oldValue ?? 'new';
+        if (!isTriageStatus(old) || triageOf(db, event.reviewRowId).status !== event.newValue) continue;
+        applyTriage(db, event.reviewRowId, { status: old }, actor, at);
+        restored++;
+      }
+      return restored;
+    })
+    .immediate();
 }

@@ -27,6 +27,7 @@ import {
 import type { ReviewRow } from '../store/schema.js';
 import { insertSnapshot, latestSnapshot } from '../store/snapshots.js';
 import type { PollState } from '../store/statements.js';
+import { plural } from '../util/plural.js';
 import { processId } from '../util/process-id.js';
 import { diffPage, matchKnown, type ReviewEdit, SeenInPoll } from './diff.js';
 import { pageHash } from './page-hash.js';
@@ -538,7 +539,7 @@ function logOutcome(logger: Logger, outcome: PollOutcome, fetched: Fetched, wasU
   if (outcome.restored > 0) {
     logger.info(
       { app, restored: outcome.restored },
-      `${app}: ${outcome.restored} ${outcome.restored === 1 ? 'review' : 'reviews'} marked removed listed again: restored`,
+      `${app}: ${plural(outcome.restored, 'review')} marked removed listed again: restored`,
     );
   }
 }

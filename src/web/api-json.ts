@@ -26,6 +26,7 @@ export function rowJson(row: InboxRow, presenter: Presenter, publicUrl: string |
     content: row.content,
     createdDate: row.createdDate,
     date: iso(row.at),
+    firstSeenAt: iso(row.firstSeenAt),
     timeUsingApp: row.timeUsingApp,
     removedAt: iso(row.removedAt),
     priority: row.priority,

@@ -24,6 +24,11 @@ export function actorOf(principal: Principal): string {
   return principal.kind === 'user' ? principal.name : TOKEN_ACTOR;
 }
 
+/** The user's name, for the Mine view; undefined for the admin token or nobody. */
+export function userNameOf(principal: Principal | undefined): string | undefined {
+  return principal?.kind === 'user' ? principal.name : undefined;
+}
+
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }

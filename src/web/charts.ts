@@ -2,6 +2,8 @@
  * Server-rendered SVG charts for an app's page: no chart library and no script, built with the same
  * escaping template as the pages, coloured by the stylesheet's classes (the CSP forbids inline styles).
  */
+
+import { plural } from '../util/plural.js';
 import { html, type SafeHtml } from './html.js';
 
 const WIDTH = 640;
@@ -91,7 +93,7 @@ export function stackedBars(bars: readonly StackedBar[], title: string): SafeHtm
     let base = HEIGHT - PAD.bottom;
     const total = bar.values.reduce((a, n) => a + n, 0);
     const x = round(PAD.left + i * slot + slot * 0.15);
-    return html`<g><title>${bar.label}: ${total} review${total === 1 ? '' : 's'} (${bar.values.map((n, s) => `${s + 1}★ ${n}`).join(', ')})</title>${bar.values.map(
+    return html`<g><title>${bar.label}: ${plural(total, 'review')} (${bar.values.map((n, s) => `${s + 1}★ ${n}`).join(', ')})</title>${bar.values.map(
       (n, s) => {
         const h = round((n / max) * height);
         base -= h;

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { StoreDb } from '../store/db.js';
-import { type InboxFilter, type InboxRow, listInbox, MAX_PAGE_SIZE } from '../store/inbox.js';
+import { type InboxFilter, type InboxRow, type InboxSort, listInbox, MAX_PAGE_SIZE } from '../store/inbox.js';
 import { reviewUrl } from './api-json.js';
 import type { Presenter } from './present.js';
 
@@ -18,6 +18,7 @@ export const CSV_COLUMNS = [
   'role',
   'rating',
   'date',
+  'first_seen_at',
   'reviewer',
   'location',
   'time_using_app',
@@ -62,6 +63,7 @@ function csvRow(row: InboxRow, presenter: Presenter, publicUrl: string | undefin
     app.role ?? '',
     row.rating,
     row.at.toISOString(),
+    row.firstSeenAt.toISOString(),
     row.reviewer,
     row.location,
     row.timeUsingApp,
@@ -79,7 +81,7 @@ function csvRow(row: InboxRow, presenter: Presenter, publicUrl: string | undefin
 }
 
 /**
- * Writes every review the filter matches to `out`, newest first, waiting whenever `out` is full; stops
+ * Writes every review the filter matches to `out`, in the list's order (newest first unless `sort` says), waiting whenever `out` is full; stops
  * early (returning the count so far) when `out` is closed, a client that went away. Returns how many
  * reviews it wrote.
  */
@@ -87,7 +89,7 @@ export async function writeInboxCsv(
   out: Writable,
   db: StoreDb,
   filter: InboxFilter,
-  options: { presenter: Presenter; publicUrl: string | undefined; batchSize?: number },
+  options: { presenter: Presenter; publicUrl: string | undefined; batchSize?: number; sort?: InboxSort },
 ): Promise<number> {
   const write = async (chunk: string) => {
     if (out.write(chunk)) return;
@@ -106,6 +108,7 @@ export async function writeInboxCsv(
     const page = listInbox(db, filter, {
       limit: options.batchSize ?? MAX_PAGE_SIZE,
       ...(cursor ? { cursor } : {}),
+      ...(options.sort ? { sort: options.sort } : {}),
     });
     await write(page.rows.map((row) => csvRow(row, options.presenter, options.publicUrl)).join(''));
     written += page.rows.length;

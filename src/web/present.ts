@@ -12,6 +12,7 @@ import {
   type Severity,
   scoreReview,
 } from '../scoring/index.js';
+import { plural } from '../util/plural.js';
 
 export interface AppInfo {
   handle: string;
@@ -53,4 +54,29 @@ export function formatTime(date: Date | null | undefined): string {
 
 export function formatDay(date: Date): string {
   return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The marketplace's date of a review as a calendar day: the API dates reviews by the day ("2026-11-25T00:00:00
+ * +00:00"), so a time of day would be made up. The day as the API wrote it, else the parsed date's UTC day;
+ * undefined when neither is a date ("Invalid Date").
+ */
+export function postedDay(createdDate: string, createdAt: Date | null): string | undefined {
+  const written = /^(\d{4}-\d{2}-\d{2})(?:$|T)/.exec(createdDate.trim())?.[1];
+  if (written) return written;
+  return createdAt && !Number.isNaN(createdAt.getTime()) ? formatDay(createdAt) : undefined;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "3 min ago", "5 hours ago", "2 days ago"; a day after a month: that date. */
+export function formatAgo(date: Date, now: Date): string {
+  const ms = now.getTime() - date.getTime();
+  if (ms < MINUTE) return 'just now';
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min ago`;
+  if (ms < DAY) return `${plural(Math.floor(ms / HOUR), 'hour')} ago`;
+  if (ms < 31 * DAY) return `${plural(Math.floor(ms / DAY), 'day')} ago`;
+  return `on ${formatDay(date)}`;
 }

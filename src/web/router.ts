@@ -1,8 +1,8 @@
 /**
  * The triage inbox as one express router, which the ops server mounts at `/` after its own endpoints:
  * the security headers, the assets and the login page for anyone; then, for a session or the admin token
- * only, the bodies, the CSRF check, the pages, the JSON API and the CSV export; and one error handler
- * for all of it. Each part lives in middleware/ or routes/.
+ * only, the bodies, the CSRF check, the pages, the JSON API and the CSV export, then a page for any other
+ * address; and one error handler for all of it. Each part lives in middleware/ or routes/.
  */
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
@@ -25,6 +25,7 @@ import { assetsRouter } from './routes/assets.js';
 import { exportRouter } from './routes/export.js';
 import { liveRouter } from './routes/live.js';
 import { loginRouter, logoutRouter } from './routes/login.js';
+import { notFoundPage } from './routes/not-found.js';
 import { pagesRouter } from './routes/pages.js';
 
 export interface WebOptions {
@@ -83,6 +84,7 @@ export function createWeb(options: WebOptions): Web {
   router.use(liveRouter(ctx));
   router.use(apiRouter(ctx));
   router.use(exportRouter(ctx));
+  router.use(notFoundPage(ctx));
   router.use(answerErrors({ logger, principalOf: (req) => knownPrincipal(req, ctx) }));
 
   return { router, guard: guard(ctx), principalOf: ctx.principalOf };

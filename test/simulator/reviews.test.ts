@@ -72,6 +72,16 @@ describe('reviews endpoint', () => {
     expect(data.summary.reduce((n, s) => n + (s.count ?? 0), 0)).toBe(35);
   });
 
+  it('counts the time using the app in good English: "1 month", never "1 months"', async () => {
+    const used: string[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const { data } = await reviewsPage(sim, 'big-app', `sortBy=newest&page=${page}`);
+      used.push(...data.reviews.map((r) => r.reviewer_latest_used_date));
+    }
+    expect(used.filter(Boolean).length).toBeGreaterThan(20);
+    expect(used.filter((u) => /\b1 (hour|day|week|month|year)s\b/.test(u))).toEqual([]);
+  });
+
   it('serves an app with no reviews as one empty page', async () => {
     const { data } = await reviewsPage(sim, 'empty-app');
     expect(data.reviews).toEqual([]);

@@ -159,6 +159,7 @@ it('keeps the full-text triggers and the inbox indexes after every migration', (
         'reviews_fts_insert',
         'reviews_fts_update',
         'reviews_inbox',
+        'reviews_seen',
       ]),
     );
   } finally {

@@ -1,6 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Rng } from '../../src/simulator/random.js';
-import { explainInbox, ftsQuery, type InboxFilter, keyHour, listInbox } from '../../src/store/inbox.js';
+import {
+  COUNT_CAP,
+  countInbox,
+  explainInbox,
+  ftsQuery,
+  type InboxFilter,
+  type InboxSort,
+  keyHour,
+  listInbox,
+  neighboursInList,
+} from '../../src/store/inbox.js';
 import { reviewDetail } from '../../src/store/review-detail.js';
 import { applyTriage } from '../../src/store/triage.js';
 import { ReviewSeeder } from '../helpers/inbox.js';
@@ -155,6 +165,133 @@ describe('the inbox list', () => {
   });
 });
 
+/** The Open view as web/filters.ts asks for it: own apps' new and acknowledged low reviews. */
+const OPEN: InboxFilter = { excludeApps: ['rival'], statuses: ['new', 'acknowledged'], stars: [1, 2, 3] };
+
+describe('the views of a queue that empties', () => {
+  it('lists own apps’ new and acknowledged reviews in the Open view, and a resolved one leaves it', () => {
+    const fresh = seed.review({ createdAt: NOW - DAY });
+    const acked = seed.review({ createdAt: NOW - 2 * DAY });
+    const resolved = seed.review({ createdAt: NOW - 3 * DAY });
+    const ignored = seed.review({ createdAt: NOW - 4 * DAY });
+    const rival = seed.review({ app: 'rival', createdAt: NOW });
+    const high = seed.review({ rating: 5, createdAt: NOW });
+    applyTriage(store.db, acked, { status: 'acknowledged' }, 'ana', AT);
+    applyTriage(store.db, resolved, { status: 'resolved' }, 'ana', AT);
+    applyTriage(store.db, ignored, { status: 'ignored' }, 'ana', AT);
+    expect(ids(OPEN)).toEqual([fresh, acked]);
+    applyTriage(store.db, fresh, { status: 'resolved' }, 'ana', AT);
+    expect(ids(OPEN)).toEqual([acked]);
+    expect(ids({ apps: ['rival'] })).toEqual([rival]);
+    expect(ids({})).toContain(high);
+  });
+
+  it('counts every view in one walk, under the other filters, and says when it stopped counting', () => {
+    const mine = seed.review({ createdAt: NOW - DAY });
+    seed.review({ createdAt: NOW - DAY });
+    const resolved = seed.review({ createdAt: NOW - DAY });
+    seed.review({ app: 'rival', createdAt: NOW - DAY });
+    seed.review({ createdAt: NOW - 40 * DAY });
+    seed.review({ rating: 5, createdAt: NOW - DAY });
+    applyTriage(store.db, mine, { status: 'acknowledged', assignee: 'ana' }, 'ana', AT);
+    applyTriage(store.db, resolved, { status: 'resolved' }, 'ana', AT);
+    const buckets = {
+      open: { excludeApps: ['rival'], statuses: ['new', 'acknowledged'] as const },
+      new: { excludeApps: ['rival'], statuses: ['new'] as const },
+      mine: { excludeApps: ['rival'], statuses: ['new', 'acknowledged'] as const, assignee: 'ana' },
+      resolved: { excludeApps: ['rival'], statuses: ['resolved'] as const },
+      competitors: { apps: ['rival'] },
+      nobody: { none: true },
+      all: {},
+    };
+    const month = { stars: [1, 2, 3], from: new Date(NOW - 30 * DAY) };
+    expect(countInbox(store.db, month, buckets)).toEqual({
+      counts: { open: 2, new: 1, mine: 1, resolved: 1, competitors: 1, nobody: 0, all: 4 },
+      capped: false,
+    });
+    // The same numbers as the lists they count.
+    expect(ids({ ...month, ...OPEN }).length).toBe(2);
+    expect(countInbox(store.db, { stars: [1, 2, 3] }, buckets).counts.all).toBe(5);
+    expect(countInbox(store.db, { ...month, text: 'number' }, buckets).counts.all).toBe(4);
+    expect(countInbox(store.db, { ...month, apps: [] }, buckets).counts.all).toBe(0);
+    const capped = countInbox(store.db, month, buckets, { cap: 2 });
+    expect(capped.capped).toBe(true);
+    expect(capped.counts.all).toBeLessThanOrEqual(3);
+    expect(COUNT_CAP).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('sorts by first seen, severity or app, paging through everything once with each order’s cursor', () => {
+    const rows: Array<{ id: number; seen: number; app: string; at: number; rank: number }> = [];
+    const priorities = ['critical', 'high', 'medium', 'low', undefined] as const;
+    for (let i = 0; i < 17; i++) {
+      const app = ['shop', 'alpha', 'zed'][i % 3] as string;
+      const at = NOW - (i % 5) * DAY;
+      // A baseline stores old reviews late: first seen is not the review's date.
+      const seen = NOW - ((i * 7) % 11) * 3_600_000;
+      const id = seed.review({ app, createdAt: at, firstSeenAt: seen });
+      const priority = priorities[i % 5];
+      if (priority) seed.alert(id, priority);
+      rows.push({ id, seen, app, at, rank: priority ? priorities.indexOf(priority) : 9 });
+    }
+    const expected: Record<InboxSort, number[]> = {
+      newest: [...rows].sort((a, b) => b.at - a.at || b.id - a.id).map((r) => r.id),
+      seen: [...rows].sort((a, b) => b.seen - a.seen || b.id - a.id).map((r) => r.id),
+      severity: [...rows].sort((a, b) => a.rank - b.rank || b.at - a.at || b.id - a.id).map((r) => r.id),
+      app: [...rows]
+        .sort((a, b) => a.app.localeCompare(b.app) || b.at - a.at || b.id - a.id)
+        .map((r) => r.id),
+    };
+    for (const sort of ['newest', 'seen', 'severity', 'app'] as const) {
+      for (const limit of [1, 4, 17]) {
+        const pages: number[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = listInbox(store.db, {}, { sort, limit, ...(cursor ? { cursor } : {}) });
+          pages.push(...page.rows.map((r) => r.id));
+          cursor = page.next;
+        } while (cursor);
+        expect(pages, `${sort} by ${limit}`).toEqual(expected[sort]);
+      }
+      // Every review's neighbours are the ones around it in that order.
+      const order = expected[sort];
+      order.forEach((id, i) => {
+        const around = neighboursInList(store.db, {}, id, { sort });
+        expect([around.previous?.id, around.next?.id], `${sort} around ${id}`).toEqual([
+          order[i - 1],
+          order[i + 1],
+        ]);
+      });
+    }
+  });
+
+  it('filters the period by first seen when sorted by it, and gives both dates on each row', () => {
+    const oldButNew = seed.review({ createdAt: NOW - 300 * DAY, firstSeenAt: NOW - DAY });
+    const recent = seed.review({ createdAt: NOW - 2 * DAY, firstSeenAt: NOW - 2 * DAY });
+    const from = new Date(NOW - 7 * DAY);
+    expect(ids({ from })).toEqual([recent]);
+    expect(listInbox(store.db, { from }, { sort: 'seen' }).rows.map((r) => r.id)).toEqual([
+      oldButNew,
+      recent,
+    ]);
+    expect(countInbox(store.db, { from }, { all: {} }, { sort: 'seen' }).counts.all).toBe(2);
+    const row = listInbox(store.db, { from }, { sort: 'seen' }).rows[0];
+    expect(row?.createdAt?.getTime()).toBe(NOW - 300 * DAY);
+    expect(row?.firstSeenAt.getTime()).toBe(NOW - DAY);
+  });
+
+  it('gives the next review of a list after one that left it, and none past either end', () => {
+    const a = seed.review({ createdAt: NOW - DAY });
+    const b = seed.review({ createdAt: NOW - 2 * DAY });
+    const c = seed.review({ createdAt: NOW - 3 * DAY });
+    applyTriage(store.db, b, { status: 'resolved' }, 'ana', AT);
+    expect(neighboursInList(store.db, OPEN, b)).toMatchObject({ previous: { id: a }, next: { id: c } });
+    expect(neighboursInList(store.db, OPEN, a).previous).toBeUndefined();
+    expect(neighboursInList(store.db, OPEN, c).next).toBeUndefined();
+    expect(neighboursInList(store.db, { ...OPEN, text: 'number' }, a).next?.id).toBe(c);
+    expect(neighboursInList(store.db, OPEN, 99_999)).toEqual({});
+  });
+});
+
 describe('query plans that stay fast at a million reviews', () => {
   const cursor = `${NOW}_1000`;
   const plan = (filter: InboxFilter, withCursor = true) =>
@@ -179,6 +316,16 @@ describe('query plans that stay fast at a million reviews', () => {
     }
     expect(plan({}, false)).toMatch(/SCAN r USING (COVERING )?INDEX reviews_inbox/);
     expect(plan({}, false)).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('walks the date index alone for the Open view and its counts, looking up only triage rows', () => {
+    const p = plan({ ...OPEN, from });
+    expect(p).toMatch(
+      /^CO-ROUTINE p \| SEARCH r USING COVERING INDEX reviews_inbox \(<expr>>\? AND <expr><\?\)/,
+    );
+    expect(p).not.toMatch(/TEMP B-TREE|SCAN r\b/);
+    const sql = explainInbox(store.db, { ...OPEN, from }, { sort: 'seen' }).join(' | ');
+    expect(sql).toMatch(/SEARCH r USING COVERING INDEX reviews_seen/);
   });
 
   it('walks one app’s own index for an app filter', () => {

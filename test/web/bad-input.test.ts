@@ -117,6 +117,20 @@ describe('query parameters', () => {
     expect(reversed.body.problems).toEqual([
       { name: 'from', message: 'from (2026-11-10) is after to (2026-11-01)' },
     ]);
+    const badViews = await api('/api/reviews?view=inbox&sort=oldest');
+    expect(badViews.body.problems).toEqual([
+      {
+        name: 'view',
+        message: 'view is one of open, new, mine, resolved, ignored, competitors, all, not "inbox"',
+      },
+      { name: 'sort', message: 'sort is one of newest, seen, severity, app, not "oldest"' },
+    ]);
+    // A cursor of one order handed to another would start the page anywhere.
+    const mixed = await api('/api/reviews?sort=severity&cursor=1764000000000_42');
+    expect(mixed.body.problems?.map((p) => p.name)).toEqual(['cursor']);
+    const undo = await fetch(`${server.url}/?undo=1;2`, { headers: AUTH });
+    expect(undo.status).toBe(400);
+    expect(await undo.text()).toContain('undo is the audit row numbers of a change');
     const none = await api(`/api/reviews/${reviewId}?verbose=1`);
     expect(none.status).toBe(400);
     expect(none.body.problems?.[0]?.message).toContain('it takes no query parameters');
@@ -177,7 +191,7 @@ describe('query parameters', () => {
     const review = await browser.get(`/reviews/${reviewId}?x=1`);
     expect(review.status).toBe(400);
     const text = await review.text();
-    expect(text).toContain('&quot;x&quot; is not a parameter of this page: it takes no query parameters');
+    expect(text).toContain('&quot;x&quot; is not a parameter of this page: it takes list, undo');
     expect(text).toContain('<a href="/">Back</a>');
   });
 

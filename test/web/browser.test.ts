@@ -105,7 +105,8 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
   });
 
   it('moves with j/k, sets a status with a/r/i, selects with x and searches with / (the script)', async () => {
-    await page.goto(`${server.url}/?period=all`);
+    // The All view: a row set to any status stays in it.
+    await page.goto(`${server.url}/?period=all&view=all`);
     const rows = page.locator('table.inbox tbody tr');
     const order = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-review-id'))));
     await page.keyboard.press('j');
@@ -132,13 +133,13 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
   });
 
   it('assigns the selected reviews in bulk, and the list shows it', async () => {
-    await page.goto(`${server.url}/?period=all`);
+    await page.goto(`${server.url}/?period=all&view=all`);
     await page.focus(`input[name=ids][value="${ids.slow}"]`);
     await page.keyboard.press('Space');
     await page.check(`input[name=ids][value="${ids.refund}"]`);
     await page.selectOption('select[name=action]', 'assign:ana');
     await page.click('form.bulk button[type=submit]');
-    await page.waitForURL(`${server.url}/?period=all`);
+    await page.waitForURL(`${server.url}/?period=all&view=all`);
     for (const id of [ids.slow, ids.refund] as number[]) expect(triageOf(store.db, id).assignee).toBe('ana');
     expect(triageOf(store.db, ids.hostile as number).assignee).toBeNull();
     expect(
@@ -157,6 +158,63 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
     const text = readFileSync(path, 'utf8');
     expect(text).toContain('Support is slow');
     expect(text).not.toContain('never sent my refund');
+  });
+
+  it('resolves and opens the next review by key, and Back then returns to the list in one press', async () => {
+    const seed = new ReviewSeeder(store);
+    const now = Date.now();
+    const queued = [1, 2, 3].map((i) =>
+      seed.review({ content: `Queued complaint ${i}`, createdAt: now - i * 3_600_000 }),
+    ) as [number, number, number];
+    await page.goto(`${server.url}/?q=queued`);
+    await page.click(`tr[data-review-id="${queued[0]}"] a.excerpt`);
+    await page.waitForURL(new RegExp(`/reviews/${queued[0]}\\?list=`));
+    await page.keyboard.press('Shift+R');
+    await page.waitForURL(new RegExp(`/reviews/${queued[1]}\\?list=`));
+    expect(triageOf(store.db, queued[0]).status).toBe('resolved');
+    expect(await page.textContent('#undo-notice')).toContain(`Review ${queued[0]} set to resolved.`);
+    await page.keyboard.press('Shift+A');
+    await page.waitForURL(new RegExp(`/reviews/${queued[2]}\\?list=`));
+    expect(triageOf(store.db, queued[1]).status).toBe('acknowledged');
+    // Each change replaced the review's history entry: one Back is the list, which the resolved one left.
+    await page.goBack();
+    expect(page.url()).toBe(`${server.url}/?q=queued`);
+    const rows = page.locator('table.inbox tbody tr[data-review-id]:visible');
+    expect(
+      await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-review-id')))),
+    ).toEqual([queued[1], queued[2]]);
+  });
+
+  it('goes back to the list with its filters, after status changes that added no history', async () => {
+    await page.goto(`${server.url}/?q=queued&sort=seen`);
+    const first = page.locator('table.inbox tbody tr a.excerpt').first();
+    await first.click();
+    await page.waitForURL(/\/reviews\/\d+\?list=/);
+    const review = new URL(page.url()).pathname;
+    await page.keyboard.press('r');
+    await expect.poll(() => page.textContent('#status')).toBe('resolved');
+    await page.keyboard.press('a');
+    await expect.poll(() => page.textContent('#status')).toBe('acknowledged');
+    expect(new URL(page.url()).pathname).toBe(review);
+    await page.goBack();
+    expect(page.url()).toBe(`${server.url}/?q=queued&sort=seen`);
+    await page.goForward();
+    await page.click('#back-to-list');
+    await page.waitForURL(/\/\?/);
+    const back = new URL(page.url());
+    expect(Object.fromEntries(back.searchParams)).toEqual({ q: 'queued', view: 'open', sort: 'seen' });
+  });
+
+  it('takes a row resolved by key out of the Open view, with an undo that brings it back', async () => {
+    await page.goto(`${server.url}/?q=queued`);
+    const id = await page.locator('table.inbox tbody tr').first().getAttribute('data-review-id');
+    await page.keyboard.press('j');
+    await page.keyboard.press('r');
+    await expect.poll(() => page.locator(`tr[data-review-id="${id}"]`).isHidden()).toBe(true);
+    expect(triageOf(store.db, Number(id)).status).toBe('resolved');
+    await page.click('tr.undo-row button');
+    await expect.poll(() => triageOf(store.db, Number(id)).status).toBe('acknowledged');
+    expect(await page.locator(`tr[data-review-id="${id}"]`).isVisible()).toBe(true);
   });
 
   it('runs no script from a hostile review, in the list or on its page', async () => {

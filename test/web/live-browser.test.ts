@@ -14,7 +14,7 @@ import { ADMIN_TOKEN } from '../helpers/web.js';
 // biome-ignore lint/suspicious/noExplicitAny: the page's own globals, checked by the browser that runs them
 declare const window: any;
 
-/** The open count in the tab's title: "(21) Inbox · reviewwatch" gives 21. */
+/** The open count in the tab's title: "(21) Open · Inbox · reviewwatch" gives 21. */
 async function titleCount(page: Page): Promise<number> {
   const match = /^\((\d+)\) /.exec(await page.title());
   return match ? Number(match[1]) : 0;
@@ -66,7 +66,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('live updates in a browser', () =>
     await banner.waitFor({ state: 'visible' });
     expect(await banner.textContent()).toBe('1 new review — show');
     await expect.poll(() => titleCount(page)).toBe(open + 1);
-    expect(await page.title()).toBe(`(${open + 1}) Inbox · reviewwatch`);
+    expect(await page.title()).toBe(`(${open + 1}) Open · Inbox · reviewwatch`);
     expect(await page.getAttribute('#favicon', 'href')).toBe(`/favicon.svg?open=${open + 1}`);
     // Nothing moved under the reader: the same rows, the same scroll, the third review where it was.
     expect(await rows.count()).toBe(before);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
+import { plural } from '../../util/plural.js';
 import { STOP_GRACE_MS, startWorker } from '../../worker.js';
 import { loggerFor, runUntilSignal, settingsFor } from '../context.js';
 
@@ -15,7 +16,7 @@ export function startCommand(): Command {
         poll.schedule === 'fixed'
           ? `every ${formatDuration(poll.every)}`
           : `each at its own pace (poll.schedule: ${poll.schedule}, every ${formatDuration(poll.minEvery)} to ${formatDuration(poll.maxEvery)}; \`reviewwatch status\` shows them)`;
-      logger.info(`watching ${apps.length} app${apps.length === 1 ? '' : 's'} ${every}; Ctrl-C to stop`);
+      logger.info(`watching ${plural(apps.length, 'app')} ${every}; Ctrl-C to stop`);
       await runUntilSignal(worker, logger, {
         onStopping: (signal) =>
           logger.info(

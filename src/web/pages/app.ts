@@ -1,4 +1,5 @@
 import type { AppPage } from '../../store/app-page.js';
+import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
 import { queryString } from '../filters.js';
@@ -28,7 +29,7 @@ export function appPageHtml(view: AppView): string {
   const before = page.distributionBefore;
   const body = html`<p><a href="/">← Inbox</a></p>
 <h1>${app.name}${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''} <span class="muted small">${app.handle}</span></h1>
-<p><a href="${open}"><strong>${page.open}</strong> open low-rated review${page.open === 1 ? '' : 's'}</a> (new or acknowledged)</p>
+<p><a href="${open}"><strong>${formatCount(page.open)}</strong> open low-rated review${page.open === 1 ? '' : 's'}</a> (new or acknowledged)</p>
 <section aria-labelledby="rating-h">
   <h2 id="rating-h">Rating, last ${view.days} days</h2>
   ${ratingChart(

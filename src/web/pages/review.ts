@@ -1,10 +1,13 @@
+import { appLinks } from '../../render/wording.js';
+import type { Neighbours } from '../../store/inbox.js';
 import type { ReviewDetail } from '../../store/review-detail.js';
 import type { TriageEventRow } from '../../store/schema.js';
 import { SYSTEM_ACTOR, TOKEN_ACTOR, TRIAGE_STATUSES } from '../../store/triage.js';
+import { plural } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { html, type SafeHtml, safeUrl } from '../html.js';
 import { formatTime, type Presenter } from '../present.js';
-import { removedMark, starsOf } from './inbox.js';
+import { removedMark, reviewHref, reviewTimes, starsOf, type UndoNotice } from './inbox.js';
 import { csrfField, type LivePage, layout } from './layout.js';
 
 export interface ReviewView {
@@ -14,6 +17,16 @@ export interface ReviewView {
   detail: ReviewDetail;
   users: string[];
   presenter: Presenter;
+  /** The time "first seen 3 min ago" counts from. */
+  now: Date;
+  /** The list it was opened from, its query (`view=open&q=refund`), or the default list: the way back. */
+  list: string;
+  /** Opened from a list (its address names one): every form then keeps it. */
+  fromList: boolean;
+  /** The reviews before and after it in that list. */
+  neighbours: Neighbours;
+  /** The change just made on the review before ("resolve & next"), with its undo. */
+  undo?: UndoNotice;
   error?: string;
 }
 
@@ -42,11 +55,25 @@ function describeEvent(event: TriageEventRow): SafeHtml {
   }
 }
 
+/** The way back to the list, and the previous and next reviews in it. */
+function listNav(view: ReviewView): SafeHtml {
+  const { previous, next } = view.neighbours;
+  return html`<nav class="review-nav" aria-label="Reviews in this list">
+  <a id="back-to-list" href="/?${view.list}">← Back to the list</a>
+  ${previous ? html`<a id="previous-review" rel="prev" href="${reviewHref(previous.id, view.list)}">← Previous</a>` : html`<span class="muted">first in the list</span>`}
+  ${next ? html`<a id="next-review" rel="next" href="${reviewHref(next.id, view.list)}">Next →</a>` : html`<span class="muted">last in the list</span>`}
+</nav>`;
+}
+
 function triagePanel(view: ReviewView): SafeHtml {
   const { detail, principal } = view;
   const { triage } = detail;
   const action = `/reviews/${detail.review.id}/triage`;
-  const csrf = csrfField(principal);
+  // Every form keeps the list the review came from; the script replaces the history entry on a change.
+  const csrf = html`${csrfField(principal)}${view.fromList ? html`<input type="hidden" name="list" value="${view.list}">` : ''}`;
+  const andNext = (status: 'acknowledged' | 'resolved', label: string, key: string) =>
+    html`<form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="status"><input type="hidden" name="status" value="${status}"><input type="hidden" name="advance" value="next">
+      <button type="submit" data-next-status="${status}" aria-keyshortcuts="Shift+${key.toUpperCase()}">${label}</button></form>`;
   return html`<section class="panel" id="triage" aria-labelledby="triage-title">
   <h2 id="triage-title">Triage</h2>
   ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
@@ -58,10 +85,14 @@ function triagePanel(view: ReviewView): SafeHtml {
   <div class="actions" role="group" aria-label="Set the status">${TRIAGE_STATUSES.map(
     (
       status,
-    ) => html`<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="status"><input type="hidden" name="status" value="${status}">
+    ) => html`<form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="status"><input type="hidden" name="status" value="${status}">
       <button type="submit" data-status="${status}" aria-pressed="${String(triage.status === status)}" accesskey="${STATUS_KEYS[status] ?? ''}">${status}</button></form>`,
   )}</div>
-  <form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="assign">
+  <div class="actions" role="group" aria-label="Set the status and open the next review">
+    ${andNext('resolved', 'Resolve & next', 'r')}${andNext('acknowledged', 'Acknowledge & next', 'a')}
+  </div>
+  <p class="muted small">Keys: <kbd>a</kbd>, <kbd>r</kbd>, <kbd>i</kbd> set the status; <kbd>Shift</kbd>+<kbd>R</kbd> resolve &amp; next, <kbd>Shift</kbd>+<kbd>A</kbd> acknowledge &amp; next; <kbd>j</kbd>/<kbd>k</kbd> next/previous review; <kbd>u</kbd> back to the list.</p>
+  <form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="assign">
     <label class="field">Assignee <select name="assignee"><option value="">nobody</option>${view.users.map(
       (u) => html`<option value="${u}"${triage.assignee === u ? html` selected` : ''}>${u}</option>`,
     )}</select></label>
@@ -70,14 +101,14 @@ function triagePanel(view: ReviewView): SafeHtml {
   <div>Tags: ${triage.tags.length === 0 ? html`<span class="muted">none</span>` : ''}${triage.tags.map(
     (
       tag,
-    ) => html`<form class="inline" method="post" action="${action}">${csrf}<input type="hidden" name="action" value="untag"><input type="hidden" name="tag" value="${tag}">
+    ) => html`<form class="inline" method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="untag"><input type="hidden" name="tag" value="${tag}">
       <span class="tag">${tag}</span><button type="submit" aria-label="Remove the tag ${tag}">×</button></form>`,
   )}</div>
-  <form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="tag">
+  <form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="tag">
     <label class="field">New tag <input type="text" name="tag" maxlength="40" required></label>
     <button type="submit">Add tag</button>
   </form>
-  <form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="note">
+  <form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="note">
     <label class="field">Note <textarea name="note" rows="3" cols="40" maxlength="10000" required></textarea></label>
     <button type="submit">Add note</button>
   </form>
@@ -90,19 +121,26 @@ export function reviewPage(view: ReviewView): string {
   const app = presenter.app(review.appHandle, review.appName);
   const severity = presenter.severity(review);
   const groups = presenter.keywordGroups(review.content);
-  const listing = safeUrl(review.appUrl);
+  const [listing, reviews] = appLinks({
+    handle: review.appHandle,
+    name: review.appName,
+    url: review.appUrl,
+  }).map((l) => safeUrl(l.url));
   const priority = detail.alerts
     .map((a) => a.alert.priority)
     .sort(
       (a, b) =>
         ['critical', 'high', 'medium', 'low'].indexOf(a) - ['critical', 'high', 'medium', 'low'].indexOf(b),
     )[0];
-  const body = html`<p><a href="/">← Inbox</a></p>
+  const body = html`${listNav(view)}
+${view.undo ? undoForm(view, view.undo) : ''}
 <article class="review" aria-labelledby="review-title">
   <h1 id="review-title">${starsOf(review.rating)} <a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</h1>
-  <p class="muted">${review.reviewer || 'anonymous'} · ${review.location} · ${formatTime(review.createdAt)}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}${
+  <p class="muted">${review.reviewer || 'anonymous'} · ${review.location}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}${
     listing ? html` · <a href="${listing}" rel="noopener noreferrer">listing</a>` : ''
   }</p>
+  <div class="muted">Posted ${reviewTimes(review, view.now)}</div>
+  ${reviews ? html`<p><a class="reply" href="${reviews}" rel="noopener noreferrer">Reply on the marketplace</a> <span class="muted small">(the listing's reviews, where the developer answers)</span></p>` : ''}
   ${review.removedAt ? html`<p class="removed-mark" role="note">${removedMark(review.removedAt)} (found gone ${formatTime(review.removedAt)}): customers no longer see it; its triage, notes and alerts stay.</p>` : ''}
   <div class="text" id="review-text">${review.content || '(no text)'}</div>
   <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100${groups.map((g) => html` <span class="tag auto">${g}</span>`)}</p>
@@ -144,7 +182,7 @@ ${triagePanel(view)}
     }) => html`<li><span class="badge p-${alert.priority}">${alert.priority}</span> ${alert.kind} alert, ${formatTime(alert.createdAt)}
       <ul>${deliveries.map(
         (d) =>
-          html`<li>${d.channel}: <strong>${d.status}</strong>${d.sentAt ? html` ${formatTime(d.sentAt)}` : ''}${d.attempts > 0 ? html`, ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}` : ''}${d.lastError ? html` <span class="error">${d.lastError}</span>` : ''}</li>`,
+          html`<li>${d.channel}: <strong>${d.status}</strong>${d.sentAt ? html` ${formatTime(d.sentAt)}` : ''}${d.attempts > 0 ? html`, ${plural(d.attempts, 'attempt')}` : ''}${d.lastError ? html` <span class="error">${d.lastError}</span>` : ''}</li>`,
       )}</ul></li>`,
   )}</ol>
 </section>`;
@@ -154,4 +192,12 @@ ${triagePanel(view)}
     body,
     live: view.live,
   });
+}
+
+function undoForm(view: ReviewView, undo: UndoNotice): SafeHtml {
+  return html`<div class="notice" role="status" id="undo-notice"><span>${undo.text}</span>
+<form class="inline" method="post" action="/reviews/undo" data-replace>${csrfField(view.principal)}
+  <input type="hidden" name="events" value="${undo.events.join(',')}">
+  <input type="hidden" name="back" value="${undo.back}">
+  <button type="submit">Undo</button></form></div>`;
 }

@@ -15,9 +15,9 @@ import {
   type TriageChange,
 } from '../../store/triage.js';
 import { detailJson, eventJson, rowJson, triageJson } from '../api-json.js';
-import { actorOf } from '../auth.js';
+import { actorOf, userNameOf } from '../auth.js';
 import type { WebContext } from '../context.js';
-import { INBOX_QUERY, inboxPageOf } from '../filters.js';
+import { DATA_VIEW, INBOX_QUERY, inboxPageOf } from '../filters.js';
 import { noQuery, parseBody, reviewIdParam } from '../input.js';
 import { principalOfRequest } from '../middleware/authenticate.js';
 import { bodyOfType, JSON_TYPE } from '../middleware/bodies.js';
@@ -57,7 +57,10 @@ export function apiRouter(ctx: WebContext): express.Router {
   const router = express.Router();
 
   router.get('/api/reviews', (req, res) => {
-    const page = inboxPageOf(store.db, INBOX_QUERY.parse(req.query), config, now());
+    const page = inboxPageOf(store.db, INBOX_QUERY.parse(req.query), config, now(), {
+      me: userNameOf(principalOfRequest(req)),
+      defaultView: DATA_VIEW,
+    });
     res.json({
       reviews: page.rows.map((r) => rowJson(r, presenter, publicUrl)),
       next: page.next ?? null,

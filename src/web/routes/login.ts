@@ -5,6 +5,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
+import { plural } from '../../util/plural.js';
 import { crossSite, randomToken, readCookie, sameSecret } from '../auth.js';
 import type { WebContext } from '../context.js';
 import { defineQuery, noQuery, param } from '../input.js';
@@ -101,7 +102,7 @@ export function loginRouter(ctx: WebContext, limits: LoginLimits = DEFAULT_LOGIN
       showLogin(req, res, 429, {
         next,
         name,
-        error: `Too many failed logins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        error: `Too many failed logins. Try again in ${plural(minutes, 'minute')}.`,
       });
       return;
     }

@@ -1,11 +1,15 @@
 /*
  * The inbox's script: keyboard shortcuts and live updates, and nothing the pages need to work. j/k move
  * through the list, a/r/i set the status of the current review (through the JSON API, with the page's CSRF
- * token), x selects it for a bulk action, / jumps to the search. On a review's page a/r/i press its status
- * buttons. Keys typed into a field are left alone. A page that says where to poll (`data-live-url`, see
- * web/live.ts) asks there every few seconds and keeps its title and icon on the open count, updates the
- * status of rows someone triaged, and offers new reviews in a banner that covers nothing it would move.
- * Served as it is (no build step), to browsers that run ES2017.
+ * token), x selects it for a bulk action, / jumps to the search. A review set to a status its view does not
+ * list leaves the list, with an undo. On a review's page a/r/i press its status buttons, Shift+R and Shift+A
+ * resolve or acknowledge and open the next review, j/k open the next or previous one and u goes back to the
+ * list. Forms marked data-replace are sent in the background and their answer replaces the page's history
+ * entry, so that Back leaves the review rather than stepping through its changes. Keys typed into a field
+ * are left alone. A page that says where to poll (`data-live-url`, see web/live.ts) asks there every few
+ * seconds and keeps its title and icon on the open count, updates the status of rows someone triaged, and
+ * offers new reviews in a banner that covers nothing it would move. Served as it is (no build step), to
+ * browsers that run ES2017.
  */
 (() => {
   // biome-ignore lint/suspicious/noRedundantUseStrict: a classic script (the page loads it without type="module")
@@ -48,6 +52,7 @@
         const cell = row.querySelector('.status');
         if (cell) cell.textContent = body.triage.status;
         say(`Review ${id} is now ${body.triage.status}.`);
+        afterStatus(row, body.triage.status);
       })
       .catch((err) => {
         say(`Could not set the status: ${err.message}. Reload the page and try again.`);
@@ -175,6 +180,95 @@
   const liveUrl = document.body?.getAttribute('data-live-url');
   if (liveUrl) startLive(document.body, liveUrl);
 
+  // --- A row that leaves its view, with an undo (the list's Open, New, Resolved… views) -----------------
+
+  const kept = document.querySelector('table.inbox')?.getAttribute('data-view-statuses');
+
+  /** A row set to a status its view does not list goes, the next one becomes current, and Undo brings it back. */
+  function afterStatus(row, status) {
+    const previous = row.getAttribute('data-status');
+    row.setAttribute('data-status', status);
+    if (!kept || kept.split(',').includes(status) || !previous || previous === status) return;
+    const index = rows.indexOf(row);
+    if (index < 0) return;
+    rows.splice(index, 1);
+    row.hidden = true;
+    if (current >= index) current = Math.min(index, rows.length - 1);
+    if (current >= 0) select(current);
+    showUndo(row, index, previous, status);
+  }
+
+  function showUndo(row, index, previous, status) {
+    const notice = document.createElement('tr');
+    notice.className = 'undo-row';
+    const cell = document.createElement('td');
+    cell.colSpan = row.children.length;
+    const text = document.createElement('span');
+    text.textContent = `Review ${row.getAttribute('data-review-id')} set to ${status}. `;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = 'Undo';
+    button.addEventListener('click', () => {
+      notice.remove();
+      row.hidden = false;
+      rows.splice(Math.min(index, rows.length), 0, row);
+      current = rows.indexOf(row);
+      select(current);
+      setStatus(row, previous);
+    });
+    cell.append(text, button);
+    notice.append(cell);
+    row.after(notice);
+  }
+
+  // --- History: a change replaces the page's entry instead of adding one ------------------------------
+
+  function replaceOnSubmit(event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-replace')) return;
+    event.preventDefault();
+    const body = new URLSearchParams(new FormData(form));
+    // getAttribute: a field named "action" shadows form.action.
+    fetch(form.getAttribute('action'), { method: 'POST', body, credentials: 'same-origin' })
+      .then((res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const target = new URL(res.url);
+        if (target.pathname === location.pathname && target.search === location.search) {
+          // The same page with the change: its entry gets the answer's address, and it loads again.
+          const hash = form.closest('#triage') ? '#triage' : '';
+          history.replaceState(null, '', `${target.pathname}${target.search}${hash}`);
+          location.reload();
+        } else {
+          location.replace(res.url);
+        }
+      })
+      .catch(() => {
+        // Refused or unreachable: the ordinary way, whose answer says what went wrong.
+        form.removeAttribute('data-replace');
+        form.submit();
+      });
+  }
+  document.addEventListener('submit', replaceOnSubmit);
+
+  // --- A review's page: & next, previous and next, back to the list ----------------------------------
+
+  const REVIEW_KEYS = {
+    R: 'button[data-next-status="resolved"]',
+    A: 'button[data-next-status="acknowledged"]',
+  };
+  const REVIEW_LINKS = { j: '#next-review', k: '#previous-review', u: '#back-to-list' };
+
+  /** Handles a key of a review's page; false when it is not one. */
+  function onReviewKey(event, key) {
+    const target = REVIEW_KEYS[key] ? document.querySelector(REVIEW_KEYS[key]) : null;
+    const link = REVIEW_LINKS[key] ? document.querySelector(REVIEW_LINKS[key]) : null;
+    if (!target && !link) return false;
+    event.preventDefault();
+    if (target) target.click();
+    else location.assign(link.getAttribute('href'));
+    return true;
+  }
+
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target?.closest?.('input, textarea, select, [contenteditable]')) return;
@@ -192,6 +286,7 @@
       onListKey(event, key);
       return;
     }
+    if (onReviewKey(event, key)) return;
     if (STATUS[key]) {
       const button = document.querySelector(`#triage button[data-status="${STATUS[key]}"]`);
       if (button) {

@@ -1,0 +1,48 @@
+/**
+ * The demo on real parts (its simulator over HTTP, Redis, SQLite, its inbox): every alert it prints leads
+ * into its own inbox, to the review, and the inbox answers at that address. Its database and Redis keys
+ * are this test's own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, startDemo } from '../src/demo.js';
+import { captureLog, tempDir, uniquePrefix } from './helpers/index.js';
+
+describe('the demo', () => {
+  let demo: Demo;
+  let dir: ReturnType<typeof tempDir>;
+  const printed: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+
+  beforeAll(async () => {
+    dir = tempDir();
+    // The console channel writes its alerts to stdout: read them there.
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    demo = await startDemo(captureLog().logger, { dataDir: dir.dir, queuePrefix: uniquePrefix() });
+  }, 30_000);
+
+  afterAll(async () => {
+    await demo?.stop();
+    process.stdout.write = write;
+    dir?.cleanup();
+  });
+
+  it('sets its own inbox as web.publicUrl, and its alerts link to the review there', async () => {
+    const publicUrl = demo.config.web.publicUrl ?? '';
+    expect(publicUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(demo.inbox.url).toBe(`${publicUrl}/`);
+    expect((await fetch(`${publicUrl}/login`)).status).toBe(200);
+    // The burst after the baseline: its first alert names the review in the inbox, and the listing's reviews.
+    const link = new RegExp(`${publicUrl.replace(/\./g, '\\.')}/apps/bolt-subscriptions/reviews/\\d+`);
+    await expect.poll(() => printed.join(''), { timeout: 40_000, interval: 250 }).toMatch(link);
+    const alert = printed.join('');
+    expect(alert).toContain('/bolt-subscriptions/reviews');
+    // The link leads to the review's page (after the login).
+    const url = link.exec(alert)?.[0] ?? '';
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/login\?next=/);
+  }, 60_000);
+});

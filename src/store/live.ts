@@ -33,41 +33,44 @@ export function markText(mark: StoreMark): string {
   return `${mark.review}.${mark.event}.${mark.edit}`;
 }
 
-/** Which reviews count as open: low-rated (at most `maxRating` stars) reviews of these apps. */
+/**
+ * Which reviews count as open: low-rated (at most `maxRating` stars) reviews of every app but these, the
+ * competitors. The Open view's "own" (web/filters.ts, viewBucket): an app dropped from the config keeps its
+ * open reviews in the queue, and in the count.
+ */
 export interface OpenScope {
-  apps: readonly string[];
+  excludeApps: readonly string[];
   maxRating: number;
 }
 
 /**
- * Low-rated reviews of the apps, whatever their status, among the rows with ids in (`after`, `upTo`]:
+ * Low-rated reviews of the scope's apps, whatever their status, among the rows with ids in (`after`, `upTo`]:
  * reads each of those rows, so the caller counts the whole store once and then only the rows added since
  * (`LiveState.open` in web/live.ts). The upper bound keeps two counts from both counting a row another
  * process commits in between.
  */
 export function lowRatedCount(db: StoreDb, scope: OpenScope, range: { after: number; upTo: number }): number {
-  if (scope.apps.length === 0 || range.upTo <= range.after) return 0;
+  if (range.upTo <= range.after) return 0;
   return (
     db.$client
       .prepare<[number, number, string, number], { n: number }>(
         `select count(*) as n from reviews
-         where id > ? and id <= ? and app_handle in (select value from json_each(?)) and rating <= ?`,
+         where id > ? and id <= ? and app_handle not in (select value from json_each(?)) and rating <= ?`,
       )
-      .get(range.after, range.upTo, JSON.stringify(scope.apps), scope.maxRating)?.n ?? 0
+      .get(range.after, range.upTo, JSON.stringify(scope.excludeApps), scope.maxRating)?.n ?? 0
   );
 }
 
 /** Of those, the ones resolved or ignored: from the triage rows, which people write, a few per review. */
 export function closedCount(db: StoreDb, scope: OpenScope): number {
-  if (scope.apps.length === 0) return 0;
   return (
     db.$client
       .prepare<[string, number], { n: number }>(
         `select count(*) as n from review_triage t cross join reviews r on r.id = t.review_row_id
          where t.status in ('resolved', 'ignored')
-           and r.app_handle in (select value from json_each(?)) and r.rating <= ?`,
+           and r.app_handle not in (select value from json_each(?)) and r.rating <= ?`,
       )
-      .get(JSON.stringify(scope.apps), scope.maxRating)?.n ?? 0
+      .get(JSON.stringify(scope.excludeApps), scope.maxRating)?.n ?? 0
   );
 }
 

@@ -32,7 +32,10 @@ export const MAX_CHANGED = 100;
 const MAX_VIEWS = 64;
 
 export interface LiveAnswer {
-  /** Low-rated reviews of own apps, new or acknowledged. */
+  /**
+   * The whole triage queue: low-rated reviews of own apps, new or acknowledged, of any date (the Open view
+   * with `period=all` and no other filter; docs/inbox.md, "Live updates").
+   */
   open: number;
   /** The store's mark: what a page passes back as `after` and `events` after it reloads. */
   review: number;
@@ -73,9 +76,10 @@ export class LiveState {
   constructor(db: StoreDb, config: Config) {
     this.#db = db;
     this.#config = config;
-    // Competitors' reviews are watched, not triaged: they never count as waiting.
+    // Competitors' reviews are watched, not triaged: they never count as waiting. Any other app's do, even
+    // one dropped from the config, as in the Open view.
     this.#scope = {
-      apps: config.apps.filter((a) => a.role !== 'competitor').map((a) => a.handle),
+      excludeApps: config.apps.filter((a) => a.role === 'competitor').map((a) => a.handle),
       maxRating: config.alerts.lowRating.maxRating,
     };
   }

@@ -85,11 +85,12 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('live updates in a browser', () =>
     await expect.poll(() => titleCount(page)).toBe(wasOpen ? open : open + 1);
     expect(await third.boundingBox()).toEqual(where);
 
-    // "show" draws the list afresh, with the new review on top.
+    // "show" draws the list afresh, with the new review on top, and the Open view without the resolved one.
     await banner.locator('a').click();
     await page.waitForLoadState();
-    expect(await rows.count()).toBe(before + 1);
+    expect(await rows.count()).toBe(wasOpen ? before : before + 1);
     expect(await rows.first().textContent()).toContain('Checkout broke again');
+    expect(await page.locator(`table.inbox tbody tr[data-review-id="${id}"]`).count()).toBe(0);
     expect(await banner.isVisible()).toBe(false);
     await page.context().close();
   });

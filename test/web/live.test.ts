@@ -115,7 +115,8 @@ describe('/api/live', () => {
   it('says nothing changed with a 304 until a review arrives, then counts it on the view', async () => {
     const browser = await loggedIn();
     const url = liveUrlOf(await (await browser.get('/')).text());
-    expect(url).toMatch(/^\/api\/live\?after=\d+&events=\d+$/);
+    // The list opens on the Open view, and its live URL says so: without a view /api/live means All.
+    expect(url).toMatch(/^\/api\/live\?view=open&after=\d+&events=\d+$/);
     const first = await live(url);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ open: 1, newer: 0, changed: [] });
@@ -134,19 +135,36 @@ describe('/api/live', () => {
 
   it("counts only what the view's first page would show: its filters apply", async () => {
     const browser = await loggedIn();
-    const rivalUrl = liveUrlOf(await (await browser.get('/?app=rival')).text());
-    expect(rivalUrl).toMatch(/^\/api\/live\?app=rival&after=\d+&events=\d+$/);
+    const rivalUrl = liveUrlOf(await (await browser.get('/?app=rival&view=competitors')).text());
+    expect(rivalUrl).toMatch(/^\/api\/live\?app=rival&view=competitors&after=\d+&events=\d+$/);
+    const openUrl = liveUrlOf(await (await browser.get('/')).text());
     seed.review({ app: 'shop', rating: 1, content: 'Another shop complaint', createdAt: Date.now() - 1000 });
     expect((await live(rivalUrl)).body?.newer).toBe(0);
     seed.review({ app: 'rival', rating: 2, content: 'Rival complaint', createdAt: Date.now() - 1000 });
     const body = (await live(rivalUrl)).body;
     expect(body?.newer).toBe(1);
-    // A competitor's review is never waiting on the team.
+    // A competitor's review is never waiting on the team, and the Open view offers no banner for it.
     expect(body?.open).toBe(3);
+    expect((await live(openUrl)).body).toMatchObject({ open: 3, newer: 1 });
     // Five stars are not on the default view (low ratings only).
     const shopUrl = liveUrlOf(await (await browser.get('/')).text());
     seed.review({ app: 'shop', rating: 5, content: 'Fine now', createdAt: Date.now() - 500 });
     expect((await live(shopUrl)).body?.newer).toBe(0);
+  });
+
+  it('counts the whole queue the Open view lists over any period, an app dropped from the config too', async () => {
+    const browser = await loggedIn();
+    const url = liveUrlOf(await (await browser.get('/')).text());
+    const open = (await live(url)).body?.open ?? 0;
+    // An app no longer in the config keeps its open reviews in the Open view, and in the count.
+    seed.review({ app: 'dropped', rating: 1, content: 'Still broken', createdAt: Date.now() - 400 });
+    // Older than the list's default 30 days: still waiting on the team.
+    seed.review({ app: 'shop', rating: 2, content: 'Old complaint', createdAt: Date.now() - 90 * DAY });
+    const body = (await live(url)).body;
+    expect(body?.open).toBe(open + 2);
+    const queue = await fetch(`${server.url}/api/reviews?view=open&period=all&limit=500`, { headers: AUTH });
+    const { reviews } = (await queue.json()) as { reviews: unknown[] };
+    expect(reviews.length).toBe(body?.open);
   });
 
   it('names the reviews triaged since the page was drawn, as they are now, and the count follows', async () => {

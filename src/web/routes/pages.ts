@@ -201,8 +201,13 @@ export function pagesRouter(ctx: WebContext): express.Router {
     const context = viewContext(principal);
     const at = now();
     const valid = problems.length === 0;
+    // The live URL names the view: `/api/live` without one means All, as the API does, and would offer a
+    // banner for reviews (a competitor's, a resolved one's edit) that this page's view never lists.
     const live = valid
-      ? livePage(query, { show: `/${queryString({ ...query, cursor: undefined })}` })
+      ? livePage(
+          { ...query, view: viewOf(query, context) },
+          { show: `/${queryString({ ...query, cursor: undefined })}` },
+        )
       : undefined;
     res
       .status(!valid || options.bulkError ? 400 : 200)

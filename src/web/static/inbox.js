@@ -119,8 +119,11 @@
       icon?.setAttribute('href', answer.open > 0 ? `/favicon.svg?open=${answer.open}` : '/favicon.svg');
       // In place, text for text: a status changes width a little, never a row's place.
       for (const change of answer.changed) {
-        const cell = document.querySelector(`tr[data-review-id="${change.id}"] .status`);
+        const row = document.querySelector(`tr[data-review-id="${change.id}"]`);
+        const cell = row?.querySelector('.status');
         if (cell && cell.textContent !== change.status) cell.textContent = change.status;
+        // What a key's change of this row would undo to: the status as it now is, not as drawn.
+        if (row?.hasAttribute('data-status')) row.setAttribute('data-status', change.status);
       }
       if (!banner) return;
       if (reviewId && answer.changed.some((c) => String(c.id) === reviewId)) {

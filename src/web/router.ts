@@ -23,6 +23,7 @@ import { apiRouter } from './routes/api.js';
 import { assetsRouter } from './routes/assets.js';
 import { exportRouter } from './routes/export.js';
 import { loginRouter, logoutRouter } from './routes/login.js';
+import { marketRouter } from './routes/market.js';
 import { pagesRouter } from './routes/pages.js';
 
 export interface WebOptions {
@@ -76,6 +77,7 @@ export function createWeb(options: WebOptions): Web {
   router.use(pagesRouter(ctx));
   router.use(apiRouter(ctx));
   router.use(exportRouter(ctx));
+  router.use(marketRouter(ctx));
   router.use(answerErrors({ logger, principalOf: (req) => knownPrincipal(req, ctx) }));
 
   return { router, guard: guard(ctx), principalOf: ctx.principalOf };

@@ -4,17 +4,21 @@
  * and written with the store's own functions. Tests of the views (pages, API, CLI, digest) use it.
  */
 import { CatalogClient } from '../../src/catalog/client.js';
+import { appDetailSchema } from '../../src/catalog/schemas.js';
+import { type Config, parseConfig } from '../../src/config/index.js';
 import {
   type CategorySnapshot,
   diffListings,
   type ListingChange,
   listingHash,
+  type NormalizedListing,
   normalizeListing,
   snapshotOf,
 } from '../../src/market/index.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import type { Store } from '../../src/store/db.js';
 import { insertListingChanges, recordCategorySnapshot, recordListing } from '../../src/store/market.js';
+import { moveTo, snap } from '../market/helpers.js';
 
 export const SIM_KEY = 'market-test-key';
 
@@ -96,4 +100,104 @@ export async function startMarketSeeder(
   const { pages, ...simOptions } = options;
   const sim = await startSimulator({ apiKey: SIM_KEY, ...simOptions });
   return new MarketSeeder(store, sim, pages);
+}
+
+/** The inbox's test config (test/helpers/web.ts) with two tracked categories. */
+export function marketInboxConfig(): Config {
+  return parseConfig(
+    {
+      catalog: { simulator: true },
+      apps: [
+        { handle: 'shop', name: 'Shop' },
+        { handle: 'rival', role: 'competitor' },
+      ],
+      categories: [{ handle: 'store-design' }, { handle: 'finances' }],
+    },
+    {},
+  );
+}
+
+function listingOf(plans: Array<{ name: string; price: string }>, title = 'Rival') {
+  return normalizeListing(
+    appDetailSchema.parse({
+      title,
+      description: 'Bundles. Fast.',
+      pricing: 'Free plan available',
+      pricings: plans,
+    }),
+  );
+}
+
+/**
+ * Ten days of a category without the simulator (a gap on day 4, shop falling on day 7) and two listing
+ * versions of rival (a price cut, a plan with a hostile name): enough for every market route to have
+ * something to show, fast enough for tests that only need it to be there.
+ */
+export function seedMarketHistory(store: Store, now: number): void {
+  const { db } = store;
+  const order = [
+    'a01',
+    'a02',
+    'rival',
+    'a04',
+    'shop',
+    'a06',
+    'a07',
+    'a08',
+    'a09',
+    'a10',
+    'a11',
+    'a12',
+    'a13',
+  ];
+  for (let day = 0; day < 10; day++) {
+    const at = now - (10 - day) * 86_400_000;
+    if (day === 4) {
+      recordCategorySnapshot(db, {
+        category: 'store-design',
+        takenAt: new Date(at),
+        status: 'failed',
+        requests: 1,
+      });
+      continue;
+    }
+    const ranked = day >= 7 ? moveTo(order, 'shop', 12) : order;
+    recordCategorySnapshot(db, {
+      category: 'store-design',
+      takenAt: new Date(at),
+      status: 'ok',
+      requests: 1,
+      snapshot: snap(at, day >= 8 ? [...ranked, 'new-kid'] : ranked, {
+        sponsored: day % 2 === 0 ? ['a09'] : ['a10'],
+        names: { 'new-kid': '<script>alert(1)</script>Kid' },
+      }),
+    });
+  }
+  const before = listingOf([
+    { name: 'Free', price: 'Free' },
+    { name: 'Growth', price: '$29/month' },
+  ]);
+  const after = listingOf([
+    { name: 'Free', price: 'Free' },
+    { name: 'Growth', price: '$19/month' },
+    { name: '<img src=x onerror=alert(1)>Pro', price: '$9/month' },
+  ]);
+  const read = (listing: NormalizedListing, at: number) =>
+    recordListing(db, {
+      handle: 'rival',
+      listing,
+      hash: listingHash(listing),
+      builtFor: null,
+      rating: 4.5,
+      at: new Date(at),
+    });
+  read(before, now - 5 * 86_400_000);
+  const { current } = read(after, now - 2 * 86_400_000);
+  insertListingChanges(
+    db,
+    'rival',
+    current,
+    diffListings(before, after).map((c) => ({ ...c, alerted: c.alerts })),
+    new Date(now - 2 * 86_400_000),
+  );
 }

@@ -7,6 +7,8 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import { appPage } from '../../store/app-page.js';
+import { listingKnown } from '../../store/market.js';
+import { listingTimeline } from '../../store/market-views.js';
 import { reviewDetail, reviewExists, reviewRowIdOf } from '../../store/review-detail.js';
 import {
   applyTriage,
@@ -35,6 +37,8 @@ import { safeNext } from './login.js';
 const APP_PAGE_DAYS = 90;
 const APP_PAGE_WEEKS = 12;
 const APP_PAGE_COMPARE_WEEKS = 4;
+/** Listing versions the app's page shows; older ones through /api/apps/:handle/changes. */
+const APP_PAGE_LISTING_VERSIONS = 20;
 
 const formField = { _csrf: z.string().optional() };
 
@@ -168,6 +172,9 @@ export function pagesRouter(ctx: WebContext): express.Router {
         page,
         days: APP_PAGE_DAYS,
         compareWeeks: APP_PAGE_COMPARE_WEEKS,
+        listing: listingKnown(store.db, page.handle)
+          ? listingTimeline(store.db, page.handle, { versions: APP_PAGE_LISTING_VERSIONS })
+          : undefined,
       }),
     );
   });

@@ -43,7 +43,12 @@ export function rankChart(input: RankChartInput): SafeHtml {
     return html`<p class="muted">No snapshot of this category in this period yet.</p>`;
   }
   const floor = Math.max(10, input.depth ?? 0, ...ranked);
-  const t0 = input.since.getTime();
+  // A history shorter than the span starts where it starts: the chart does not squeeze it into a corner.
+  const first = Math.min(
+    ...input.series.flatMap((s) => s.points.map((p) => p.at.getTime())),
+    ...input.gaps.map((g) => g.from.getTime()),
+  );
+  const t0 = Math.max(input.since.getTime(), Number.isFinite(first) ? first : input.since.getTime());
   const t1 = Math.max(input.until.getTime(), t0 + 1);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -101,7 +106,7 @@ export function rankChart(input: RankChartInput): SafeHtml {
       html`<rect class="gap" x="${b.left}" y="${PAD.top}" width="${b.width}" height="${plotH}"><title>${b.gap.snapshots} snapshot${b.gap.snapshots === 1 ? '' : 's'} failed (${day(b.gap.from)}${b.gap.snapshots > 1 ? ` to ${day(b.gap.to)}` : ''}): no ranks known</title></rect>`,
   )}
   ${lines}
-  <text class="axis" x="${PAD.left}" y="${HEIGHT - 6}">${day(input.since)}</text>
+  <text class="axis" x="${PAD.left}" y="${HEIGHT - 6}">${day(new Date(t0))}</text>
   <text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 6}" text-anchor="end">${day(input.until)}</text>
 </svg>`;
 }

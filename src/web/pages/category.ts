@@ -14,12 +14,13 @@ import { categoryStateHtml, moveHtml } from './market.js';
 
 /** The spans the page offers, in days. */
 export const CATEGORY_SPANS = [30, 90, 365] as const;
-/** Lists longer than this are cut, saying how many more there are. */
+/** Lists longer than this are cut, saying how many more there are; ads change hands daily, so fewer. */
 const MAX_LISTED = 25;
+const MAX_SPONSOR_CHANGES = 10;
 
-function more(total: number): SafeHtml | '' {
-  return total > MAX_LISTED
-    ? html`<p class="muted small">… and ${total - MAX_LISTED} more (all of them: the JSON API).</p>`
+function more(total: number, max = MAX_LISTED): SafeHtml | '' {
+  return total > max
+    ? html`<p class="muted small">… and ${total - max} more (all of them: the JSON API).</p>`
     : '';
 }
 
@@ -124,7 +125,7 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
   ${
     c.sponsored.changes.length === 0
       ? ''
-      : html`<h3>Changes</h3><ol class="trail">${c.sponsored.changes
+      : html`<h3>Who took or gave up a slot</h3><ol class="trail">${c.sponsored.changes
           .slice(0, MAX_LISTED)
           .map(
             (ch) =>
@@ -137,7 +138,7 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
                   ? html`gave one up: ${ch.removed.map((a, i) => html`${i > 0 ? ', ' : ''}${appName(a.name, a.handle, watched)}`)}`
                   : ''
               }</li>`,
-          )}</ol>${more(c.sponsored.changes.length)}`
+          )}</ol>${more(c.sponsored.changes.length, MAX_SPONSOR_CHANGES)}`
   }
 </section>`;
   return layout({ title: `Category ${c.handle}`, principal: view.principal, body });

@@ -5,6 +5,7 @@
  * (its page, `/api/apps/:handle/changes`). Dates are Dates; the JSON and the pages format them.
  */
 import type { Config } from '../config/index.js';
+import { ExitCode, ReviewwatchError } from '../errors.js';
 import { type ChangeTone, changeTone, describeChange } from '../market/change-text.js';
 import {
   entryBefore,
@@ -456,4 +457,38 @@ export function listingTimeline(
     versions: page,
     next: all.length > options.versions ? page[page.length - 1]?.versionId : undefined,
   };
+}
+
+/** `reviewwatch market --category` for a category neither tracked nor ever snapshotted. */
+export class UnknownCategoryError extends ReviewwatchError {
+  constructor(handle: string, tracked: readonly string[]) {
+    super(
+      `unknown category "${handle}": it is not under categories in the config and was never snapshotted (tracked: ${
+        tracked.length > 0 ? tracked.join(', ') : 'none'
+      })`,
+      { exitCode: ExitCode.Usage },
+    );
+  }
+}
+
+export type MarketReport =
+  | { kind: 'overview'; overview: MarketOverview }
+  | { kind: 'category'; category: CategoryView; days: number };
+
+/**
+ * What `reviewwatch market` shows: the overview, or one category over `days` (CATEGORY_DAYS unless
+ * given). Throws UnknownCategoryError for a category it knows nothing of.
+ */
+export function marketReport(
+  db: Db,
+  input: MarketViewInput,
+  options: { now: Date; category?: string | undefined; days?: number },
+): MarketReport {
+  if (options.category === undefined) {
+    return { kind: 'overview', overview: marketOverview(db, input, options.now) };
+  }
+  const days = options.days ?? CATEGORY_DAYS;
+  const category = categoryView(db, input, options.category, { now: options.now, days });
+  if (!category) throw new UnknownCategoryError(options.category, input.categories);
+  return { kind: 'category', category, days };
 }

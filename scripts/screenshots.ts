@@ -141,7 +141,7 @@ async function shootInbox(): Promise<void> {
     args: ['--no-sandbox'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${base}/login`);
     await page.fill('input[name=name]', SAMPLE_USER.name);
     await page.fill('input[name=password]', SAMPLE_USER.password);
@@ -164,6 +164,21 @@ async function shootInbox(): Promise<void> {
       clip: { x: 0, y: 0, width: 1280, height: 520 },
     });
     console.log(`wrote ${join(outDir, 'market-overview.png')}`);
+    // The same session on a phone (390×844): the list as cards, the filters folded.
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      storageState: await page.context().storageState(),
+    });
+    const small = await phone.newPage();
+    await small.goto(`${base}/`);
+    await small.screenshot({ path: join(outDir, 'inbox-phone.png') });
+    console.log(`wrote ${join(outDir, 'inbox-phone.png')}`);
+    await small.goto(`${base}/apps/bundle-builder`);
+    await small.screenshot({ path: join(outDir, 'inbox-app-phone.png'), fullPage: true });
+    console.log(`wrote ${join(outDir, 'inbox-app-phone.png')}`);
   } finally {
     await browser.close();
     await new Promise((done) => server.close(done));

@@ -89,7 +89,7 @@ export interface PollWorkerOptions {
    * its pages cost the same whenever they are read, and its reviews are waiting to alert. Unset for
    * one-shot runs, which report the gap and leave it to `start`.
    */
-  gapFollowUpMs?: number;
+  gapFollowUp?: { delayMs: number; retry: RetryPolicy };
 }
 
 /** How soon a long-running worker polls again an app whose poll left a burst gap open. */
@@ -147,13 +147,16 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
         const outcome = run.value;
         options.metrics?.pollFinished(outcome, seconds());
         if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
-        if (options.gapFollowUpMs !== undefined && outcome.gap && outcome.gap.state !== 'closed') {
-          await followUp(options.queue, job, outcome.pollRunId, options.gapFollowUpMs).catch((err) =>
-            // The gap is in SQLite: the next scheduled poll reads on all the same.
-            logger.warn(
-              { app: handle },
-              `could not enqueue the read-on poll of ${handle}: ${errorMessage(err)}`,
-            ),
+        const { gapFollowUp } = options;
+        if (gapFollowUp && outcome.gap && outcome.gap.state !== 'closed') {
+          const step = String(outcome.pollRunId);
+          await enqueueReadOn(options.queue, handle, step, gapFollowUp.delayMs, gapFollowUp.retry).catch(
+            (err) =>
+              // The gap is in SQLite: the next scheduled poll reads on all the same.
+              logger.warn(
+                { app: handle },
+                `could not enqueue the read-on poll of ${handle}: ${errorMessage(err)}`,
+              ),
           );
         }
         return resultOf(outcome, options.lowRatingMax);
@@ -202,17 +205,22 @@ export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData
   );
 }
 
-/** A poll of the same app soon, with the same retries; one per poll run, so never two for one gap step. */
-async function followUp(queue: Queue<PollJobData>, job: Job<PollJobData>, pollRunId: number, delay: number) {
-  const { attempts, backoff, removeOnComplete, removeOnFail } = job.opts;
-  await queue.add(POLL_JOB, job.data, {
-    jobId: `gap-${job.data.handle}-${pollRunId}`,
-    delay,
-    ...(attempts === undefined ? {} : { attempts }),
-    ...(backoff === undefined ? {} : { backoff }),
-    removeOnComplete: removeOnComplete ?? true,
-    removeOnFail: removeOnFail ?? true,
-  });
+/**
+ * A poll of the app soon, to read on into its open burst gap. One job per `step` (the poll run that left
+ * the gap open, or the moment the schedules were put in Redis), so a step never queues two.
+ */
+export async function enqueueReadOn(
+  queue: Queue<PollJobData>,
+  handle: string,
+  step: string,
+  delayMs: number,
+  retry: RetryPolicy,
+): Promise<void> {
+  await queue.add(
+    POLL_JOB,
+    { handle },
+    { ...pollJobOptions(retry), jobId: `gap-${handle}-${step}`, delay: delayMs },
+  );
 }
 
 function rateLimitBackoff(job: Job, baseMs: number): number {

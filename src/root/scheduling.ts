@@ -8,10 +8,11 @@ import { syncMaintenanceSchedule } from '../queue/maintenance.js';
 import { pollPausedKey, SWEEP_JOB, SWEEP_SCHEDULER_ID } from '../queue/names.js';
 import { enqueueUndelivered } from '../queue/notify-worker.js';
 import { PollSchedule } from '../queue/poll-schedule.js';
-import { retryPolicyOf } from '../queue/poll-worker.js';
+import { enqueueReadOn, retryPolicyOf } from '../queue/poll-worker.js';
 import { syncReconcileSchedulers } from '../queue/reconcile-worker.js';
 import { startUpkeep } from '../queue/upkeep.js';
 import type { Settings } from '../settings.js';
+import { openGaps } from '../store/gaps.js';
 import type { Releasers } from '../util/releasers.js';
 import type { Queues } from './queues.js';
 import type { Storage } from './storage.js';
@@ -88,6 +89,10 @@ export async function startScheduling(
     if (queues.digest) await syncDigestSchedule(queues.digest, digestDeps);
     if (queues.maintenance) await syncMaintenanceSchedule(queues.maintenance, digestDeps);
     if (queues.reconcile) await syncReconcileSchedulers(queues.reconcile);
+    // A burst gap left open (by `poll --once`, a stop, a flush) is read on now, not at the next poll.
+    const step = `resume-${Date.now()}`;
+    for (const gap of openGaps(store.db))
+      await enqueueReadOn(queues.poll, gap.handle, step, 0, retryPolicyOf(config));
     // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
     const undelivered = await enqueueUndelivered(queues.notify, store);
     if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);

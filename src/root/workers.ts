@@ -79,7 +79,7 @@ export function createWorkers(
     logger,
     onMessages: enqueueRaised,
     // Where the schedules are, a burst gap is read on at once rather than at the next scheduled poll.
-    ...(parts.mode === 'service' ? { gapFollowUpMs: GAP_FOLLOW_UP_MS } : {}),
+    ...(parts.mode === 'service' ? { gapFollowUp: { delayMs: GAP_FOLLOW_UP_MS, retry } } : {}),
     onFatal:
       parts.onFatal ??
       ((err) => {

@@ -6,7 +6,8 @@ import { html, type SafeHtml } from './html.js';
 
 const WIDTH = 640;
 const HEIGHT = 200;
-const PAD = { left: 36, right: 10, top: 10, bottom: 24 };
+/** Room for the axis labels at the size a phone draws them (inbox.css: 22 units where a desktop has 11). */
+const PAD = { left: 56, right: 10, top: 16, bottom: 28 };
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -119,17 +120,17 @@ export function distributionBars(
   const b = before ? share(before) : undefined;
   const rowHeight = 30;
   const height = 5 * rowHeight + 10;
-  const barMax = WIDTH - 120;
+  const barMax = WIDTH - 150;
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="distribution-title">
   <title id="distribution-title">Rating distribution: ${labels.now}${b ? ` against ${labels.before}` : ''}</title>
   ${[5, 4, 3, 2, 1].map((stars, row) => {
     const y = 5 + row * rowHeight;
     const nowShare = a[stars - 1] ?? 0;
     const beforeShare = b?.[stars - 1];
-    return html`<text class="axis" x="30" y="${y + 15}" text-anchor="end">${stars}★</text>
-    <rect class="s${stars}" x="40" y="${y}" width="${round(nowShare * barMax)}" height="12"><title>${labels.now}: ${(nowShare * 100).toFixed(1)}%</title></rect>
-    ${beforeShare === undefined ? '' : html`<rect class="before" x="40" y="${y + 13}" width="${round(beforeShare * barMax)}" height="8"><title>${labels.before}: ${(beforeShare * 100).toFixed(1)}%</title></rect>`}
-    <text class="axis" x="${round(48 + nowShare * barMax)}" y="${y + 11}">${(nowShare * 100).toFixed(1)}%${beforeShare === undefined ? '' : ` (was ${(beforeShare * 100).toFixed(1)}%)`}</text>`;
+    return html`<text class="axis" x="38" y="${y + 15}" text-anchor="end">${stars}★</text>
+    <rect class="s${stars}" x="44" y="${y}" width="${round(nowShare * barMax)}" height="12"><title>${labels.now}: ${(nowShare * 100).toFixed(1)}%</title></rect>
+    ${beforeShare === undefined ? '' : html`<rect class="before" x="44" y="${y + 13}" width="${round(beforeShare * barMax)}" height="8"><title>${labels.before}: ${(beforeShare * 100).toFixed(1)}%</title></rect>`}
+    <text class="axis" x="${round(52 + nowShare * barMax)}" y="${y + 11}">${(nowShare * 100).toFixed(1)}%${beforeShare === undefined ? '' : html`<tspan class="was"> (was ${(beforeShare * 100).toFixed(1)}%)</tspan>`}</text>`;
   })}
 </svg>`;
 }

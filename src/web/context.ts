@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
 import type { Principal, Sessions } from './auth.js';
+import type { LiveState } from './live.js';
 import type { Presenter } from './present.js';
 
 export interface WebContext {
@@ -18,6 +19,10 @@ export interface WebContext {
   publicUrl: string | undefined;
   sessions: Sessions;
   presenter: Presenter;
+  /** What open pages poll for: the open count and the store's mark (live.ts). */
+  live: LiveState;
+  /** How often a visible page polls `/api/live`. */
+  livePollMs: number;
   /** A session or the admin token; undefined for anyone else. */
   principalOf(req: IncomingMessage): Principal | undefined;
 }

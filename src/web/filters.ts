@@ -72,15 +72,17 @@ export const INBOX_QUERY = defineQuery(
       z.string().refine((c) => parseCursor(c) !== undefined),
     ),
   },
-  {
-    check: (query) =>
-      query.from && query.to && query.from > query.to
-        ? [{ name: 'from', message: `from (${query.from}) is after to (${query.to})` }]
-        : [],
-  },
+  { check: (query) => datesInOrder(query) },
 );
 
 export type InboxQuery = QueryOf<typeof INBOX_QUERY.params>;
+
+/** The check across the list's parameters, for a route that takes them with others (`/api/live`). */
+export function datesInOrder(query: { from?: string; to?: string }): Problem[] {
+  return query.from && query.to && query.from > query.to
+    ? [{ name: 'from', message: `from (${query.from}) is after to (${query.to})` }]
+    : [];
+}
 
 /** The order of the keys in a canonical URL. */
 const KEYS = Object.keys(INBOX_QUERY.params) as ReadonlyArray<keyof InboxQuery>;

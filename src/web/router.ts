@@ -12,6 +12,7 @@ import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { bearerMatches, type Principal, Sessions } from './auth.js';
 import type { WebContext } from './context.js';
+import { DEFAULT_LIVE_POLL_MS, LiveState } from './live.js';
 import type { LoginLimits } from './login-throttle.js';
 import { authenticate, guard, knownPrincipal } from './middleware/authenticate.js';
 import { bodyParsers } from './middleware/bodies.js';
@@ -22,6 +23,7 @@ import { presenterOf } from './present.js';
 import { apiRouter } from './routes/api.js';
 import { assetsRouter } from './routes/assets.js';
 import { exportRouter } from './routes/export.js';
+import { liveRouter } from './routes/live.js';
 import { loginRouter, logoutRouter } from './routes/login.js';
 import { marketRouter } from './routes/market.js';
 import { pagesRouter } from './routes/pages.js';
@@ -35,6 +37,8 @@ export interface WebOptions {
   /** The clock sessions expire by; tests move it. */
   now?: () => Date;
   loginLimits?: LoginLimits;
+  /** How often a visible page polls `/api/live` (default DEFAULT_LIVE_POLL_MS); tests shorten it. */
+  livePollMs?: number;
 }
 
 export interface Web {
@@ -61,6 +65,8 @@ export function createWeb(options: WebOptions): Web {
     publicUrl,
     sessions,
     presenter: presenterOf(config),
+    live: new LiveState(store.db, config),
+    livePollMs: options.livePollMs ?? DEFAULT_LIVE_POLL_MS,
     principalOf: (req) =>
       bearerMatches(req, options.admin.token) ? { kind: 'token' } : sessions.principalOf(req),
   };
@@ -75,6 +81,7 @@ export function createWeb(options: WebOptions): Web {
   router.use(csrfCheck(ctx));
   router.use(logoutRouter(ctx));
   router.use(pagesRouter(ctx));
+  router.use(liveRouter(ctx));
   router.use(apiRouter(ctx));
   router.use(exportRouter(ctx));
   router.use(marketRouter(ctx));

@@ -21,9 +21,16 @@ export class ReviewSeeder {
 
   constructor(store: Store) {
     this.#store = store;
-    // Another seeder may have written to this store: identities must not collide with its rows.
+    // Another seeder may have written to this store: identities must not collide with its rows (its alerts
+    // took numbers too, so its identities can run ahead of the row ids).
     this.#n = (
-      store.db.$client.prepare('select coalesce(max(id), 0) as n from reviews').get() as { n: number }
+      store.db.$client
+        .prepare(
+          `select max(coalesce(max(id), 0),
+             coalesce(max(case when identity glob 'r[0-9]*' then cast(substr(identity, 2) as integer) end), 0)) as n
+           from reviews`,
+        )
+        .get() as { n: number }
     ).n;
   }
 

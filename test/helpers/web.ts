@@ -39,6 +39,8 @@ export async function startWebServer(options: {
   config?: Config;
   env?: Record<string, string>;
   loginLimits?: LoginLimits;
+  /** How often pages poll `/api/live`; the browser tests shorten it. */
+  livePollMs?: number;
 }): Promise<WebServer> {
   const log = captureLog();
   let offset = 0;
@@ -51,6 +53,7 @@ export async function startWebServer(options: {
     logger: log.logger,
     now: () => new Date(Date.now() + offset),
     ...(options.loginLimits ? { loginLimits: options.loginLimits } : {}),
+    ...(options.livePollMs ? { livePollMs: options.livePollMs } : {}),
   });
   const server = await startOpsServer({
     host: '127.0.0.1',

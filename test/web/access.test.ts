@@ -83,7 +83,12 @@ describe('without credentials', () => {
       expect(res.headers.get('location'), path).toBe(`/login?next=${encodeURIComponent(path)}`);
       expect(await res.text()).not.toContain(SECRET_TEXT);
     }
-    const api = ['/api/reviews', `/api/reviews/${reviewId}`, '/admin/queues/api/queues'];
+    const api = [
+      '/api/reviews',
+      `/api/reviews/${reviewId}`,
+      '/api/live?events=0',
+      '/admin/queues/api/queues',
+    ];
     for (const path of api) {
       const res = await anonymous.get(path, { accept: 'application/json' });
       expect(res.status, path).toBe(401);
@@ -172,7 +177,9 @@ describe('logging in', () => {
     const browser = new Browser(url);
     const first = await (await browser.get('/login')).text();
     await browser.get('/login?next=%2Ffavicon.ico');
-    expect((await browser.get('/favicon.ico')).status).toBe(404);
+    const icon = await browser.get('/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
     const res = await browser.post('/login', {
       _csrf: hiddenField(first, '_csrf'),
       next: '/',

@@ -122,6 +122,31 @@ describe('query parameters', () => {
     expect(none.body.problems?.[0]?.message).toContain('it takes no query parameters');
   });
 
+  it("of /api/live are the list's and the page's mark, each checked the same way", async () => {
+    const { status, body } = await api(
+      '/api/live?after=soon&events=1e3&stars=9&from=2026-11-10&to=2026-11-01',
+    );
+    expect(status).toBe(400);
+    expect(body.problems).toEqual([
+      {
+        name: 'after',
+        message:
+          'after is the newest review the page shows: a whole number, as the page\'s live URL gives it, not "soon"',
+      },
+      {
+        name: 'events',
+        message:
+          'events is the newest triage event the page knows: a whole number, as the page\'s live URL gives it, not "1e3"',
+      },
+      { name: 'stars', message: 'stars is whole numbers from 1 to 5 (stars=1,2), not "9"' },
+    ]);
+    const reversed = await api('/api/live?from=2026-11-10&to=2026-11-01&events=0');
+    expect(reversed.body.problems).toEqual([
+      { name: 'from', message: 'from (2026-11-10) is after to (2026-11-01)' },
+    ]);
+    expect((await api('/api/live?events=0&after=0&period=all')).status).toBe(200);
+  });
+
   it('are the same for the CSV export, and empty values (what a form sends for "any") are absent', async () => {
     const res = await fetch(`${server.url}/export.csv?limit=abc`, {
       headers: { ...AUTH, accept: 'application/json' },

@@ -68,6 +68,9 @@ const PARAMS = [
   'limit',
   'cursor',
   'next',
+  'after',
+  'events',
+  'open',
 ];
 
 /** Texts that have broken parsers somewhere: valid values, their neighbours, and junk. */
@@ -211,6 +214,9 @@ function randomGet(rng: Rng): string {
     `/api/apps/${handle}/changes`,
     '/login',
     '/favicon.ico',
+    '/favicon.svg',
+    '/api/live',
+    '/api/live',
     '/healthz',
     '/readyz',
     '/metrics',

@@ -5,11 +5,13 @@ import { distributionBars, ratingChart, stackedBars } from '../charts.js';
 import { queryString } from '../filters.js';
 import { html } from '../html.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
-import { layout } from './layout.js';
+import { type LivePage, layout } from './layout.js';
 import { listingSection } from './listing-changes.js';
 
 export interface AppView {
   principal: Principal;
+  /** Live updates (layout.ts): the open count, and what the page polls. */
+  live?: LivePage;
   app: AppInfo;
   page: AppPage;
   days: number;
@@ -67,5 +69,5 @@ ${listingSection(view.listing, app.handle)}
       html`<li><span class="badge p-${a.priority}">${a.priority}</span> ${a.kind === 'incident' ? 'possible incident' : 'rating drop'}, ${formatTime(a.createdAt)}</li>`,
   )}</ol>
 </section>`;
-  return layout({ title: app.name, principal: view.principal, body });
+  return layout({ title: app.name, principal: view.principal, body, live: view.live });
 }

@@ -7,10 +7,12 @@ import { type InboxQuery, MAX_SEARCH_LENGTH, PERIODS, queryString } from '../fil
 import { html, type SafeHtml } from '../html.js';
 import type { Problem } from '../input.js';
 import { type AppInfo, formatDay, formatTime, type Presenter } from '../present.js';
-import { csrfField, layout } from './layout.js';
+import { csrfField, fold, type LivePage, layout } from './layout.js';
 
 export interface InboxView {
   principal: Principal;
+  /** Live updates (layout.ts): the open count, and what the page polls. */
+  live?: LivePage;
   query: InboxQuery;
   /** What is wrong with the filters asked for; the list is then not shown, the form is, to correct them. */
   problems: readonly Problem[];
@@ -57,7 +59,7 @@ function filtersForm(view: InboxView): SafeHtml {
   <fieldset><legend>Priority</legend>${PRIORITIES.map((p) => checkbox('priority', p, query.priority?.includes(p) ?? false, p))}</fieldset>
   <fieldset><legend>Status</legend>${TRIAGE_STATUSES.map((s) => checkbox('status', s, query.status?.includes(s) ?? false, s))}</fieldset>
   <label class="field">Assignee <select name="assignee">${option('', 'Anyone', !query.assignee)}${view.users.map((u) => option(u, u, query.assignee === u))}</select></label>
-  <label class="field">Tag <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
+  <label class="field">Tagged <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
   <label class="field">Period <select name="period">${Object.keys(PERIODS).map((p) => option(p, p === 'all' ? 'all time' : `last ${p}`, (query.period ?? '30d') === p))}</select></label>
   <label class="field">From <input type="date" name="from" value="${query.from ?? ''}"></label>
   <label class="field">To <input type="date" name="to" value="${query.to ?? ''}"></label>
@@ -78,7 +80,7 @@ function row(view: InboxView, review: InboxRow): SafeHtml {
   const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
   return html`<tr data-review-id="${review.id}">
-  <td><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></td>
+  <td><label class="select"><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></label></td>
   <td>${starsOf(review.rating)}</td>
   <td><a class="excerpt" href="/reviews/${review.id}">${excerpt}</a>${review.removedAt ? html`<div class="removed-mark small">${removedMark(review.removedAt)}</div>` : ''}</td>
   <td><a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
@@ -102,7 +104,7 @@ function bulkForm(view: InboxView): SafeHtml {
     <option value="assign:">unassign</option>
     <option value="tag">add the tag below</option>
   </select></label>
-  <label class="field">Tag <input type="text" name="tag" maxlength="40" size="12"></label>
+  <label class="field">Tag to add <input type="text" name="tag" maxlength="40" size="12"></label>
   <button type="submit">Apply</button>
 </form>`;
 }
@@ -110,7 +112,7 @@ function bulkForm(view: InboxView): SafeHtml {
 export function inboxPage(view: InboxView): string {
   const { page } = view;
   const body = html`<h1>Inbox</h1>
-${filtersForm(view)}
+${fold('Filters', filtersForm(view))}
 ${
   view.problems.length > 0
     ? html`<div class="error" role="alert"><p>These filters cannot be applied; correct them above:</p>
@@ -118,7 +120,7 @@ ${
     : ''
 }
 ${page ? listOf(view, page) : ''}`;
-  return layout({ title: 'Inbox', principal: view.principal, body });
+  return layout({ title: 'Inbox', principal: view.principal, body, live: view.live });
 }
 
 function listOf(view: InboxView, page: InboxPage): SafeHtml {
@@ -126,7 +128,7 @@ function listOf(view: InboxView, page: InboxPage): SafeHtml {
   return html`${
     page.rows.length === 0
       ? html`<p>No reviews match${query.cursor ? ' on this page' : ''}.</p>`
-      : html`${bulkForm(view)}<table class="inbox">
+      : html`${fold('Bulk actions', bulkForm(view))}<table class="inbox">
   <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Date</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
   <tbody>${page.rows.map((r) => row(view, r))}</tbody>
 </table>`

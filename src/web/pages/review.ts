@@ -5,10 +5,12 @@ import type { Principal } from '../auth.js';
 import { html, type SafeHtml, safeUrl } from '../html.js';
 import { formatTime, type Presenter } from '../present.js';
 import { removedMark, starsOf } from './inbox.js';
-import { csrfField, layout } from './layout.js';
+import { csrfField, type LivePage, layout } from './layout.js';
 
 export interface ReviewView {
   principal: Principal;
+  /** Live updates (layout.ts): the open count, and what the page polls. */
+  live?: LivePage;
   detail: ReviewDetail;
   users: string[];
   presenter: Presenter;
@@ -146,5 +148,10 @@ ${triagePanel(view)}
       )}</ul></li>`,
   )}</ol>
 </section>`;
-  return layout({ title: `${app.name}: review ${review.id}`, principal: view.principal, body });
+  return layout({
+    title: `${app.name}: review ${review.id}`,
+    principal: view.principal,
+    body,
+    live: view.live,
+  });
 }

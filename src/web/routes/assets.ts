@@ -1,6 +1,26 @@
-/** The stylesheet and the script, for anyone (the login page needs the stylesheet), cached for good. */
+/**
+ * The stylesheet, the script and the icon, for anyone (the login page needs the stylesheet, and browsers
+ * ask for the icon on their own). The stylesheet and script are cached for good; the icon's count comes
+ * from its URL alone (`/favicon.svg?open=12`, favicon.ts), so it reads nothing and can be cached too.
+ */
 import express from 'express';
+import { z } from 'zod';
 import { ASSETS } from '../assets.js';
+import { faviconIco, faviconSvg } from '../favicon.js';
+import { defineQuery, noQuery, param } from '../input.js';
+
+/** `/favicon.svg?open=N`: the count to draw, a whole number. */
+export const FAVICON_QUERY = defineQuery({
+  open: param(
+    'a whole number of open reviews, such as 12',
+    z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number),
+  ),
+});
+
+const ICON_CACHE = 'public, max-age=86400';
 
 export function assetsRouter(): express.Router {
   const router = express.Router();
@@ -11,5 +31,15 @@ export function assetsRouter(): express.Router {
       res.type(asset.contentType).send(asset.body);
     });
   }
+  const ico = faviconIco();
+  router.get('/favicon.ico', noQuery, (_req, res) => {
+    res.setHeader('Cache-Control', ICON_CACHE);
+    res.type('image/x-icon').send(ico);
+  });
+  router.get('/favicon.svg', (req, res) => {
+    const { open } = FAVICON_QUERY.parse(req.query);
+    res.setHeader('Cache-Control', ICON_CACHE);
+    res.type('image/svg+xml').send(faviconSvg(open ?? 0));
+  });
   return router;
 }

@@ -60,11 +60,6 @@ export function loginRouter(ctx: WebContext, limits: LoginLimits = DEFAULT_LOGIN
 
   const router = express.Router();
 
-  // Browsers ask for it on their own; there is none, and a login redirect for it would be noise.
-  router.get('/favicon.ico', (_req, res) => {
-    res.status(404).end();
-  });
-
   router.get('/login', (req, res) => {
     // The login form is always shown, so that a mangled link still lets one log in; a `next` off this
     // site is replaced by the inbox (that is no mistake of the caller's, but a link someone else made).

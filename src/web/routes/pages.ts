@@ -23,12 +23,14 @@ import {
 import { listUsers } from '../../store/users.js';
 import { actorOf } from '../auth.js';
 import type { WebContext } from '../context.js';
-import { INBOX_QUERY, inboxPageOf } from '../filters.js';
+import { INBOX_QUERY, type InboxQuery, inboxPageOf, queryString } from '../filters.js';
 import { noQuery, reviewIdParam } from '../input.js';
+import { liveUrl } from '../live.js';
 import { principalOfRequest } from '../middleware/authenticate.js';
 import { bodyOfType, FORM_TYPE } from '../middleware/bodies.js';
 import { appPageHtml } from '../pages/app.js';
 import { inboxPage } from '../pages/inbox.js';
+import type { LivePage } from '../pages/layout.js';
 import { messagePage } from '../pages/message.js';
 import { reviewPage } from '../pages/review.js';
 import { safeNext } from './login.js';
@@ -118,17 +120,33 @@ export function pagesRouter(ctx: WebContext): express.Router {
       .type('html')
       .send(messagePage('Not found', message, '/', principalOfRequest(req)));
 
+  /**
+   * What a page needs to stay live: the open count and the store's mark now, the view it polls for, and
+   * where "show" leads (layout.ts). Read before the page's own rows, so nothing added between the two
+   * reads is missed: at worst it is counted as new and shown twice.
+   */
+  const livePage = (view: InboxQuery, extra: { show?: string; review?: number }): LivePage => {
+    const start = ctx.live.start();
+    const url = liveUrl(view, start.mark, { banner: extra.show !== undefined });
+    return { open: start.open, url, every: ctx.livePollMs, ...extra };
+  };
+
   const router = express.Router();
 
   router.get('/', (req, res) => {
     // A filter that cannot be applied shows the form with what was valid, to correct the rest.
     const { query, problems } = INBOX_QUERY.read(req.query);
+    const live =
+      problems.length > 0
+        ? undefined
+        : livePage(query, { show: `/${queryString({ ...query, cursor: undefined })}` });
     res
       .status(problems.length > 0 ? 400 : 200)
       .type('html')
       .send(
         inboxPage({
           principal: principalOfRequest(req),
+          live,
           query,
           problems,
           ...(problems.length > 0 ? {} : { page: inboxPageOf(store.db, query, config, now()) }),
@@ -165,9 +183,15 @@ export function pagesRouter(ctx: WebContext): express.Router {
           })
         : undefined;
     if (!page || (!page.known && !configured)) return notFound(req, res, 'No such app.');
+    // Its charts count every review of the app: the banner counts them all too.
+    const live = livePage(
+      { app: page.handle, stars: [1, 2, 3, 4, 5], period: 'all' },
+      { show: `/apps/${page.handle}` },
+    );
     res.type('html').send(
       appPageHtml({
         principal: principalOfRequest(req),
+        live,
         app: presenter.app(page.handle, page.title ?? ''),
         page,
         days: APP_PAGE_DAYS,
@@ -183,12 +207,14 @@ export function pagesRouter(ctx: WebContext): express.Router {
     const id = reviewIdParam(req.params.id);
     const detail = id === undefined ? undefined : reviewDetail(store.db, id);
     if (!detail) return notFound(req, res, 'No such review.');
+    const live = livePage({}, { review: detail.review.id });
     res
       .status(status)
       .type('html')
       .send(
         reviewPage({
           principal: principalOfRequest(req),
+          live,
           detail,
           users: userNames(),
           presenter,

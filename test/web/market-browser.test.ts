@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,36 @@ import { startWebServer, type WebServer } from '../helpers/web.js';
  */
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const PASSWORD = 'market browser password';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe's serious and critical violations on the page (as test/web/accessibility.test.ts audits the inbox's). */
+async function audit(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown }> } }).axe;
+    return (await axe.run()).violations;
+  })) as Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }>;
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}) at ${v.nodes
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n.target))
+          .join('; ')}`,
+    );
+}
+
+/** How far the page is wider than its viewport, in CSS pixels (0: nothing to scroll sideways). */
+function overflow(page: Page): Promise<number> {
+  type Doc = { documentElement: { scrollWidth: number; clientWidth: number } };
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: Doc }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+}
 
 /** A computed style of an element, read in the page (the test itself has no DOM types). */
 function css(locator: Locator, property: string): Promise<string> {
@@ -119,6 +150,33 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
     expect(await page.locator('table.entrants').textContent()).not.toContain(ENTRANT);
     await nothingRan();
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const [screen, viewport] of [
+      ['laptop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      it(`has no serious or critical accessibility violation, nor sideways scrolling (${scheme}, ${screen})`, async () => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: scheme,
+          storageState: await page.context().storageState(),
+        });
+        const tab = await context.newPage();
+        for (const path of [
+          '/market',
+          `/categories/${MARKET_CATEGORY}`,
+          '/apps/rival',
+          '/categories/nowhere',
+        ]) {
+          await tab.goto(`${server.url}${path}`);
+          expect(await audit(tab), path).toEqual([]);
+          expect(await overflow(tab), path).toBe(0);
+        }
+        await context.close();
+      });
+    }
+  }
 
   it('shows a competitor’s listing timeline with its hostile plan name as text', async () => {
     await page.goto(`${server.url}/apps/rival`);

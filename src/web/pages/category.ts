@@ -75,7 +75,7 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
     <thead><tr><th scope="col" class="num">Rank</th><th scope="col">App</th><th scope="col" class="num">Rating</th><th scope="col">Built for</th><th scope="col">Week</th></tr></thead>
     <tbody>${c.top.map(
       (a) =>
-        html`<tr><td class="num">#${a.rank}</td><td>${appName(a.name, a.handle, watched)}${a.sponsored ? html` <span class="tag">ad</span>` : ''}</td><td class="num">${a.rating === null ? '—' : a.rating.toFixed(1)}</td><td>${a.builtFor === null ? '—' : a.builtFor ? 'yes' : 'no'}</td><td>${moveHtml(a.move)}</td></tr>`,
+        html`<tr><td class="num">#${a.rank}</td><td>${appName(a.name, a.handle, watched)}${a.sponsored ? html` <span class="tag">ad</span>` : ''}</td><td class="num" data-label="Rating">${a.rating === null ? '—' : a.rating.toFixed(1)}</td><td data-label="Built for">${a.builtFor === null ? '—' : a.builtFor ? 'yes' : 'no'}</td><td data-label="Week">${moveHtml(a.move)}</td></tr>`,
     )}</tbody>
   </table>`
   }
@@ -91,7 +91,7 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       .slice(0, MAX_LISTED)
       .map(
         (e) =>
-          html`<tr><td>${formatTime(e.at)}</td><td>${appName(e.name, e.handle, watched)}</td><td class="num">${e.rank === null ? '—' : html`#${e.rank}`}</td><td class="num">${e.rankNow === null ? html`<span class="muted">left</span>` : html`#${e.rankNow}`}</td></tr>`,
+          html`<tr><td class="wide">${formatTime(e.at)}</td><td>${appName(e.name, e.handle, watched)}</td><td class="num" data-label="Came in at">${e.rank === null ? '—' : html`#${e.rank}`}</td><td class="num" data-label="Now">${e.rankNow === null ? html`<span class="muted">left</span>` : html`#${e.rankNow}`}</td></tr>`,
       )}</tbody>
   </table>${more(c.entrants.length)}`
   }
@@ -107,7 +107,7 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       .slice(0, MAX_LISTED)
       .map(
         (e) =>
-          html`<tr><td>${formatTime(e.at)}</td><td>${appName(e.name, e.handle, watched)}</td><td class="num">#${e.lastRank}</td></tr>`,
+          html`<tr><td class="wide">${formatTime(e.at)}</td><td>${appName(e.name, e.handle, watched)}</td><td class="num" data-label="Last rank">#${e.lastRank}</td></tr>`,
       )}</tbody>
   </table>${more(c.exits.length)}`
   }

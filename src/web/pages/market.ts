@@ -60,10 +60,10 @@ function appRow(app: OverviewApp): SafeHtml {
   const shown = app.ranks.filter((r) => r.rank !== null || (r.before?.rank ?? null) !== null);
   const change = app.lastChange;
   return html`<tr data-app="${app.handle}">
-  <td><a href="${appPath(app.handle)}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
-  <td class="num">${app.rating === null ? html`<span class="muted">—</span>` : app.rating.toFixed(2)}</td>
-  <td class="num">${ratingChangeHtml(app.ratingChange)}</td>
-  <td>${
+  <td class="wide"><a href="${appPath(app.handle)}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</td>
+  <td class="num" data-label="Rating">${app.rating === null ? html`<span class="muted">—</span>` : app.rating.toFixed(2)}</td>
+  <td class="num" data-label="7 days">${ratingChangeHtml(app.ratingChange)}</td>
+  <td class="wide" data-label="Rank (the week's move)">${
     app.ranks.length === 0
       ? html`<span class="muted">no snapshot yet</span>`
       : shown.length === 0
@@ -72,8 +72,8 @@ function appRow(app: OverviewApp): SafeHtml {
             (r) => html`<li><a href="${categoryPath(r.category)}">${r.category}</a> ${rankHtml(r)}</li>`,
           )}</ul>`
   }</td>
-  <td class="num"><a href="${open}">${app.openLow}</a></td>
-  <td>${
+  <td class="num" data-label="Open low reviews"><a href="${open}">${app.openLow}</a></td>
+  <td class="wide" data-label="Last listing change">${
     change === null
       ? html`<span class="muted">none seen</span>`
       : html`<span class="muted small">${formatDay(change.at)}</span> <a href="${appPath(app.handle)}#listing" class="change ${change.changes[0]?.tone ?? 'changed'}">${change.changes[0]?.text ?? ''}</a>${

@@ -128,6 +128,12 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
     await nothingRan();
   });
 
+  it('is reached from every page’s header', async () => {
+    await page.goto(`${server.url}/`);
+    await page.click('header.top a.nav');
+    await page.waitForURL(`${server.url}/market`);
+  });
+
   it('draws a category’s ranks with the failed snapshots as a hatched break, the entrant as text', async () => {
     await page.click(`a[href="/categories/${MARKET_CATEGORY}"]`);
     await page.waitForURL(`${server.url}/categories/${MARKET_CATEGORY}`);

@@ -152,7 +152,9 @@ describe('/categories/HANDLE', () => {
     );
     const entrants = text.slice(text.indexOf('id="entrants-h"'), text.indexOf('id="exits-h"'));
     expect(entrants).toContain('Kid &lt;b&gt;Bundles');
-    expect(entrants).toMatch(/<td class="num">#(3\d|4\d)<\/td><td class="num">#\d<\/td>/);
+    expect(entrants).toMatch(
+      /<td class="num" data-label="Came in at">#(3\d|4\d)<\/td><td class="num" data-label="Now">#\d<\/td>/,
+    );
     expect(text).toMatch(/<h2 id="top-h">Top 10 now<\/h2>/);
     expect(text).toMatch(/<ol class="sponsored"><li>/);
     // Watched apps link to their pages; other apps have none.

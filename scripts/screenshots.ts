@@ -1,7 +1,7 @@
 /**
  * Renders the sample weekly digest and a sample alert email, and screenshots them with headless Chromium
- * (Debian's `chromium` package) for the README and docs/, then the triage inbox with sample data:
- * `npx tsx scripts/screenshots.ts [docs]`.
+ * (Debian's `chromium` package) for the README and docs/, then the triage inbox with sample data, and the
+ * market views with a month read from the simulator: `npx tsx scripts/screenshots.ts [docs]`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,12 +12,30 @@ import { join, resolve } from 'node:path';
 import express from 'express';
 import { chromium } from 'playwright-core';
 import type { Notification } from '../src/alerts/types.js';
+import { parseConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { renderDigestEmail, renderEmail } from '../src/render/index.js';
 import { openStore } from '../src/store/db.js';
 import { createWeb } from '../src/web/router.js';
 import { sampleDigestData } from '../test/fixtures/digest-sample.js';
 import { SAMPLE_USER, sampleInboxConfig, seedInboxSample } from '../test/fixtures/inbox-sample.js';
+import {
+  MARKET_CATEGORY,
+  marketSimOptions,
+  type SampleApps,
+  seedMarketSample,
+} from '../test/fixtures/market-sample.js';
+import { startMarketSeeder } from '../test/helpers/market.js';
+
+/** The inbox sample's apps in the market: its own apps climbing and falling, its competitor cutting a price. */
+const MARKET_APPS: SampleApps = {
+  own: 'bundle-builder',
+  competitor: 'rival-bundles',
+  competitorRenamed: 'Rival Bundles Pro',
+  others: [{ handle: 'stock-sync', rank: 21 }],
+  entrantTitle: 'Bundle Kit Express',
+  newPlan: 'Starter',
+};
 
 const outDir = resolve(process.argv[2] ?? 'docs');
 const work = mkdtempSync(join(tmpdir(), 'reviewwatch-shot-'));
@@ -94,7 +112,18 @@ async function shootInbox(): Promise<void> {
   const store = openStore(join(work, 'inbox.db'));
   const now = Date.now();
   await seedInboxSample(store, now);
-  const config = sampleInboxConfig();
+  const seeder = await startMarketSeeder(store, marketSimOptions(MARKET_APPS));
+  await seedMarketSample(seeder, MARKET_APPS, now);
+  await seeder.close();
+  const sample = sampleInboxConfig();
+  const config = parseConfig(
+    {
+      catalog: { simulator: true },
+      apps: sample.apps.map((a) => ({ handle: a.handle, name: a.name, role: a.role })),
+      categories: [{ handle: MARKET_CATEGORY }, { handle: 'inventory-management' }],
+    },
+    {},
+  );
   const web = createWeb({
     store,
     config,
@@ -125,6 +154,16 @@ async function shootInbox(): Promise<void> {
     await page.goto(`${base}/apps/bundle-builder`);
     await page.screenshot({ path: join(outDir, 'inbox-app.png'), fullPage: true });
     console.log(`wrote ${join(outDir, 'inbox-app.png')}`);
+    // The market: a category's ranks over the month (its chart, legend and top ten), and the overview.
+    await page.goto(`${base}/categories/${MARKET_CATEGORY}`);
+    await page.screenshot({ path: join(outDir, 'market.png') });
+    console.log(`wrote ${join(outDir, 'market.png')}`);
+    await page.goto(`${base}/market`);
+    await page.screenshot({
+      path: join(outDir, 'market-overview.png'),
+      clip: { x: 0, y: 0, width: 1280, height: 520 },
+    });
+    console.log(`wrote ${join(outDir, 'market-overview.png')}`);
     // The same session on a phone (390×844): the list as cards, the filters folded.
     const phone = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -4,6 +4,7 @@ import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import { checkConfigCommand } from './commands/check-config.js';
 import { demoCommand } from './commands/demo.js';
 import { digestCommand } from './commands/digest.js';
+import { marketCommand } from './commands/market.js';
 import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
 import { pruneCommand } from './commands/prune.js';
@@ -36,6 +37,7 @@ program.addCommand(pruneCommand());
 program.addCommand(userCommand());
 program.addCommand(serveCommand());
 program.addCommand(reconcileCommand());
+program.addCommand(marketCommand());
 
 /**
  * Commands added with addCommand() do not inherit exitOverride(): without this, a subcommand's usage

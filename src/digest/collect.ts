@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import { DEFAULT_SCORING_RULES, mergeScoringRules, type ScoringRules } from '../scoring/index.js';
 import type { Db } from '../store/db.js';
 import { coverageOf, watchedSince } from './coverage.js';
+import { collectMarket } from './market.js';
 import { type DigestPeriod, periodWeeks, shiftWeeks, trailingWeeks } from './period.js';
 import {
   acknowledgements,
@@ -55,6 +56,8 @@ export interface CollectInput {
   maxRating: number;
   scoring: ScoringRules;
   now: Date;
+  /** The tracked categories (config `categories`), for the Market section; none leaves it out. */
+  categories?: readonly string[];
 }
 
 /** What the config says a digest covers: its apps, the low-rating cut-off and the scoring rules. */
@@ -65,6 +68,7 @@ export function digestInputOf(config: Config, period: DigestPeriod, now: Date): 
     maxRating: config.alerts.lowRating.maxRating,
     scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
     now,
+    categories: config.categories.map((c) => c.handle),
   };
 }
 
@@ -169,6 +173,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
           : null,
         totals: digestTotals(apps),
         triage: digestTriage(openReviewsByPriority(tx, triaged), acknowledgements(tx, triaged, period)),
+        market: collectMarket(tx, { categories: input.categories ?? [], apps, period }),
         quiet: apps.every((a) => a.reviews.count === 0),
       };
     },

@@ -1,5 +1,6 @@
 export { type CollectInput, collectDigest, type DigestAppInput, digestInputOf } from './collect.js';
 export { coverageOf, watchedSince } from './coverage.js';
+export type { CompetitorChanges, DigestMarket, MarketCategory, MarketChange, MarketRank } from './market.js';
 export {
   assertTimezone,
   type DigestPeriod,

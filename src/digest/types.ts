@@ -4,6 +4,7 @@
  * quoting it) and from delivery errors are untrusted: renderers escape them.
  */
 import type { Priority, ReviewRef, Severity } from '../alerts/types.js';
+import type { DigestMarket } from './market.js';
 import type { DigestPeriod } from './period.js';
 
 export type AppRole = 'own' | 'competitor';
@@ -163,6 +164,8 @@ export interface DigestData {
   comparison: ComparisonRow[] | null;
   totals: DigestTotals;
   triage: DigestTriage;
+  /** Ranks, entrants and competitors' listing changes (digest/market.ts); null when nothing is tracked. */
+  market: DigestMarket | null;
   /** No app had a review in the period. */
   quiet: boolean;
 }

@@ -2,7 +2,7 @@
  * The market watch's store: category snapshots and ranks, the apps each category ever ranked, listing
  * versions and their changes, developers' apps and the requests each kind of read spent.
  */
-import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { CategorySnapshot, ListingChange, NormalizedListing } from '../market/index.js';
 import type { Db } from './db.js';
 import {
@@ -16,6 +16,9 @@ import {
   listingChanges,
   listingVersions,
   marketRuns,
+  ratingSnapshots,
+  reviews,
+  reviewTriage,
 } from './schema.js';
 
 export type MarketRunKind = 'category' | 'listing' | 'developer';
@@ -354,4 +357,234 @@ export function marketRequestsSince(db: Db, since: Date): Record<MarketRunKind, 
     .all();
   for (const row of rows) totals[row.kind] = row.n ?? 0;
   return totals;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reads for the market views (store/market-views.ts): the overview, a category's page, an app's listing
+// timeline, the CLI's `market` and the digest's Market section.
+
+export interface CategoryState {
+  handle: string;
+  baselineAt: Date | null;
+  lastSnapshotAt: Date | null;
+  unavailableSince: Date | null;
+  unavailableReason: string | null;
+  lastError: string | null;
+}
+
+/** The stored state of these categories; a category never snapshotted has none. */
+export function categoryStates(db: Db, handles: readonly string[]): Map<string, CategoryState> {
+  if (handles.length === 0) return new Map();
+  return new Map(
+    db
+      .select()
+      .from(categories)
+      .where(inArray(categories.handle, [...handles]))
+      .all()
+      .map((row) => [row.handle, row]),
+  );
+}
+
+export interface StoredSnapshot {
+  id: number;
+  takenAt: Date;
+  status: MarketRunStatus;
+  /** Null for a gap (failed or unavailable). */
+  snapshot: CategorySnapshot | null;
+  error: string | null;
+}
+
+/** Every snapshot and gap of a category taken in [since, until), with the snapshots, oldest first. */
+export function categorySnapshotsBetween(
+  db: Db,
+  category: string,
+  since: Date,
+  until: Date,
+): StoredSnapshot[] {
+  return db
+    .select({
+      id: categorySnapshots.id,
+      takenAt: categorySnapshots.takenAt,
+      status: categorySnapshots.status,
+      snapshot: categorySnapshots.snapshot,
+      error: categorySnapshots.error,
+    })
+    .from(categorySnapshots)
+    .where(
+      and(
+        eq(categorySnapshots.categoryHandle, category),
+        gte(categorySnapshots.takenAt, since),
+        lt(categorySnapshots.takenAt, until),
+      ),
+    )
+    .orderBy(asc(categorySnapshots.takenAt), asc(categorySnapshots.id))
+    .all()
+    .map((row) => ({ ...row, snapshot: row.status === 'ok' ? (row.snapshot as CategorySnapshot) : null }));
+}
+
+/** The category's last successful snapshot taken before `before`, if any. */
+export function lastSnapshotBefore(db: Db, category: string, before: Date): StoredSnapshot | undefined {
+  const row = db
+    .select({
+      id: categorySnapshots.id,
+      takenAt: categorySnapshots.takenAt,
+      status: categorySnapshots.status,
+      snapshot: categorySnapshots.snapshot,
+      error: categorySnapshots.error,
+    })
+    .from(categorySnapshots)
+    .where(
+      and(
+        eq(categorySnapshots.categoryHandle, category),
+        eq(categorySnapshots.status, 'ok'),
+        lt(categorySnapshots.takenAt, before),
+      ),
+    )
+    .orderBy(desc(categorySnapshots.takenAt), desc(categorySnapshots.id))
+    .limit(1)
+    .get();
+  return row ? { ...row, snapshot: row.snapshot as CategorySnapshot } : undefined;
+}
+
+/** Apps a category's tracked pages ranked for the first time ever in [since, until), oldest first. */
+export function firstSeenBetween(
+  db: Db,
+  category: string,
+  since: Date,
+  until: Date,
+): Array<{ handle: string; firstSeenAt: Date }> {
+  return db
+    .select({ handle: categoryAppsSeen.appHandle, firstSeenAt: categoryAppsSeen.firstSeenAt })
+    .from(categoryAppsSeen)
+    .where(
+      and(
+        eq(categoryAppsSeen.categoryHandle, category),
+        gte(categoryAppsSeen.firstSeenAt, since),
+        lt(categoryAppsSeen.firstSeenAt, until),
+      ),
+    )
+    .orderBy(asc(categoryAppsSeen.firstSeenAt), asc(categoryAppsSeen.appHandle))
+    .all();
+}
+
+/**
+ * An app's listing changes by version, newest version first and each version's changes in the order the
+ * diff gave them: at most `versions` versions, older than the version `beforeVersion` when given (the JSON
+ * API's cursor). Returns one more version than asked for when there is one, for the caller's cursor.
+ */
+export function listingChangesOf(
+  db: Db,
+  handle: string,
+  options: { versions: number; beforeVersion?: number },
+): ListingChangeRow[] {
+  const versions = db
+    .selectDistinct({ id: listingChanges.versionId })
+    .from(listingChanges)
+    .where(
+      and(
+        eq(listingChanges.appHandle, handle),
+        options.beforeVersion === undefined ? undefined : lt(listingChanges.versionId, options.beforeVersion),
+      ),
+    )
+    .orderBy(desc(listingChanges.versionId))
+    .limit(options.versions + 1)
+    .all()
+    .map((row) => row.id);
+  if (versions.length === 0) return [];
+  return db
+    .select()
+    .from(listingChanges)
+    .where(and(eq(listingChanges.appHandle, handle), inArray(listingChanges.versionId, versions)))
+    .orderBy(desc(listingChanges.versionId), asc(listingChanges.id))
+    .all();
+}
+
+/** Each app's latest listing version that changed something, with all the changes it made. */
+export function lastListingChanges(db: Db, handles: readonly string[]): Map<string, ListingChangeRow[]> {
+  const out = new Map<string, ListingChangeRow[]>();
+  if (handles.length === 0) return out;
+  const latest = db
+    .select({ version: sql<number>`max(${listingChanges.versionId})` })
+    .from(listingChanges)
+    .where(inArray(listingChanges.appHandle, [...handles]))
+    .groupBy(listingChanges.appHandle)
+    .all()
+    .map((row) => row.version);
+  if (latest.length === 0) return out;
+  const rows = db
+    .select()
+    .from(listingChanges)
+    .where(inArray(listingChanges.versionId, latest))
+    .orderBy(asc(listingChanges.id))
+    .all();
+  for (const row of rows) out.set(row.appHandle, [...(out.get(row.appHandle) ?? []), row]);
+  return out;
+}
+
+/** Whether the store has read this app's listing (or changes of it) at all. */
+export function listingKnown(db: Db, handle: string): boolean {
+  return (
+    db
+      .select({ id: listingVersions.id })
+      .from(listingVersions)
+      .where(eq(listingVersions.appHandle, handle))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
+/**
+ * The listed rating of each app as the review polls stored it: the latest, and the latest at or before
+ * `before` (for the change over a week); null where none was stored.
+ */
+export function ratingsAt(
+  db: Db,
+  handles: readonly string[],
+  before: Date,
+): Map<string, { latest: { average: number; at: Date } | null; before: number | null }> {
+  const out = new Map<string, { latest: { average: number; at: Date } | null; before: number | null }>();
+  const pick = (handle: string, until: Date | undefined) =>
+    db
+      .select({ average: ratingSnapshots.average, at: ratingSnapshots.takenAt })
+      .from(ratingSnapshots)
+      .where(
+        and(
+          eq(ratingSnapshots.appHandle, handle),
+          isNotNull(ratingSnapshots.average),
+          until === undefined ? undefined : lte(ratingSnapshots.takenAt, until),
+        ),
+      )
+      .orderBy(desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id))
+      .limit(1)
+      .get();
+  for (const handle of handles) {
+    const latest = pick(handle, undefined);
+    const then = pick(handle, before);
+    out.set(handle, {
+      latest: latest?.average == null ? null : { average: latest.average, at: latest.at },
+      before: then?.average ?? null,
+    });
+  }
+  return out;
+}
+
+/** Low-rated reviews (at most `maxRating` stars) still new or acknowledged, per app. */
+export function openLowReviews(db: Db, handles: readonly string[], maxRating: number): Map<string, number> {
+  const out = new Map<string, number>(handles.map((h) => [h, 0]));
+  if (handles.length === 0) return out;
+  const rows = db
+    .select({ handle: reviews.appHandle, n: sql<number>`count(*)` })
+    .from(reviews)
+    .leftJoin(reviewTriage, eq(reviewTriage.reviewRowId, reviews.id))
+    .where(
+      and(
+        inArray(reviews.appHandle, [...handles]),
+        lte(reviews.rating, maxRating),
+        sql`coalesce(${reviewTriage.status}, 'new') in ('new', 'acknowledged')`,
+      ),
+    )
+    .groupBy(reviews.appHandle)
+    .all();
+  for (const row of rows) out.set(row.handle, row.n);
+  return out;
 }

@@ -25,6 +25,7 @@ import { assetsRouter } from './routes/assets.js';
 import { exportRouter } from './routes/export.js';
 import { liveRouter } from './routes/live.js';
 import { loginRouter, logoutRouter } from './routes/login.js';
+import { marketRouter } from './routes/market.js';
 import { notFoundPage } from './routes/not-found.js';
 import { pagesRouter } from './routes/pages.js';
 
@@ -84,6 +85,7 @@ export function createWeb(options: WebOptions): Web {
   router.use(liveRouter(ctx));
   router.use(apiRouter(ctx));
   router.use(exportRouter(ctx));
+  router.use(marketRouter(ctx));
   router.use(notFoundPage(ctx));
   router.use(answerErrors({ logger, principalOf: (req) => knownPrincipal(req, ctx) }));
 

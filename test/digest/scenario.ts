@@ -2,9 +2,16 @@
  * The week of 16–22 November 2026 in Berlin (UTC+1), seeded into a real store. Berlin's Monday 00:00 is
  * 23:00 UTC on Sunday: reviews are placed on both sides of both week boundaries.
  */
-import { type CollectInput, collectDigest, type DigestPeriod, previousWeek } from '../../src/digest/index.js';
+import {
+  type CollectInput,
+  collectDigest,
+  type DigestData,
+  type DigestPeriod,
+  previousWeek,
+} from '../../src/digest/index.js';
 import { DEFAULT_SCORING_RULES } from '../../src/scoring/index.js';
 import type { StoreDb } from '../../src/store/db.js';
+import { seedMarketHistory } from '../helpers/market.js';
 import { reviewAlertPayload, Seed } from './seed.js';
 
 export const TZ = 'Europe/Berlin';
@@ -106,4 +113,24 @@ export function seedWeek(db: StoreDb): void {
 
 export function collect(db: StoreDb, period: DigestPeriod = WEEK, apps = APPS) {
   return collectDigest(db, { apps, period, maxRating: 3, scoring: DEFAULT_SCORING_RULES, now: NOW });
+}
+
+/**
+ * The week's Market section from ten days of a category ending on 22 November (test/helpers/market.ts):
+ * shop falls from #5 to #12 on the 20th, an entrant comes in on the 21st, a snapshot fails on the 17th,
+ * and the competitor cuts a price on the 21st.
+ */
+export function collectMarketWeek(db: StoreDb, categories = ['store-design', 'finances']): DigestData {
+  seedMarketHistory({ db } as Parameters<typeof seedMarketHistory>[0], NOW.getTime());
+  return collectDigest(db, {
+    apps: [
+      { handle: 'shop', name: 'Shop', role: 'own' },
+      { handle: 'rival', name: 'Rival & Co', role: 'competitor' },
+    ],
+    period: WEEK,
+    maxRating: 3,
+    scoring: DEFAULT_SCORING_RULES,
+    now: NOW,
+    categories,
+  });
 }

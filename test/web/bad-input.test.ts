@@ -310,3 +310,30 @@ describe('a failure of the server', () => {
     }
   });
 });
+
+describe("the market's routes", () => {
+  it('refuse a bad or unknown query parameter with a 400 before looking the handle up', async () => {
+    const market = await api('/api/market?category=store-design');
+    expect(market.status).toBe(400);
+    expect(market.body.problems?.[0]?.message).toContain('it takes no query parameters');
+    const days = await api('/api/categories/store-design?days=1e3&days=2');
+    expect(days.status).toBe(400);
+    expect(days.body.problems).toEqual([{ name: 'days', message: 'days is given once, not 2 times' }]);
+    const range = await api('/api/categories/nowhere?days=366');
+    expect(range.body.problems).toEqual([
+      { name: 'days', message: 'days is a whole number of days from 1 to 365, not "366"' },
+    ]);
+    const changes = await api('/api/apps/shop/changes?limit=-1&cursor=0');
+    expect(changes.body.problems?.map((p) => p.name)).toEqual(['limit', 'cursor']);
+    // Valid parameters, unknown handles: 404.
+    expect((await api('/api/categories/nowhere?days=30')).status).toBe(404);
+    expect((await api('/api/apps/nobody/changes?limit=5')).status).toBe(404);
+  });
+
+  it('answer a browser with the page of what to correct', async () => {
+    const res = await fetch(`${server.url}/categories/store-design?days=soon`, { headers: AUTH });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('days is a whole number of days from 1 to 365, not &quot;soon&quot;');
+  });
+});

@@ -11,6 +11,7 @@ import { Rng } from '../../src/simulator/random.js';
 import { addUser } from '../../src/web/users.js';
 import { ReviewSeeder } from '../helpers/inbox.js';
 import { REDIS_URL, tempStore } from '../helpers/index.js';
+import { marketInboxConfig, seedMarketHistory } from '../helpers/market.js';
 import { ADMIN_TOKEN, Browser, hiddenField, startWebServer, type WebServer } from '../helpers/web.js';
 
 const SEED = 20261123;
@@ -34,10 +35,13 @@ beforeAll(async () => {
     identity: string;
   });
   await addUser(store, { name: 'ana', password: PASSWORD });
+  // The market's routes show a category with a gap, an entrant and a listing change.
+  seedMarketHistory(store, Date.now());
   // Random logins fail by the hundred: the throttle must not lock out the test's own logins.
   server = await startWebServer({
     store,
     redis,
+    config: marketInboxConfig(),
     loginLimits: { perName: 1_000_000, perAddress: 1_000_000, windowMs: 60_000 },
   });
 });
@@ -62,6 +66,7 @@ const PARAMS = [
   'removed',
   'view',
   'sort',
+  'days',
   'limit',
   'cursor',
   'next',
@@ -221,6 +226,11 @@ function randomGet(rng: Rng): string {
     `/reviews/${randomId(rng)}`,
     `/apps/${handle}`,
     `/apps/${handle}/reviews/${review}`,
+    '/market',
+    '/api/market',
+    `/categories/${urlText(rng, pick(rng, ['store-design', 'finances', 'productivity', 'Not A Handle']))}`,
+    `/api/categories/${urlText(rng, pick(rng, ['store-design', 'finances', 'nowhere', '%ZZ']))}`,
+    `/api/apps/${handle}/changes`,
     '/login',
     '/favicon.ico',
     '/favicon.svg',

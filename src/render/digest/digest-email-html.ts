@@ -30,6 +30,7 @@ import {
 } from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
 import { type DataSource, tagSimulated } from '../wording.js';
+import { marketHtmlRows } from './digest-market.js';
 import {
   acknowledgedSentence,
   openByPriority,
@@ -361,6 +362,7 @@ export function digestHtml(data: DigestData, product: string, source: DataSource
   if (data.quiet) {
     rows.push(row(heading('Current ratings', 3) + glanceTable(data.apps, true)));
     rows.push(...quietFailures(data));
+    if (data.market !== null) rows.push(...marketHtmlRows(data.market, period.timezone));
   } else {
     const glance = data.apps.some((a) => a.role === 'own') ? 'Your apps' : 'Apps';
     rows.push(row(heading(glance, 3) + glanceTable(headlineApps(data.apps), false)));
@@ -372,6 +374,7 @@ export function digestHtml(data: DigestData, product: string, source: DataSource
         ),
       );
     }
+    if (data.market !== null) rows.push(...marketHtmlRows(data.market, period.timezone));
     for (const app of data.apps) rows.push(...appSection(app, data));
   }
   rows.push(

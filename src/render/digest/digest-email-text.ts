@@ -17,6 +17,7 @@ import { formatCount } from '../../util/plural.js';
 import { truncate } from '../escape.js';
 import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { DataSource } from '../wording.js';
+import { marketText } from './digest-market.js';
 import { acknowledgedSentence, openByPriority, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
@@ -206,12 +207,14 @@ export function digestText(data: DigestData, product: string, source: DataSource
         `${appTitle(app)}: alerts that failed to deliver\n${failed(app.failedAlerts, app.failedAlertsTotal, period.timezone)}`,
       );
     }
+    if (data.market !== null) parts.push(marketText(data.market, period.timezone));
   } else {
     const glanceTitle = data.apps.some((a) => a.role === 'own') ? 'YOUR APPS' : 'APPS';
     parts.push(`${glanceTitle}\n${glance(headlineApps(data.apps), false)}`);
     if (data.comparison !== null) {
       parts.push(`AGAINST COMPETITORS, ${periodNoun(period).toUpperCase()}\n${comparison(data)}`);
     }
+    if (data.market !== null) parts.push(marketText(data.market, period.timezone));
     for (const app of data.apps) parts.push(...appSection(app, data));
   }
   parts.push(

@@ -23,6 +23,7 @@ import {
   simulatedBlocks,
 } from '../slack-blocks.js';
 import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
+import { marketSlackEntries } from './digest-market.js';
 import { acknowledgedSentence, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
@@ -125,6 +126,10 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
     ...rest.map((app) => ({ group: 'rest' as const, text: `• ${appLine(app, quiet)}` })),
   ];
   const footer = `Weeks run Monday to Sunday in ${escapeMrkdwn(period.timezone)}`;
+  const market =
+    data.market === null
+      ? []
+      : pack(['*Market*', ...marketSlackEntries(data.market, period.timezone)], '\n\n');
 
   const build = (shown: number): SlackBlock[] => {
     const kept = entries.slice(0, shown);
@@ -137,6 +142,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
       ...before,
       ...pack(mainTexts, '\n\n'),
       ...(restTexts.length > 0 ? pack([`*Competitors*`, ...restTexts], '\n') : []),
+      ...market,
       context(notes.join(' · ')),
     ];
   };

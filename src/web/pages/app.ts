@@ -1,4 +1,5 @@
 import type { AppPage } from '../../store/app-page.js';
+import type { ListingTimeline } from '../../store/market-views.js';
 import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
@@ -6,6 +7,7 @@ import { queryString } from '../filters.js';
 import { html } from '../html.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
 import { type LivePage, layout } from './layout.js';
+import { listingSection } from './listing-changes.js';
 
 export interface AppView {
   principal: Principal;
@@ -15,6 +17,8 @@ export interface AppView {
   page: AppPage;
   days: number;
   compareWeeks: number;
+  /** The listing's changes (the market watch); undefined when it was never read. */
+  listing?: ListingTimeline | undefined;
 }
 
 export function appPageHtml(view: AppView): string {
@@ -57,6 +61,7 @@ export function appPageHtml(view: AppView): string {
     `New reviews of ${app.name} per week, by stars`,
   )}
 </section>
+${listingSection(view.listing, app.handle)}
 <section aria-labelledby="alerts-h">
   <h2 id="alerts-h">Rating-drop and incident alerts</h2>
   ${page.alerts.length === 0 ? html`<p class="muted">None in the last ${view.days} days.</p>` : ''}

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import { appPage } from '../../store/app-page.js';
 import { neighboursInList } from '../../store/inbox.js';
+import { listingKnown } from '../../store/market.js';
+import { listingTimeline } from '../../store/market-views.js';
 import { reviewDetail, reviewExists, reviewRowIdOf } from '../../store/review-detail.js';
 import type { TriageEventRow } from '../../store/schema.js';
 import {
@@ -54,6 +56,8 @@ import { safeNext } from './login.js';
 const APP_PAGE_DAYS = 90;
 const APP_PAGE_WEEKS = 12;
 const APP_PAGE_COMPARE_WEEKS = 4;
+/** Listing versions the app's page shows; older ones through /api/apps/:handle/changes. */
+const APP_PAGE_LISTING_VERSIONS = 20;
 
 /**
  * Every form carries its CSRF token; those of a review's page also the list it was opened from (`list`,
@@ -302,6 +306,9 @@ export function pagesRouter(ctx: WebContext): express.Router {
         page,
         days: APP_PAGE_DAYS,
         compareWeeks: APP_PAGE_COMPARE_WEEKS,
+        listing: listingKnown(store.db, page.handle)
+          ? listingTimeline(store.db, page.handle, { versions: APP_PAGE_LISTING_VERSIONS })
+          : undefined,
       }),
     );
   });

@@ -1,0 +1,112 @@
+/**
+ * The JSON of the market endpoints (`/api/market`, `/api/categories/:handle`, `/api/apps/:handle/changes`),
+ * documented in docs/inbox.md: dates as ISO strings, ranks organic (null: not in the tracked pages), moves
+ * in places climbed (negative: fell), and each page's URL in the inbox.
+ */
+import type { CategoryView, ChangeSummary, ListingTimeline, MarketOverview } from '../store/market-views.js';
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** A path of the inbox, absolute when `web.publicUrl` says where the inbox is. */
+export function inboxUrl(path: string, publicUrl: string | undefined): string {
+  return publicUrl ? new URL(path, publicUrl).href : path;
+}
+
+export const categoryPath = (handle: string) => `/categories/${handle}`;
+export const appPath = (handle: string) => `/apps/${handle}`;
+
+function changeJson(change: ChangeSummary) {
+  return {
+    id: change.id,
+    at: iso(change.at),
+    field: change.field,
+    kind: change.kind,
+    text: change.text,
+    tone: change.tone,
+    alerted: change.alerted,
+  };
+}
+
+export function overviewJson(overview: MarketOverview, publicUrl: string | undefined) {
+  return {
+    at: iso(overview.at),
+    categories: overview.categories.map((c) => ({
+      handle: c.handle,
+      url: inboxUrl(categoryPath(c.handle), publicUrl),
+      state: c.state,
+      lastSnapshotAt: iso(c.lastSnapshotAt),
+      depth: c.depth,
+      unavailableSince: iso(c.unavailableSince),
+      lastError: c.lastError,
+    })),
+    apps: overview.apps.map((app) => ({
+      handle: app.handle,
+      name: app.name,
+      role: app.role,
+      url: inboxUrl(appPath(app.handle), publicUrl),
+      rating: app.rating,
+      ratingChange: app.ratingChange,
+      openLowReviews: app.openLow,
+      ranks: app.ranks.map((r) => ({
+        category: r.category,
+        rank: r.rank,
+        sponsored: r.sponsored,
+        at: iso(r.at),
+        before: r.before ? { rank: r.before.rank, at: iso(r.before.at) } : null,
+        move: r.move,
+      })),
+      lastChange: app.lastChange
+        ? { at: iso(app.lastChange.at), changes: app.lastChange.changes.map(changeJson) }
+        : null,
+    })),
+  };
+}
+
+export function categoryJson(view: CategoryView, publicUrl: string | undefined) {
+  return {
+    handle: view.handle,
+    url: inboxUrl(categoryPath(view.handle), publicUrl),
+    since: iso(view.since),
+    until: iso(view.until),
+    state: view.status.state,
+    lastSnapshotAt: iso(view.status.lastSnapshotAt),
+    depth: view.status.depth,
+    unavailableSince: iso(view.status.unavailableSince),
+    lastError: view.status.lastError,
+    snapshots: view.snapshots,
+    gaps: view.gaps.map((g) => ({
+      from: iso(g.from),
+      to: iso(g.to),
+      snapshots: g.snapshots,
+      status: g.status,
+    })),
+    series: view.series.map((s) => ({
+      handle: s.handle,
+      name: s.name,
+      role: s.role,
+      rank: s.rank,
+      move: s.move,
+      points: s.points.map((p) => ({ at: iso(p.at), rank: p.rank })),
+    })),
+    top: view.top,
+    entrants: view.entrants.map((e) => ({ ...e, at: iso(e.at) })),
+    exits: view.exits.map((e) => ({ ...e, at: iso(e.at) })),
+    sponsored: {
+      now: view.sponsored.now,
+      changes: view.sponsored.changes.map((c) => ({ ...c, at: iso(c.at) })),
+    },
+  };
+}
+
+export function changesJson(handle: string, timeline: ListingTimeline, publicUrl: string | undefined) {
+  return {
+    app: handle,
+    url: inboxUrl(`${appPath(handle)}#listing`, publicUrl),
+    versions: timeline.versions.map((v) => ({
+      versionId: v.versionId,
+      at: iso(v.at),
+      changes: v.changes.map((c, i) => ({ ...changeJson(c), change: v.rows[i]?.change ?? null })),
+    })),
+    next: timeline.next === undefined ? null : String(timeline.next),
+  };
+}

@@ -136,7 +136,6 @@ export function createWorkers(
           createMaintenanceWorker(digestDeps, {
             connection,
             prefix,
-            autorun: false,
             onError: reportError('maintenance worker'),
           }),
         ]

@@ -136,6 +136,8 @@ const KNOWN = `select id as rowId, identity, fingerprint, rating, content, creat
  * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
  * statements, so their cost is the poller's: drizzle's query building and row mapping cost more than
  * SQLite itself here (bench/README.md), so they are plain SQL on the same connection, typed by hand.
+ *
+ * Long because it is a table: one entry per statement, each prepared once, in one place to read.
  */
 function build(db: Store['db']) {
   const raw = db.$client;

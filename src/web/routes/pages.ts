@@ -3,7 +3,7 @@
  * its triage forms, an app's page, and where alerts link. Every form works without JavaScript: a change
  * redirects back (303), a refused one shows its page again with what was wrong.
  */
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import { appPage } from '../../store/app-page.js';
@@ -104,20 +104,32 @@ function formChange(form: z.infer<typeof reviewForm>): TriageChange {
   }
 }
 
+/** The inbox's pages, each route's handler named below. */
 export function pagesRouter(ctx: WebContext): express.Router {
-  const { store, config, presenter, now } = ctx;
-  const userNames = () => listUsers(store.db).map((u) => u.name);
-  const apps = () => config.apps.map((a) => presenter.app(a.handle, ''));
-  const notFound = (req: Request, res: Response, message: string) =>
-    res
-      .status(404)
-      .type('html')
-      .send(messagePage('Not found', message, '/', principalOfRequest(req)));
-
   const router = express.Router();
+  router.get('/', listPage(ctx));
+  // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
+  router.get('/apps/:handle/reviews/:reviewId', noQuery, reviewLink(ctx));
+  router.get('/apps/:handle', noQuery, appPageOf(ctx));
+  router.get('/reviews/:id', noQuery, (req, res) => showReview(ctx, req, res, 200));
+  router.post('/reviews/:id/triage', noQuery, bodyOfType(FORM_TYPE), triageReview(ctx));
+  router.post('/reviews/bulk', noQuery, bodyOfType(FORM_TYPE), bulkTriage(ctx));
+  return router;
+}
 
-  router.get('/', (req, res) => {
-    // A filter that cannot be applied shows the form with what was valid, to correct the rest.
+const userNames = (ctx: WebContext) => listUsers(ctx.store.db).map((u) => u.name);
+
+function notFound(req: Request, res: Response, message: string): void {
+  res
+    .status(404)
+    .type('html')
+    .send(messagePage('Not found', message, '/', principalOfRequest(req)));
+}
+
+/** The list (`/`) with its filters; a filter that cannot be applied shows the form with what was valid. */
+function listPage(ctx: WebContext): RequestHandler {
+  const { store, config, presenter, now } = ctx;
+  return (req, res) => {
     const { query, problems } = INBOX_QUERY.read(req.query);
     res
       .status(problems.length > 0 ? 400 : 200)
@@ -128,26 +140,32 @@ export function pagesRouter(ctx: WebContext): express.Router {
           query,
           problems,
           ...(problems.length > 0 ? {} : { page: inboxPageOf(store.db, query, config, now()) }),
-          apps: apps(),
-          users: userNames(),
+          apps: config.apps.map((a) => presenter.app(a.handle, '')),
+          users: userNames(ctx),
           maxRating: config.alerts.lowRating.maxRating,
           presenter,
         }),
       );
-  });
+  };
+}
 
-  // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
-  router.get('/apps/:handle/reviews/:reviewId', noQuery, (req, res) => {
+/** A review by its app and marketplace id: a redirect to its page. */
+function reviewLink(ctx: WebContext): RequestHandler {
+  return (req, res) => {
     const { handle, reviewId } = req.params;
     const id =
       typeof handle === 'string' && typeof reviewId === 'string' && HANDLE_PATTERN.test(handle)
-        ? reviewRowIdOf(store.db, handle, reviewId)
+        ? reviewRowIdOf(ctx.store.db, handle, reviewId)
         : undefined;
     if (id === undefined) return notFound(req, res, 'No such review (yet).');
     res.redirect(303, `/reviews/${id}`);
-  });
+  };
+}
 
-  router.get('/apps/:handle', noQuery, (req, res) => {
+/** An app's page: one the store knows, or one the config watches (before its first poll). */
+function appPageOf(ctx: WebContext): RequestHandler {
+  const { store, config, presenter, now } = ctx;
+  return (req, res) => {
     const handle = req.params.handle;
     const configured = config.apps.some((a) => a.handle === handle);
     const page =
@@ -170,45 +188,55 @@ export function pagesRouter(ctx: WebContext): express.Router {
         compareWeeks: APP_PAGE_COMPARE_WEEKS,
       }),
     );
-  });
-
-  const showReview = (req: Request, res: Response, status: number, error?: string) => {
-    const id = reviewIdParam(req.params.id);
-    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
-    if (!detail) return notFound(req, res, 'No such review.');
-    res
-      .status(status)
-      .type('html')
-      .send(
-        reviewPage({
-          principal: principalOfRequest(req),
-          detail,
-          users: userNames(),
-          presenter,
-          ...(error ? { error } : {}),
-        }),
-      );
   };
+}
 
-  router.get('/reviews/:id', noQuery, (req, res) => showReview(req, res, 200));
+/** A review's page, with `error` above its forms when one was refused. */
+function showReview(ctx: WebContext, req: Request, res: Response, status: number, error?: string): void {
+  const id = reviewIdParam(req.params.id);
+  const detail = id === undefined ? undefined : reviewDetail(ctx.store.db, id);
+  if (!detail) {
+    notFound(req, res, 'No such review.');
+    return;
+  }
+  res
+    .status(status)
+    .type('html')
+    .send(
+      reviewPage({
+        principal: principalOfRequest(req),
+        detail,
+        users: userNames(ctx),
+        presenter: ctx.presenter,
+        ...(error ? { error } : {}),
+      }),
+    );
+}
 
-  router.post('/reviews/:id/triage', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+/** A form of a review's page: the change, then back to the page (303), or the page with what was wrong. */
+function triageReview(ctx: WebContext): RequestHandler {
+  const { store, now } = ctx;
+  return (req, res) => {
     const id = reviewIdParam(req.params.id);
-    if (id === undefined || !reviewExists(store.db, id)) return showReview(req, res, 404);
+    if (id === undefined || !reviewExists(store.db, id)) return showReview(ctx, req, res, 404);
     const form = reviewForm.safeParse(req.body ?? {});
     if (!form.success) {
-      return showReview(req, res, 400, `Nothing was changed: ${formProblems(form.error)}.`);
+      return showReview(ctx, req, res, 400, `Nothing was changed: ${formProblems(form.error)}.`);
     }
     try {
       applyTriage(store.db, id, formChange(form.data), actorOf(principalOfRequest(req)), now());
     } catch (err) {
-      if (err instanceof TriageInputError) return showReview(req, res, 400, err.message);
+      if (err instanceof TriageInputError) return showReview(ctx, req, res, 400, err.message);
       throw err;
     }
     res.redirect(303, `/reviews/${id}#triage`);
-  });
+  };
+}
 
-  router.post('/reviews/bulk', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+/** The list's bulk form: one change to every review ticked, then back to the list. */
+function bulkTriage(ctx: WebContext): RequestHandler {
+  const { store, now } = ctx;
+  return (req, res) => {
     const form = bulkForm.safeParse(req.body ?? {});
     const back = safeNext(form.success ? form.data.back : undefined);
     const fail = (message: string) =>
@@ -233,7 +261,5 @@ export function pagesRouter(ctx: WebContext): express.Router {
       throw err;
     }
     res.redirect(303, back);
-  });
-
-  return router;
+  };
 }

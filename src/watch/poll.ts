@@ -376,7 +376,7 @@ function writePoll(
   });
   // Before this poll's reviews are stored: a gap opened now ends at what is stored now.
   const floorRowId = fetched.gap?.state === 'opened' ? newestReviewRowId(db, handle) : 0;
-  const historyBefore = gapBefore ? gapBefore.since : app.lastSuccessAt;
+  const historyBefore = gapBefore ? gapBefore.since : (app.lastSuccessAt?.getTime() ?? null);
   const { newReviews, edits, restored } = storeReviews(db, handle, fetched, {
     baseline,
     historyBefore,
@@ -417,7 +417,7 @@ function writePoll(
     recordGap(db, handle, fetched.gap, {
       before: gapBefore,
       floorRowId,
-      since: app.lastSuccessAt,
+      since: app.lastSuccessAt?.getTime() ?? null,
       at: finishedAt.getTime(),
       arrived:
         listedBefore === null || fetched.summary.count === null ? null : fetched.summary.count - listedBefore,

@@ -17,6 +17,7 @@ import type { OpsServer } from './ops/server.js';
 import type { NotifyJobData, PollJobData } from './queue/names.js';
 import type { PollSchedule } from './queue/poll-schedule.js';
 import type { RetryPolicy } from './queue/poll-worker.js';
+import type { ReconcileJobData } from './queue/reconcile-worker.js';
 import { catalogTargetOf, type OnFatal, openCatalog } from './root/catalog.js';
 import { type Controls, lifecycle, onDemand } from './root/handle.js';
 import type { Mode } from './root/mode.js';
@@ -73,7 +74,7 @@ export interface Worker extends Controls {
   /** The digest, prune and reconciliation queues, in `service` mode. */
   readonly digestQueue: Queue | undefined;
   readonly maintenanceQueue: Queue | undefined;
-  readonly reconcileQueue: Queue | undefined;
+  readonly reconcileQueue: Queue<ReconcileJobData> | undefined;
   /** The polling watchdog, in `service` mode. */
   readonly health: PollingHealth | undefined;
   /** Set when `catalog.simulator: true`: the built-in simulator this worker polls. */

@@ -26,156 +26,108 @@ const QUEUE_COUNT_TIMEOUT_MS = 1_000;
  * carry an app (one series per watched app, the figures `status` shows); counters never do.
  */
 export class Metrics {
-  readonly registry: Registry;
-  readonly polls: Counter<'status'>;
-  readonly pollDuration: Histogram;
-  readonly catalogRequests: Counter<'endpoint' | 'status'>;
-  readonly catalogRateLimited: Counter;
-  readonly notifications: Counter<'channel' | 'outcome'>;
-  readonly queueJobs: Gauge<'queue' | 'state'>;
-  readonly reviewsNew: Counter;
-  readonly alertsRaised: Counter<'kind'>;
-  readonly pollInterval: Gauge<'app'>;
-  readonly pollNext: Gauge<'app'>;
-  readonly reviewRate: Gauge<'app'>;
-  readonly scheduleRequests: Gauge<'kind'>;
-  readonly requestBudget: Gauge;
-  readonly gapsOpen: Gauge;
-  readonly gapUnread: Gauge<'app'>;
+  // Each metric is declared once, as a field, in the order /metrics lists them; the gauges read at scrape
+  // time get what they read through the instance, which the setters below point at.
+  readonly registry = new Registry();
+  readonly #registers = [this.registry];
   #queues: readonly Queue[] = [];
   #pollQueue: Queue | undefined;
   #gaps: () => readonly OpenGap[] = () => [];
 
+  readonly polls = new Counter({
+    name: 'reviewwatch_polls_total',
+    help: 'Poll attempts by outcome (ok, baseline, unavailable, failed); each failed attempt of a retried poll counts, a 429 does not',
+    labelNames: ['status'],
+    registers: this.#registers,
+  });
+  readonly pollDuration = new Histogram({
+    name: 'reviewwatch_poll_duration_seconds',
+    help: 'How long a poll attempt took, waits for the request gate included',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: this.#registers,
+  });
+  readonly catalogRequests = new Counter({
+    name: 'reviewwatch_catalog_requests_total',
+    help: 'Catalog API requests by endpoint kind and HTTP status (error: no answer)',
+    labelNames: ['endpoint', 'status'],
+    registers: this.#registers,
+  });
+  readonly catalogRateLimited = new Counter({
+    name: 'reviewwatch_catalog_rate_limited_total',
+    help: 'Catalog API requests answered 429',
+    registers: this.#registers,
+  });
+  readonly notifications = new Counter({
+    name: 'reviewwatch_notifications_total',
+    help: 'Alert deliveries by channel and outcome (sent, failed for good, held by the throttle, retried)',
+    labelNames: ['channel', 'outcome'],
+    registers: this.#registers,
+  });
+  readonly queueJobs = new Gauge({
+    name: 'reviewwatch_queue_jobs',
+    help: 'Jobs per queue and state, read from Redis at scrape time',
+    labelNames: ['queue', 'state'],
+    registers: this.#registers,
+    collect: collectJobCounts(() => this.#queues),
+  });
+  readonly reviewsNew = new Counter({
+    name: 'reviewwatch_reviews_new_total',
+    help: 'New reviews found by steady-state polls (the history a baseline stores is not counted)',
+    registers: this.#registers,
+  });
+  readonly alertsRaised = new Counter({
+    name: 'reviewwatch_alerts_raised_total',
+    help: 'Alerts written to the outbox, by kind (review, rating-drop, incident)',
+    labelNames: ['kind'],
+    registers: this.#registers,
+  });
+  readonly pollInterval = new Gauge({
+    name: 'reviewwatch_poll_interval_seconds',
+    help: "Each app's poll interval in force (poll.schedule), as its job scheduler has it",
+    labelNames: ['app'],
+    registers: this.#registers,
+  });
+  readonly pollNext = new Gauge({
+    name: 'reviewwatch_poll_next_timestamp_seconds',
+    help: "When each app's next poll is due (Unix time), read from its job scheduler at scrape time",
+    labelNames: ['app'],
+    registers: this.#registers,
+    collect: collectNextPolls(() => this.#pollQueue),
+  });
+  readonly reviewRate = new Gauge({
+    name: 'reviewwatch_review_rate_per_day',
+    help: "Each app's estimated new reviews a day, as the last poll schedule plan judged it",
+    labelNames: ['app'],
+    registers: this.#registers,
+  });
+  readonly scheduleRequests = new Gauge({
+    name: 'reviewwatch_schedule_projected_requests_per_day',
+    help: 'Catalog API requests a day the poll schedule is projected to spend, by what spends them (total: all)',
+    labelNames: ['kind'],
+    registers: this.#registers,
+  });
+  readonly requestBudget = new Gauge({
+    name: 'reviewwatch_schedule_daily_request_budget',
+    help: 'catalog.dailyRequestBudget, when set',
+    registers: this.#registers,
+  });
+  // Read from SQLite at scrape time: a gap is the store's, whichever process polls the app.
+  readonly gapsOpen = new Gauge({
+    name: 'reviewwatch_poll_gaps_open',
+    help: 'Apps with a burst gap: reviews past poll.maxPages that the next polls have yet to read',
+    registers: this.#registers,
+    collect: collectGapCount(() => this.#gaps()),
+  });
+  readonly gapUnread = new Gauge({
+    name: 'reviewwatch_poll_gap_unread_reviews',
+    help: 'About how many reviews of each app with a burst gap are unread (-1: the listing does not say)',
+    labelNames: ['app'],
+    registers: this.#registers,
+    collect: collectGapUnread(() => this.#gaps()),
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
-    this.registry = new Registry();
-    const registers = [this.registry];
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.polls = new Counter({
-      name: 'reviewwatch_polls_total',
-      help: 'Poll attempts by outcome (ok, baseline, unavailable, failed); each failed attempt of a retried poll counts, a 429 does not',
-      labelNames: ['status'],
-      registers,
-    });
-    this.pollDuration = new Histogram({
-      name: 'reviewwatch_poll_duration_seconds',
-      help: 'How long a poll attempt took, waits for the request gate included',
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-      registers,
-    });
-    this.catalogRequests = new Counter({
-      name: 'reviewwatch_catalog_requests_total',
-      help: 'Catalog API requests by endpoint kind and HTTP status (error: no answer)',
-      labelNames: ['endpoint', 'status'],
-      registers,
-    });
-    this.catalogRateLimited = new Counter({
-      name: 'reviewwatch_catalog_rate_limited_total',
-      help: 'Catalog API requests answered 429',
-      registers,
-    });
-    this.notifications = new Counter({
-      name: 'reviewwatch_notifications_total',
-      help: 'Alert deliveries by channel and outcome (sent, failed for good, held by the throttle, retried)',
-      labelNames: ['channel', 'outcome'],
-      registers,
-    });
-    const queues = () => this.#queues;
-    this.queueJobs = new Gauge({
-      name: 'reviewwatch_queue_jobs',
-      help: 'Jobs per queue and state, read from Redis at scrape time',
-      labelNames: ['queue', 'state'],
-      registers,
-      async collect() {
-        // Reset first: a queue whose counts did not come back is absent rather than stale.
-        this.reset();
-        const counts = await Promise.allSettled(
-          queues().map((queue) =>
-            withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).then((c) => ({
-              queue: queue.name,
-              c,
-            })),
-          ),
-        );
-        for (const result of counts) {
-          if (result.status !== 'fulfilled') continue;
-          for (const state of QUEUE_STATES)
-            this.set({ queue: result.value.queue, state }, result.value.c[state] ?? 0);
-        }
-      },
-    });
-    this.reviewsNew = new Counter({
-      name: 'reviewwatch_reviews_new_total',
-      help: 'New reviews found by steady-state polls (the history a baseline stores is not counted)',
-      registers,
-    });
-    this.alertsRaised = new Counter({
-      name: 'reviewwatch_alerts_raised_total',
-      help: 'Alerts written to the outbox, by kind (review, rating-drop, incident)',
-      labelNames: ['kind'],
-      registers,
-    });
-    this.pollInterval = new Gauge({
-      name: 'reviewwatch_poll_interval_seconds',
-      help: "Each app's poll interval in force (poll.schedule), as its job scheduler has it",
-      labelNames: ['app'],
-      registers,
-    });
-    const pollQueue = () => this.#pollQueue;
-    this.pollNext = new Gauge({
-      name: 'reviewwatch_poll_next_timestamp_seconds',
-      help: "When each app's next poll is due (Unix time), read from its job scheduler at scrape time",
-      labelNames: ['app'],
-      registers,
-      async collect() {
-        this.reset();
-        const queue = pollQueue();
-        if (!queue) return;
-        const schedulers = await withTimeout(queue.getJobSchedulers(0, -1), QUEUE_COUNT_TIMEOUT_MS).catch(
-          () => [],
-        );
-        for (const scheduler of schedulers) {
-          const app = handleOfSchedulerId(scheduler.key);
-          if (app !== undefined && scheduler.next !== undefined) this.set({ app }, scheduler.next / 1000);
-        }
-      },
-    });
-    this.reviewRate = new Gauge({
-      name: 'reviewwatch_review_rate_per_day',
-      help: "Each app's estimated new reviews a day, as the last poll schedule plan judged it",
-      labelNames: ['app'],
-      registers,
-    });
-    this.scheduleRequests = new Gauge({
-      name: 'reviewwatch_schedule_projected_requests_per_day',
-      help: 'Catalog API requests a day the poll schedule is projected to spend, by what spends them (total: all)',
-      labelNames: ['kind'],
-      registers,
-    });
-    this.requestBudget = new Gauge({
-      name: 'reviewwatch_schedule_daily_request_budget',
-      help: 'catalog.dailyRequestBudget, when set',
-      registers,
-    });
-    // Read from SQLite at scrape time: a gap is the store's, whichever process polls the app.
-    const gaps = () => this.#gaps();
-    this.gapsOpen = new Gauge({
-      name: 'reviewwatch_poll_gaps_open',
-      help: 'Apps with a burst gap: reviews past poll.maxPages that the next polls have yet to read',
-      registers,
-      collect() {
-        this.set(gaps().length);
-      },
-    });
-    this.gapUnread = new Gauge({
-      name: 'reviewwatch_poll_gap_unread_reviews',
-      help: 'About how many reviews of each app with a burst gap are unread (-1: the listing does not say)',
-      labelNames: ['app'],
-      registers,
-      collect() {
-        this.reset();
-        for (const gap of gaps()) this.set({ app: gap.handle }, gap.unread ?? -1);
-      },
-    });
   }
 
   /** Where a scrape reads the open burst gaps (store/gaps.ts). */
@@ -243,4 +195,51 @@ export class Metrics {
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/** Each queue's jobs per state; a queue whose counts do not come back in time is left out, not stale. */
+function collectJobCounts(queues: () => readonly Queue[]) {
+  return async function collect(this: Gauge<'queue' | 'state'>): Promise<void> {
+    this.reset();
+    const counts = await Promise.allSettled(
+      queues().map(async (queue) => ({
+        queue: queue.name,
+        counts: await withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS),
+      })),
+    );
+    for (const result of counts) {
+      if (result.status !== 'fulfilled') continue;
+      const { queue, counts: byState } = result.value;
+      for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
+    }
+  };
+}
+
+/** Each app's next poll, from its job scheduler in the poll queue. */
+function collectNextPolls(pollQueue: () => Queue | undefined) {
+  return async function collect(this: Gauge<'app'>): Promise<void> {
+    this.reset();
+    const queue = pollQueue();
+    if (!queue) return;
+    const schedulers = await withTimeout(queue.getJobSchedulers(0, -1), QUEUE_COUNT_TIMEOUT_MS).catch(
+      () => [],
+    );
+    for (const scheduler of schedulers) {
+      const app = handleOfSchedulerId(scheduler.key);
+      if (app !== undefined && scheduler.next !== undefined) this.set({ app }, scheduler.next / 1000);
+    }
+  };
+}
+
+function collectGapCount(gaps: () => readonly OpenGap[]) {
+  return function collect(this: Gauge): void {
+    this.set(gaps().length);
+  };
+}
+
+function collectGapUnread(gaps: () => readonly OpenGap[]) {
+  return function collect(this: Gauge<'app'>): void {
+    this.reset();
+    for (const gap of gaps()) this.set({ app: gap.handle }, gap.unread ?? -1);
+  };
 }

@@ -1,4 +1,4 @@
-import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+import { type ConnectionOptions, type Queue, Worker } from 'bullmq';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
@@ -75,14 +75,13 @@ export async function runPrune(deps: MaintenanceDeps, now = new Date()): Promise
 
 /**
  * Runs prune jobs, one at a time: the prune yields between its short transactions, so the job's lock is
- * renewed and the worker's polls write in between.
+ * renewed and the worker's polls write in between. Created paused, like every worker: the root runs it.
  */
 export function createMaintenanceWorker(
   deps: MaintenanceDeps,
   options: {
     connection: ConnectionOptions;
     prefix: string;
-    autorun?: boolean;
     /** The worker's error events (a Redis outage); logged as errors by default. */
     onError?: (err: Error) => void;
   },
@@ -91,7 +90,7 @@ export function createMaintenanceWorker(
     connection: options.connection,
     prefix: options.prefix,
     concurrency: 1,
-    autorun: options.autorun ?? true,
+    autorun: false,
   });
   worker.on(
     'error',
@@ -99,33 +98,4 @@ export function createMaintenanceWorker(
   );
   worker.on('failed', (_job, err) => deps.logger.error({ err: err.message }, 'prune failed'));
   return worker;
-}
-
-export interface MaintenanceService {
-  queue: Queue;
-  worker: Worker<unknown, PruneResult>;
-  close(): Promise<void>;
-}
-
-/** The daily prune: its job scheduler and its worker. */
-export async function startMaintenanceService(
-  deps: MaintenanceDeps,
-  options: { connection: ConnectionOptions; prefix: string },
-): Promise<MaintenanceService> {
-  const queue = new Queue(MAINTENANCE_QUEUE, { connection: options.connection, prefix: options.prefix });
-  try {
-    await syncMaintenanceSchedule(queue, deps);
-  } catch (err) {
-    await queue.close();
-    throw err;
-  }
-  const worker = createMaintenanceWorker(deps, options);
-  return {
-    queue,
-    worker,
-    async close() {
-      await worker.close();
-      await queue.close();
-    },
-  };
 }

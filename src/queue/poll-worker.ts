@@ -9,7 +9,6 @@ import type { Metrics } from '../ops/metrics.js';
 import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
-import { processId } from '../util/process-id.js';
 import { type GapReport, type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { pollLockKey, withLock } from './app-lock.js';
 import { POLL_JOB, type PollJobData } from './names.js';
@@ -96,113 +95,144 @@ export interface PollWorkerOptions {
 export const GAP_FOLLOW_UP_MS = 10_000;
 
 export function createPollWorker(options: PollWorkerOptions): Worker<PollJobData, PollJobResult> {
+  return new Worker<PollJobData, PollJobResult>(options.queue.name, (job) => runPollJob(options, job), {
+    connection: options.connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+    // The limiter must be set for rateLimit() to pause the queue; it also spaces poll starts.
+    limiter: { max: Math.max(1, Math.ceil(options.maxRequestsPerSecond)), duration: 1_000 },
+    autorun: false,
+  });
+}
+
+/** One poll job: the app's poll under its lock, then what follows it; a failure in BullMQ's terms. */
+async function runPollJob(options: PollWorkerOptions, job: Job<PollJobData>): Promise<PollJobResult> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const run = await pollUnderLock(options, job);
+    if (!run.taken) return skippedJob(options.logger, job);
+    return await afterPoll(options, job, run.value, seconds());
+  } catch (err) {
+    return pollFailed(options, job, err, seconds());
+  }
+}
+
+/**
+ * One poll per app at a time, across processes: a slot that comes while the app is still being polled (a
+ * slow API, `poll --once` beside `start`) would only spend the same requests twice.
+ */
+function pollUnderLock(options: PollWorkerOptions, job: Job<PollJobData>) {
   const { deps, logger } = options;
-  return new Worker<PollJobData, PollJobResult>(
-    options.queue.name,
-    async (job) => {
-      const { handle } = job.data;
-      const started = performance.now();
-      const seconds = () => (performance.now() - started) / 1000;
-      try {
-        // One poll per app at a time, across processes: a slot that comes while the app is still being
-        // polled (a slow API, `poll --once` beside `start`) would only spend the same requests twice.
-        const run = await withLockOrWait(
-          options.connection,
-          pollLockKey(options.prefix, handle),
-          job.data.waitUntil,
-          {
-            ttlMs: options.pollLockTtlMs ?? POLL_LOCK_TTL_MS,
-            onLost: () =>
-              logger.warn(
-                { app: handle },
-                `the poll lock of ${handle} lapsed (the process stalled or Redis was away): another poll of it may overlap this one`,
-              ),
-          },
-          () =>
-            pollApp(deps, handle, options.poll, (progress) => {
-              // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
-              if (progress.baseline)
-                // Progress is for the eyes only: a flushed Redis (no job hash) must not fail the poll, let
-                // alone the process.
-                job
-                  .updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null })
-                  .catch(() => undefined);
-            }),
-        );
-        if (!run.taken) {
-          const waited = job.data.waitUntil !== undefined;
-          logger.warn(
-            { app: handle },
-            waited
-              ? `poll of ${handle} skipped: another poll of it was still running when the time ran out`
-              : `poll of ${handle} skipped: the previous poll of it is still running (in this or another reviewwatch process)`,
-          );
-          return skipped(
-            handle,
-            waited
-              ? 'another poll of it (in this or another reviewwatch process) was still running when the time ran out'
-              : 'another poll of it is still running',
-          );
-        }
-        const outcome = run.value;
-        options.metrics?.pollFinished(outcome, seconds());
-        if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
-        const { gapFollowUp } = options;
-        if (gapFollowUp && outcome.gap && outcome.gap.state !== 'closed') {
-          const step = String(outcome.pollRunId);
-          await enqueueReadOn(options.queue, handle, step, gapFollowUp.delayMs, gapFollowUp.retry).catch(
-            (err) =>
-              // The gap is in SQLite: the next scheduled poll reads on all the same.
-              logger.warn(
-                { app: handle },
-                `could not enqueue the read-on poll of ${handle}: ${errorMessage(err)}`,
-              ),
-          );
-        }
-        return resultOf(outcome, options.lowRatingMax);
-      } catch (err) {
-        if (err instanceof CatalogRateLimitError) {
-          const wait = err.retryAfterMs ?? rateLimitBackoff(job, options.rateLimitBaseMs ?? 1_000);
-          if (job.attemptsStarted >= MAX_RATE_LIMITED_STARTS) {
-            options.metrics?.pollFailed(seconds());
-            recordFailure(deps.store, handle, `${err.message} (gave up after ${job.attemptsStarted} tries)`);
-            throw new UnrecoverableError(err.message);
-          }
-          logger.warn(
-            { app: handle, waitMs: wait },
-            `catalog API rate limit: pausing all polls for ${Math.ceil(wait / 1000)}s`,
-          );
-          // Pauses the whole queue, across workers, and puts this job back without spending an attempt.
-          await options.queue.rateLimit(wait);
-          throw new RateLimitError();
-        }
-        options.metrics?.pollFailed(seconds());
-        const message = errorMessage(err);
-        const permanent = err instanceof CatalogError && !err.retryable;
-        const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        if (permanent || lastAttempt) recordFailure(deps.store, handle, message);
-        if (permanent) {
-          if (err instanceof CatalogError && err.fatal) options.onFatal?.(err);
-          throw new UnrecoverableError(message);
-        }
-        logger.warn(
-          { app: handle, attempt: job.attemptsMade + 1, of: job.opts.attempts },
-          lastAttempt
-            ? `poll of ${handle} failed: ${message}`
-            : `poll of ${handle} failed, will retry: ${message}`,
-        );
-        throw err;
-      }
-    },
+  const { handle } = job.data;
+  return withLockOrWait(
+    options.connection,
+    pollLockKey(options.prefix, handle),
+    job.data.waitUntil,
     {
-      connection: options.connection,
-      prefix: options.prefix,
-      concurrency: options.concurrency,
-      // The limiter must be set for rateLimit() to pause the queue; it also spaces poll starts.
-      limiter: { max: Math.max(1, Math.ceil(options.maxRequestsPerSecond)), duration: 1_000 },
-      autorun: false,
+      ttlMs: options.pollLockTtlMs ?? POLL_LOCK_TTL_MS,
+      onLost: () =>
+        logger.warn(
+          { app: handle },
+          `the poll lock of ${handle} lapsed (the process stalled or Redis was away): another poll of it may overlap this one`,
+        ),
     },
+    () =>
+      pollApp(deps, handle, options.poll, (progress) => {
+        // Only a baseline reads enough pages for progress to matter; a quiet poll saves the round trip.
+        if (progress.baseline)
+          // Progress is for the eyes only: a flushed Redis (no job hash) must not fail the poll, let
+          // alone the process.
+          job
+            .updateProgress({ page: progress.page, totalPages: progress.totalPages ?? null })
+            .catch(() => undefined);
+      }),
   );
+}
+
+/** Another poll of the app held its lock: this job did nothing, and says why. */
+function skippedJob(logger: Logger, job: Job<PollJobData>): PollJobResult {
+  const { handle } = job.data;
+  const waited = job.data.waitUntil !== undefined;
+  logger.warn(
+    { app: handle },
+    waited
+      ? `poll of ${handle} skipped: another poll of it was still running when the time ran out`
+      : `poll of ${handle} skipped: the previous poll of it is still running (in this or another reviewwatch process)`,
+  );
+  return skipped(
+    handle,
+    waited
+      ? 'another poll of it (in this or another reviewwatch process) was still running when the time ran out'
+      : 'another poll of it is still running',
+  );
+}
+
+/** Counts the poll, hands on the alerts it raised, and reads an open burst gap on soon. */
+async function afterPoll(
+  options: PollWorkerOptions,
+  job: Job<PollJobData>,
+  outcome: PollOutcome,
+  seconds: number,
+): Promise<PollJobResult> {
+  const { handle } = job.data;
+  options.metrics?.pollFinished(outcome, seconds);
+  if (outcome.messages.length > 0) await options.onMessages?.(outcome.messages);
+  const { gapFollowUp } = options;
+  if (gapFollowUp && outcome.gap && outcome.gap.state !== 'closed') {
+    const step = String(outcome.pollRunId);
+    await enqueueReadOn(options.queue, handle, step, gapFollowUp.delayMs, gapFollowUp.retry).catch((err) =>
+      // The gap is in SQLite: the next scheduled poll reads on all the same.
+      options.logger.warn(
+        { app: handle },
+        `could not enqueue the read-on poll of ${handle}: ${errorMessage(err)}`,
+      ),
+    );
+  }
+  return resultOf(outcome, options.lowRatingMax);
+}
+
+/**
+ * A failed poll in BullMQ's terms (docs/architecture.md, "How a poll is retried"): a 429 pauses the whole
+ * queue without spending an attempt, a permanent error fails the job for good, anything else is retried.
+ */
+async function pollFailed(
+  options: PollWorkerOptions,
+  job: Job<PollJobData>,
+  err: unknown,
+  seconds: number,
+): Promise<never> {
+  const { deps, logger } = options;
+  const { handle } = job.data;
+  if (err instanceof CatalogRateLimitError) {
+    const wait = err.retryAfterMs ?? rateLimitBackoff(job, options.rateLimitBaseMs ?? 1_000);
+    if (job.attemptsStarted >= MAX_RATE_LIMITED_STARTS) {
+      options.metrics?.pollFailed(seconds);
+      recordFailure(deps.store, handle, `${err.message} (gave up after ${job.attemptsStarted} tries)`);
+      throw new UnrecoverableError(err.message);
+    }
+    logger.warn(
+      { app: handle, waitMs: wait },
+      `catalog API rate limit: pausing all polls for ${Math.ceil(wait / 1000)}s`,
+    );
+    // Pauses the whole queue, across workers, and puts this job back without spending an attempt.
+    await options.queue.rateLimit(wait);
+    throw new RateLimitError();
+  }
+  options.metrics?.pollFailed(seconds);
+  const message = errorMessage(err);
+  const permanent = err instanceof CatalogError && !err.retryable;
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (permanent || lastAttempt) recordFailure(deps.store, handle, message);
+  if (permanent) {
+    if (err instanceof CatalogError && err.fatal) options.onFatal?.(err);
+    throw new UnrecoverableError(message);
+  }
+  logger.warn(
+    { app: handle, attempt: job.attemptsMade + 1, of: job.opts.attempts },
+    lastAttempt ? `poll of ${handle} failed: ${message}` : `poll of ${handle} failed, will retry: ${message}`,
+  );
+  throw err;
 }
 
 /**
@@ -230,12 +260,7 @@ function rateLimitBackoff(job: Job, baseMs: number): number {
 
 function recordFailure(store: Store, handle: string, message: string): void {
   ensureApp(store.db, handle);
-  updateApp(store.db, handle, {
-    lastPollAt: new Date(),
-    lastPollStatus: 'failed',
-    lastPollBy: processId(),
-    lastError: message,
-  });
+  updateApp(store.db, handle, { lastPollAt: new Date(), lastPollStatus: 'failed', lastError: message });
 }
 
 /**

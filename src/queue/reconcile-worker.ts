@@ -11,7 +11,7 @@
  * not reconcile every app at once.
  */
 import { hash } from 'node:crypto';
-import { DelayedError, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type JobsOptions, type Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { OutboxMessage } from '../alerts/messages.js';
 import type { AlertPolicy } from '../alerts/raise.js';
@@ -119,7 +119,7 @@ export function dueReconciles(
   });
 }
 
-export interface ReconcileServiceDeps {
+export interface ReconcileWorkerDeps {
   config: Config;
   store: Store;
   client: CatalogClient;
@@ -127,7 +127,7 @@ export interface ReconcileServiceDeps {
   alerts: AlertPolicy;
 }
 
-export interface ReconcileServiceOptions {
+export interface ReconcileWorkerOptions {
   /** BullMQ duplicates it for its blocking reads; the per-app poll lock runs on it as it is. */
   connection: Redis;
   prefix: string;
@@ -157,7 +157,7 @@ export async function syncReconcileSchedulers(queue: Queue<ReconcileJobData>): P
 /** Enqueues a reconciliation for each watched app whose moment came; returns them. */
 export async function enqueueDueReconciles(
   queue: Queue<ReconcileJobData>,
-  deps: Pick<ReconcileServiceDeps, 'config' | 'store' | 'logger'>,
+  deps: Pick<ReconcileWorkerDeps, 'config' | 'store' | 'logger'>,
   now = new Date(),
 ): Promise<ReconcileJobData[]> {
   const ready = reconcilableApps(deps.store.db);
@@ -183,8 +183,8 @@ export async function enqueueDueReconciles(
 
 export function createReconcileWorker(
   queue: Queue<ReconcileJobData>,
-  deps: ReconcileServiceDeps,
-  options: ReconcileServiceOptions,
+  deps: ReconcileWorkerDeps,
+  options: ReconcileWorkerOptions,
 ): Worker<ReconcileJobData, ReconcileJobResult | number> {
   const { logger } = deps;
   const worker: Worker<ReconcileJobData, ReconcileJobResult | number> = new Worker(
@@ -246,40 +246,9 @@ export function createReconcileWorker(
   return worker;
 }
 
-function reportErrorOf(deps: ReconcileServiceDeps, options: ReconcileServiceOptions) {
+function reportErrorOf(deps: ReconcileWorkerDeps, options: ReconcileWorkerOptions) {
   return (
     options.reportError ??
     ((what: string) => (err: Error) => deps.logger.error({ err: err.message }, `${what} error`))
   );
-}
-
-export interface ReconcileService {
-  queue: Queue<ReconcileJobData>;
-  worker: Worker<ReconcileJobData, ReconcileJobResult | number>;
-  close(): Promise<void>;
-}
-
-/**
- * The reconcile queue and its worker, running. The scheduler is put in place by
- * `syncReconcileSchedulers`, which the caller runs with its other schedules (and again after a flush).
- */
-export function startReconcileService(
-  deps: ReconcileServiceDeps,
-  options: ReconcileServiceOptions,
-): ReconcileService {
-  const queue = new Queue<ReconcileJobData>(RECONCILE_QUEUE, {
-    connection: options.connection,
-    prefix: options.prefix,
-  });
-  queue.on('error', reportErrorOf(deps, options)('reconcile queue'));
-  const worker = createReconcileWorker(queue, deps, options);
-  void worker.run();
-  return {
-    queue,
-    worker,
-    async close() {
-      await worker.close();
-      await queue.close();
-    },
-  };
 }

@@ -32,32 +32,27 @@ export interface Workers {
   force(): void;
 }
 
+/** What the workers are built from: the parts the steps before opened, and how this run treats them. */
+export interface WorkerParts {
+  storage: Storage;
+  catalog: Catalog;
+  queues: Queues;
+  senders: ReadonlyMap<string, ChannelSender>;
+  metrics: Metrics;
+  health: PollingHealth | undefined;
+  logger: Logger;
+  mode: 'service' | 'once';
+  onFatal: OnFatal | undefined;
+  graceMs: number;
+}
+
 /**
  * The workers of the queues that are open: poll and notify always, digest, daily prune and
  * reconciliation where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
  * root runs them last. On release they get `graceMs` to finish their jobs, then are closed at once.
  */
-export function createWorkers(
-  settings: Settings,
-  releasers: Releasers,
-  parts: {
-    storage: Storage;
-    catalog: Catalog;
-    queues: Queues;
-    senders: ReadonlyMap<string, ChannelSender>;
-    metrics: Metrics;
-    health: PollingHealth | undefined;
-    logger: Logger;
-    mode: 'service' | 'once';
-    onFatal: OnFatal | undefined;
-    graceMs: number;
-  },
-): Workers {
-  const { config } = settings;
-  const { storage, queues, logger, metrics, health } = parts;
-  const { store, redis: connection, reportError } = storage;
-  const prefix = settings.queuePrefix;
-  const client = parts.catalog.client;
+export function createWorkers(settings: Settings, releasers: Releasers, parts: WorkerParts): Workers {
+  const { queues, logger } = parts;
   // The alerts are in the outbox already; if Redis refuses them now, the sweep enqueues them later.
   const enqueueRaised = (messages: OutboxMessage[]) =>
     enqueueMessages(queues.notify, messages).catch((err) =>
@@ -65,21 +60,39 @@ export function createWorkers(
         `could not enqueue ${messages.length} notification(s) now (${errorMessage(err)}); they stay in the outbox`,
       ),
     );
-  const retry = retryPolicyOf(config);
+  const retry = retryPolicyOf(settings.config);
+  const poll = pollWorkerOf(settings, parts, enqueueRaised);
+  const notify = notifyWorkerOf(settings, parts);
+  const all: BullWorker[] = [poll, notify, ...serviceWorkers(settings, parts, enqueueRaised)];
+  return { poll, notify, retry, all, force: releaseWorkers(releasers, all, parts) };
+}
+
+/** The poll worker; a rejected key or exhausted credits pause it (and say so to /readyz and `status`). */
+function pollWorkerOf(
+  settings: Settings,
+  parts: WorkerParts,
+  onMessages: (messages: OutboxMessage[]) => Promise<void>,
+): PollWorker {
+  const { config } = settings;
+  const { storage, logger, health } = parts;
+  const { redis: connection } = storage;
+  const prefix = settings.queuePrefix;
   const poll = createPollWorker({
     connection,
-    queue: queues.poll,
+    queue: parts.queues.poll,
     prefix,
     concurrency: config.poll.concurrency,
     maxRequestsPerSecond: config.catalog.maxRequestsPerSecond,
     poll: { maxPages: config.poll.maxPages, baselinePages: config.poll.baselinePages },
     lowRatingMax: config.alerts.lowRating.maxRating,
-    deps: { client, store, logger, alerts: alertPolicyOf(config) },
-    metrics,
+    deps: { client: parts.catalog.client, store: storage.store, logger, alerts: alertPolicyOf(config) },
+    metrics: parts.metrics,
     logger,
-    onMessages: enqueueRaised,
+    onMessages,
     // Where the schedules are, a burst gap is read on at once rather than at the next scheduled poll.
-    ...(parts.mode === 'service' ? { gapFollowUp: { delayMs: GAP_FOLLOW_UP_MS, retry } } : {}),
+    ...(parts.mode === 'service'
+      ? { gapFollowUp: { delayMs: GAP_FOLLOW_UP_MS, retry: retryPolicyOf(config) } }
+      : {}),
     onFatal:
       parts.onFatal ??
       ((err) => {
@@ -91,22 +104,7 @@ export function createWorkers(
         void poll.pause(true);
       }),
   });
-  const notify = createNotifyWorker({
-    connection,
-    prefix,
-    queue: queues.notify,
-    store,
-    senders: parts.senders,
-    throttle: {
-      max: config.alerts.throttle.max,
-      windowMs: config.alerts.throttle.window,
-      maxHoldMs: config.alerts.throttle.maxHold,
-    },
-    metrics,
-    logger,
-  });
-  poll.on('error', reportError('poll worker'));
-  notify.on('error', reportError('notify worker'));
+  poll.on('error', storage.reportError('poll worker'));
   if (health) {
     // A skipped slot (the app's previous poll still running) proves nothing about polling.
     poll.on('completed', (_job, result) => {
@@ -117,40 +115,73 @@ export function createWorkers(
       if (job?.finishedOn) health.pollFinished();
     });
   }
-  const digestDeps = { config, store, senders: parts.senders, logger, simulated: settings.simulated };
-  const all: BullWorker[] = [
-    poll,
-    notify,
-    ...(queues.digest
-      ? [
-          createDigestWorker(digestDeps, {
-            connection,
-            prefix,
-            queueName: queues.digest.name,
-            onError: reportError('digest worker'),
-          }),
-        ]
-      : []),
-    ...(queues.maintenance
-      ? [
-          createMaintenanceWorker(digestDeps, {
-            connection,
-            prefix,
-            autorun: false,
-            onError: reportError('maintenance worker'),
-          }),
-        ]
-      : []),
-    ...(queues.reconcile
-      ? [
-          createReconcileWorker(
-            queues.reconcile,
-            { config, store, client, logger, alerts: alertPolicyOf(config) },
-            { connection, prefix, onMessages: enqueueRaised, reportError },
-          ),
-        ]
-      : []),
-  ];
+  return poll;
+}
+
+function notifyWorkerOf(settings: Settings, parts: WorkerParts): NotifyWorker {
+  const { throttle } = settings.config.alerts;
+  const notify = createNotifyWorker({
+    connection: parts.storage.redis,
+    prefix: settings.queuePrefix,
+    queue: parts.queues.notify,
+    store: parts.storage.store,
+    senders: parts.senders,
+    throttle: { max: throttle.max, windowMs: throttle.window, maxHoldMs: throttle.maxHold },
+    metrics: parts.metrics,
+    logger: parts.logger,
+  });
+  notify.on('error', parts.storage.reportError('notify worker'));
+  return notify;
+}
+
+/** The digest, daily prune and reconciliation workers, where their queues are open (`service`). */
+function serviceWorkers(
+  settings: Settings,
+  parts: WorkerParts,
+  onMessages: (messages: OutboxMessage[]) => Promise<void>,
+): BullWorker[] {
+  const { config } = settings;
+  const { queues, logger } = parts;
+  const { store, redis: connection, reportError } = parts.storage;
+  const prefix = settings.queuePrefix;
+  const deps = { config, store, senders: parts.senders, logger, simulated: settings.simulated };
+  const workers: BullWorker[] = [];
+  if (queues.digest) {
+    workers.push(
+      createDigestWorker(deps, {
+        connection,
+        prefix,
+        queueName: queues.digest.name,
+        onError: reportError('digest worker'),
+      }),
+    );
+  }
+  if (queues.maintenance) {
+    workers.push(
+      createMaintenanceWorker(deps, { connection, prefix, onError: reportError('maintenance worker') }),
+    );
+  }
+  if (queues.reconcile) {
+    workers.push(
+      createReconcileWorker(
+        queues.reconcile,
+        { config, store, client: parts.catalog.client, logger, alerts: alertPolicyOf(config) },
+        { connection, prefix, onMessages, reportError },
+      ),
+    );
+  }
+  return workers;
+}
+
+/**
+ * On release, the workers get `graceMs` to finish their jobs, then are closed at once; returns what
+ * abandons the jobs in flight instead (`kill`).
+ */
+function releaseWorkers(
+  releasers: Releasers,
+  all: readonly BullWorker[],
+  parts: Pick<WorkerParts, 'graceMs' | 'logger'>,
+): () => void {
   let forced = false;
   const closeNow = () => Promise.all(all.map((w) => w.close(true))).then(() => undefined);
   releasers.add('workers', async () => {
@@ -159,18 +190,14 @@ export function createWorkers(
       await withTimeout(Promise.all(all.map((w) => w.close())), parts.graceMs);
     } catch (err) {
       if (!(err instanceof TimeoutError)) throw err;
-      logger.warn(`jobs still running after ${parts.graceMs / 1000}s: stopping them; they will run again`);
+      parts.logger.warn(
+        `jobs still running after ${parts.graceMs / 1000}s: stopping them; they will run again`,
+      );
       await closeNow();
     }
   });
-  return {
-    poll,
-    notify,
-    retry,
-    all,
-    force() {
-      forced = true;
-      void closeNow();
-    },
+  return () => {
+    forced = true;
+    void closeNow();
   };
 }

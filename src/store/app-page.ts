@@ -3,7 +3,10 @@
  * volume by stars, its rating distribution now and some weeks ago, how many low reviews are still open,
  * and its rating-drop and incident alerts.
  */
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { StoreDb } from './db.js';
+import { bound, preparedOnce } from './prepared.js';
+import { alerts, apps, ratingSnapshots, reviews, reviewTriage } from './schema.js';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -51,21 +54,96 @@ export interface AppPage {
   alerts: AppAlert[];
 }
 
-interface SnapshotRow {
-  at: number;
-  average: number | null;
-  count: number | null;
-  s1: number | null;
-  s2: number | null;
-  s3: number | null;
-  s4: number | null;
-  s5: number | null;
-}
+const DATED = sql`coalesce(${reviews.createdAt}, ${reviews.firstSeenAt})`;
+
+const SNAPSHOT = {
+  at: ratingSnapshots.takenAt,
+  average: ratingSnapshots.average,
+  count: ratingSnapshots.count,
+  s1: ratingSnapshots.stars1,
+  s2: ratingSnapshots.stars2,
+  s3: ratingSnapshots.stars3,
+  s4: ratingSnapshots.stars4,
+  s5: ratingSnapshots.stars5,
+};
+
+const statements = preparedOnce((db: StoreDb) => {
+  const ofApp = eq(ratingSnapshots.appHandle, bound(ratingSnapshots.appHandle, 'handle'));
+  /** The latest snapshot with a distribution, at or before `until`. */
+  const lastDistribution = (until?: SQL) =>
+    db
+      .select(SNAPSHOT)
+      .from(ratingSnapshots)
+      .where(and(ofApp, until && lte(ratingSnapshots.takenAt, until), isNotNull(ratingSnapshots.stars1)))
+      .orderBy(desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id))
+      .limit(1)
+      .prepare();
+  return {
+    app: db
+      .select({ title: apps.title })
+      .from(apps)
+      .where(eq(apps.handle, bound(apps.handle, 'handle')))
+      .prepare(),
+    snapshots: db
+      .select(SNAPSHOT)
+      .from(ratingSnapshots)
+      .where(and(ofApp, gte(ratingSnapshots.takenAt, bound(ratingSnapshots.takenAt, 'from'))))
+      .orderBy(ratingSnapshots.takenAt, ratingSnapshots.id)
+      .prepare(),
+    before: lastDistribution(bound(ratingSnapshots.takenAt, 'until')),
+    latest: lastDistribution(),
+    volume: db
+      .select({
+        // Literals, not parameters: a bound number is a REAL to SQLite, and the division must be an integer's.
+        week: sql`(${DATED} - ${sql.raw(String(FIRST_MONDAY_MS))}) / ${sql.raw(String(WEEK_MS))}`.mapWith(
+          Number,
+        ),
+        rating: reviews.rating,
+        n: count(),
+      })
+      .from(reviews)
+      .where(
+        and(
+          eq(reviews.appHandle, bound(reviews.appHandle, 'handle')),
+          gte(DATED, bound(reviews.firstSeenAt, 'from')),
+          lt(DATED, bound(reviews.firstSeenAt, 'until')),
+        ),
+      )
+      .groupBy(sql`1`, reviews.rating)
+      .prepare(),
+    open: db
+      .select({ n: count() })
+      .from(reviews)
+      .leftJoin(reviewTriage, eq(reviewTriage.reviewRowId, reviews.id))
+      .where(
+        and(
+          eq(reviews.appHandle, bound(reviews.appHandle, 'handle')),
+          lte(reviews.rating, bound(reviews.rating, 'maxRating')),
+          inArray(sql`coalesce(${reviewTriage.status}, 'new')`, ['new', 'acknowledged']),
+        ),
+      )
+      .prepare(),
+    alerts: db
+      .select({ id: alerts.id, kind: alerts.kind, priority: alerts.priority, createdAt: alerts.createdAt })
+      .from(alerts)
+      .where(
+        and(
+          eq(alerts.appHandle, bound(alerts.appHandle, 'handle')),
+          inArray(alerts.kind, ['rating-drop', 'incident']),
+          gte(alerts.createdAt, bound(alerts.createdAt, 'from')),
+        ),
+      )
+      .orderBy(alerts.createdAt, alerts.id)
+      .prepare(),
+  };
+});
+
+type SnapshotRow = NonNullable<ReturnType<ReturnType<typeof statements>['latest']['get']>>;
 
 function distributionOf(row: SnapshotRow | undefined): Distribution | undefined {
   if (!row || [row.s1, row.s2, row.s3, row.s4, row.s5].some((n) => n === null)) return undefined;
   return {
-    at: new Date(row.at),
+    at: row.at,
     stars: [row.s1 ?? 0, row.s2 ?? 0, row.s3 ?? 0, row.s4 ?? 0, row.s5 ?? 0],
   };
 }
@@ -75,77 +153,40 @@ export function appPage(
   handle: string,
   options: { now: Date; days: number; weeks: number; compareWeeks: number; maxRating: number },
 ): AppPage {
-  const client = db.$client;
+  const st = statements(db);
   const now = options.now.getTime();
-  const app = client
-    .prepare<[string], { title: string | null }>('select title from apps where handle = ?')
-    .get(handle);
-  const snapshots = client
-    .prepare<[string, number], SnapshotRow>(
-      `select taken_at as at, average, count, stars_1 as s1, stars_2 as s2, stars_3 as s3, stars_4 as s4,
-       stars_5 as s5 from rating_snapshots where app_handle = ? and taken_at >= ? order by taken_at, id`,
-    )
-    .all(handle, now - options.days * DAY_MS);
+  const from = new Date(now - options.days * DAY_MS);
+  const app = st.app.get({ handle });
   // One point a day, its last snapshot: polls every few minutes would draw thousands of points.
   const daily = new Map<number, SnapshotRow>();
-  for (const row of snapshots) if (row.average !== null) daily.set(Math.floor(row.at / DAY_MS), row);
+  for (const row of st.snapshots.all({ handle, from })) {
+    if (row.average !== null) daily.set(Math.floor(row.at.getTime() / DAY_MS), row);
+  }
   const ratings = [...daily.values()].map((row) => ({
-    at: new Date(row.at),
+    at: row.at,
     average: row.average ?? 0,
     count: row.count,
   }));
-
-  const before = client
-    .prepare<[string, number], SnapshotRow>(
-      `select taken_at as at, average, count, stars_1 as s1, stars_2 as s2, stars_3 as s3, stars_4 as s4,
-       stars_5 as s5 from rating_snapshots where app_handle = ? and taken_at <= ? and stars_1 is not null
-       order by taken_at desc, id desc limit 1`,
-    )
-    .get(handle, now - options.compareWeeks * WEEK_MS);
-  const latest = client
-    .prepare<[string], SnapshotRow>(
-      `select taken_at as at, average, count, stars_1 as s1, stars_2 as s2, stars_3 as s3, stars_4 as s4,
-       stars_5 as s5 from rating_snapshots where app_handle = ? and stars_1 is not null
-       order by taken_at desc, id desc limit 1`,
-    )
-    .get(handle);
+  const before = st.before.get({ handle, until: new Date(now - options.compareWeeks * WEEK_MS) });
+  const latest = st.latest.get({ handle });
 
   const firstWeek = Math.floor((now - FIRST_MONDAY_MS) / WEEK_MS) - (options.weeks - 1);
   const weekStart = firstWeek * WEEK_MS + FIRST_MONDAY_MS;
-  const volume = client
-    .prepare<[string, number, number], { week: number; rating: number; n: number }>(
-      // Literals, not parameters: a bound number is a REAL to SQLite, and the division must be an integer's.
-      `select (coalesce(created_at, first_seen_at) - ${FIRST_MONDAY_MS}) / ${WEEK_MS} as week, rating, count(*) as n
-       from reviews where app_handle = ? and coalesce(created_at, first_seen_at) >= ?
-       and coalesce(created_at, first_seen_at) < ? group by week, rating`,
-    )
-    .all(handle, weekStart, now + DAY_MS);
   const weeks: WeekVolume[] = Array.from({ length: options.weeks }, (_, i) => ({
     week: new Date(weekStart + i * WEEK_MS),
     stars: [0, 0, 0, 0, 0],
   }));
-  for (const row of volume) {
+  for (const row of st.volume.all({ handle, from: new Date(weekStart), until: new Date(now + DAY_MS) })) {
     const slot = weeks[row.week - firstWeek];
     if (slot && row.rating >= 1 && row.rating <= 5) {
       slot.stars[row.rating - 1] = (slot.stars[row.rating - 1] ?? 0) + row.n;
     }
   }
 
-  const open =
-    client
-      .prepare<[string, number], { n: number }>(
-        `select count(*) as n from reviews r left join review_triage t on t.review_row_id = r.id
-         where r.app_handle = ? and r.rating <= ? and coalesce(t.status, 'new') in ('new', 'acknowledged')`,
-      )
-      .get(handle, options.maxRating)?.n ?? 0;
-
-  const alerts = client
-    .prepare<[string, number], { id: number; kind: AppAlert['kind']; priority: string; createdAt: number }>(
-      `select id, kind, priority, created_at as createdAt from alerts
-       where app_handle = ? and kind in ('rating-drop', 'incident') and created_at >= ? order by created_at, id`,
-    )
-    .all(handle, now - options.days * DAY_MS)
-    .map((a) => ({ ...a, createdAt: new Date(a.createdAt) }));
+  const open = st.open.get({ handle, maxRating: options.maxRating })?.n ?? 0;
+  const alerts = st.alerts
+    .all({ handle, from })
+    .flatMap((a) => (a.kind === 'review' ? [] : [{ ...a, kind: a.kind }]));
 
   return {
     handle,

@@ -14,17 +14,17 @@ export function getApp(db: Db, handle: string): AppRow | undefined {
 
 /** The listing's name as last fetched, if any. */
 export function appTitle(db: StoreDb, handle: string): string | undefined {
-  return statements(db).appTitle.get(handle)?.title ?? undefined;
+  return statements(db).appTitle.get({ handle })?.title ?? undefined;
 }
 
 /** What a poll needs to know of its app before it starts; creates the app's row on its first poll. */
 export function pollState(db: StoreDb, handle: string): PollState {
   const { pollState, insertApp } = statements(db);
-  const found = pollState.get(handle);
+  const found = pollState.get({ handle });
   if (found) return found;
-  insertApp.run(handle);
+  insertApp.run({ handle });
   return (
-    pollState.get(handle) ?? {
+    pollState.get({ handle }) ?? {
       baselineAt: null,
       unavailableSince: null,
       lastSuccessAt: null,
@@ -78,10 +78,10 @@ export function recordPollSuccess(
 ): void {
   statements(db).pollSucceeded.run({
     handle,
-    startedAt: poll.startedAt.getTime(),
-    at: poll.at.getTime(),
+    startedAt: poll.startedAt,
+    at: poll.at,
     status: poll.status,
-    baselineAt: poll.status === 'baseline' ? poll.at.getTime() : null,
+    baselineAt: poll.status === 'baseline' ? poll.at : null,
     title: poll.title || null,
     setPageHash: poll.newestPageHash === undefined ? 0 : 1,
     newestPageHash: poll.newestPageHash ?? null,
@@ -101,39 +101,26 @@ export interface StoredRatingLevel {
 }
 
 export function ratingLevel(db: StoreDb, handle: string): StoredRatingLevel | undefined {
-  const row = statements(db).ratingLevel.get(handle);
+  const row = statements(db).ratingLevel.get({ handle });
   if (!row || row.average === null || row.count === null || row.at === null) return undefined;
-  const stars = row.stars === null ? undefined : starsOf(row.stars);
   return {
     average: row.average,
     count: row.count,
-    at: new Date(row.at),
-    ...(stars ? { stars } : {}),
-    alerted: row.alerted === 1,
+    at: row.at,
+    ...(row.stars ? { stars: row.stars } : {}),
+    alerted: row.alerted,
     ...(row.displayed === null ? {} : { displayed: row.displayed }),
   };
 }
 
-/** Five counts or nothing: a column someone edited by hand must not break the drop rule. */
-function starsOf(json: string): number[] | undefined {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) && parsed.length === 5 && parsed.every((n) => Number.isInteger(n))
-      ? (parsed as number[])
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function setRatingLevel(db: StoreDb, handle: string, level: StoredRatingLevel): void {
-  statements(db).setRatingLevel.run(
-    level.average,
-    level.count,
-    level.at.getTime(),
-    level.stars ? JSON.stringify(level.stars) : null,
-    level.alerted ? 1 : 0,
-    level.displayed ?? null,
+  statements(db).setRatingLevel.run({
     handle,
-  );
+    average: level.average,
+    count: level.count,
+    at: level.at,
+    stars: level.stars ?? null,
+    alerted: level.alerted,
+    displayed: level.displayed ?? null,
+  });
 }

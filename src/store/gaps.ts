@@ -30,10 +30,10 @@ export function gapOf(state: PollState): Gap | undefined {
   const { gapOpenedAt, gapOffset, gapFloorRowId, gapSince, gapUnread } = state;
   if (gapOpenedAt === null || gapOffset === null || gapFloorRowId === null) return undefined;
   return {
-    openedAt: gapOpenedAt,
+    openedAt: gapOpenedAt.getTime(),
     offset: gapOffset,
     floorRowId: gapFloorRowId,
-    since: gapSince,
+    since: gapSince?.getTime() ?? null,
     unread: gapUnread,
   };
 }

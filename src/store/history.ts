@@ -23,24 +23,25 @@ export interface ReviewActivity {
 }
 
 export function reviewActivitySince(db: StoreDb, handle: string, since: Date): ReviewActivity {
-  const { freshSince, freshStarsSince, reratedSince, storedStarsSince, gapUnread } = statements(db);
-  const at = since.getTime();
+  const { freshSince, freshStarsSince, reratedSince, storedStarsSince, gap } = statements(db);
+  const at = { handle, since };
   const newByStars: StarTally = [0, 0, 0, 0, 0];
-  for (const { stars, n } of freshStarsSince.all(handle, at)) add(newByStars, stars, n);
+  for (const { stars, n } of freshStarsSince.all(at)) add(newByStars, stars, n);
   const storedDelta: StarTally = [0, 0, 0, 0, 0];
   let removed = 0;
-  for (const { kind, stars, n } of storedStarsSince.all({ handle, at })) {
+  for (const { kind, stars, n } of storedStarsSince.all(at)) {
     const out = kind === 'removed' || kind === 'rerated-from';
     add(storedDelta, stars, out ? -n : n);
     if (kind === 'removed') removed += n;
   }
+  const open = gap.get({ handle });
   return {
     newByStars,
-    newReviews: freshSince.get(handle, at)?.n ?? 0,
-    rerated: reratedSince.get(handle, at)?.n ?? 0,
+    newReviews: freshSince.get(at)?.n ?? 0,
+    rerated: reratedSince.get(at)?.n ?? 0,
     storedDelta,
     removed,
-    unread: Math.max(0, gapUnread.get(handle)?.unread ?? 0),
+    unread: open?.openedAt ? Math.max(0, open.unread ?? 0) : 0,
   };
 }
 
@@ -49,7 +50,7 @@ function add(tally: StarTally, stars: number, n: number): void {
   if (Number.isInteger(stars) && stars >= 1 && stars <= 5) tally[stars - 1] = (tally[stars - 1] ?? 0) + n;
 }
 
-export type LowReview = Omit<LowReviewRow, 'firstSeenAt'> & { firstSeenAt: Date };
+export type LowReview = LowReviewRow;
 
 /** Low reviews first seen since a moment, newest first (not history from a baseline). */
 export function lowReviewsSince(
@@ -59,9 +60,7 @@ export function lowReviewsSince(
   maxRating: number,
   limit = 50,
 ): LowReview[] {
-  return statements(db)
-    .lowReviewsSince.all(handle, maxRating, since.getTime(), limit)
-    .map((row) => ({ ...row, firstSeenAt: new Date(row.firstSeenAt) }));
+  return statements(db).lowReviewsSince.all({ handle, maxRating, since, limit });
 }
 
 /** Reviews of these apps written since a moment (by their date, else when first seen). */

@@ -24,8 +24,8 @@ export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
     priority: alert.priority,
     score: alert.score ?? null,
     reviewRowId: alert.reviewRowId ?? null,
-    payload: JSON.stringify(alert.payload),
-    createdAt: alert.createdAt.getTime(),
+    payload: alert.payload,
+    createdAt: alert.createdAt,
     pollRunId: alert.pollRunId ?? null,
   })?.id;
 }
@@ -34,13 +34,7 @@ export function insertDelivery(
   db: StoreDb,
   delivery: { alertId: number; channel: string; appHandle: string; groupKey: string | null; at: Date },
 ): number {
-  const row = statements(db).insertDelivery.get(
-    delivery.alertId,
-    delivery.channel,
-    delivery.appHandle,
-    delivery.groupKey,
-    delivery.at.getTime(),
-  );
+  const row = statements(db).insertDelivery.get({ ...delivery, createdAt: delivery.at });
   if (!row) throw new Error('inserting a delivery returned nothing');
   return row.id;
 }
@@ -229,8 +223,7 @@ export function outboxCounts(db: Db): OutboxCounts[] {
 }
 
 export function latestAlertAt(db: StoreDb, appHandle: string, kind: AlertRow['kind']): Date | undefined {
-  const at = statements(db).latestAlertAt.get(appHandle, kind)?.at;
-  return at == null ? undefined : new Date(at);
+  return statements(db).latestAlertAt.get({ handle: appHandle, kind })?.at ?? undefined;
 }
 
 export type DeliveryState = Pick<DeliveryRow, 'id' | 'status' | 'channel' | 'appHandle' | 'lastError'>;

@@ -9,14 +9,14 @@ export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error' | 'kind'> &
 export function insertPollRun(db: StoreDb, run: NewPollRun): number {
   const row = statements(db).insertPollRun.get({
     appHandle: run.appHandle,
-    startedAt: run.startedAt.getTime(),
-    finishedAt: run.finishedAt.getTime(),
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
     status: run.status,
     requests: run.requests,
     pages: run.pages,
     newReviews: run.newReviews,
     editedReviews: run.editedReviews,
-    capped: run.capped ? 1 : 0,
+    capped: run.capped ?? false,
     error: run.error ?? null,
   });
   if (!row) throw new Error('inserting a poll run returned nothing');
@@ -24,5 +24,5 @@ export function insertPollRun(db: StoreDb, run: NewPollRun): number {
 }
 
 export function setPollRunCounts(db: StoreDb, id: number, newReviews: number, editedReviews: number): void {
-  statements(db).setPollRunCounts.run(newReviews, editedReviews, id);
+  statements(db).setPollRunCounts.run({ id, newReviews, editedReviews });
 }

@@ -1,110 +1,143 @@
 /**
  * What a reconciliation (watch/reconcile.ts) reads and writes beyond what a poll does: the stored reviews
  * a deep check compares with, removal marks, duplicates folded into the row they duplicate, and its runs.
- * Reconciliations are a few a day per app, so these are plain statements prepared when first used.
+ * Reconciliations are a few a day per app; their statements are prepared once all the same (prepared.ts).
  */
-import type Database from 'better-sqlite3';
+import { and, count, eq, gt, gte, inArray, isNotNull, isNull, max, sql, sum } from 'drizzle-orm';
 import type { StoreDb } from './db.js';
+import { bound, jsonEach, preparedOnce } from './prepared.js';
+import { alerts, apps, pollRuns, type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { moveTriage } from './triage.js';
 
-/** A stored review as a reconciliation compares it; times in epoch ms. */
-export interface StoredReview {
-  rowId: number;
-  identity: string;
-  fingerprint: string;
-  reviewId: string;
-  reviewer: string;
-  location: string;
-  rating: number;
-  content: string;
-  createdDate: string;
-  createdAt: number | null;
-  firstSeenAt: number;
-  updatedAt: number;
-  removedAt: number | null;
-}
+/** A stored review as a reconciliation compares it. */
+export type StoredReview = { rowId: ReviewRow['id'] } & Pick<
+  ReviewRow,
+  | 'identity'
+  | 'fingerprint'
+  | 'reviewId'
+  | 'reviewer'
+  | 'location'
+  | 'rating'
+  | 'content'
+  | 'createdDate'
+  | 'createdAt'
+  | 'firstSeenAt'
+  | 'updatedAt'
+  | 'removedAt'
+>;
 
-const COLUMNS = `id as rowId, identity, fingerprint, review_id as reviewId, reviewer, location, rating, content,
-  created_date as createdDate, created_at as createdAt, first_seen_at as firstSeenAt, updated_at as updatedAt,
-  removed_at as removedAt`;
+const COLUMNS = {
+  rowId: reviews.id,
+  identity: reviews.identity,
+  fingerprint: reviews.fingerprint,
+  reviewId: reviews.reviewId,
+  reviewer: reviews.reviewer,
+  location: reviews.location,
+  rating: reviews.rating,
+  content: reviews.content,
+  createdDate: reviews.createdDate,
+  createdAt: reviews.createdAt,
+  firstSeenAt: reviews.firstSeenAt,
+  updatedAt: reviews.updatedAt,
+  removedAt: reviews.removedAt,
+};
 
-function build(client: Database.Database) {
-  const json = 'select value from json_each(?)';
+const statements = preparedOnce((db: StoreDb) => {
+  const ofApp = eq(reviews.appHandle, bound(reviews.appHandle, 'handle'));
+  /** Rows whose `column` is one of a JSON array of values. */
+  const reviewsAmong = (
+    column: typeof reviews.identity | typeof reviews.fingerprint | typeof reviews.reviewer,
+  ) =>
+    db
+      .select(COLUMNS)
+      .from(reviews)
+      .where(and(ofApp, inArray(column, jsonEach('values'))))
+      .prepare();
+  // A literal, not a parameter: SQLite uses the partial index poll_runs_reconciled only then.
+  const reconciles = sql`${pollRuns.kind} = 'reconcile'`;
+  const byId = <C extends typeof alerts.reviewRowId | typeof reviewEdits.reviewRowId>(column: C) =>
+    eq(column, bound(column, 'drop'));
   return {
-    byIdentity: client.prepare<[string, string], StoredReview>(
-      `select ${COLUMNS} from reviews where app_handle = ? and identity in (${json})`,
-    ),
-    byFingerprint: client.prepare<[string, string], StoredReview>(
-      `select ${COLUMNS} from reviews where app_handle = ? and fingerprint in (${json})`,
-    ),
-    byReviewer: client.prepare<[string, string], StoredReview>(
-      `select ${COLUMNS} from reviews where app_handle = ? and reviewer in (${json})`,
-    ),
-    createdAfter: client.prepare<[string, number], StoredReview>(
-      `select ${COLUMNS} from reviews where app_handle = ? and created_at > ?`,
-    ),
-    all: client.prepare<[string], StoredReview>(`select ${COLUMNS} from reviews where app_handle = ?`),
-    markRemoved: client.prepare<[number, string]>(
-      `update reviews set removed_at = ? where removed_at is null and id in (${json})`,
-    ),
-    restore: client.prepare<[string]>(
-      `update reviews set removed_at = null where removed_at is not null and id in (${json})`,
-    ),
-    repointAlerts: client.prepare<[number, number]>(
-      'update alerts set review_row_id = ? where review_row_id = ?',
-    ),
-    repointEdits: client.prepare<[number, number]>(
-      'update review_edits set review_row_id = ? where review_row_id = ?',
-    ),
-    deleteReview: client.prepare<[number]>('delete from reviews where id = ?'),
-    clearPageHash: client.prepare<[string]>('update apps set newest_page_hash = null where handle = ?'),
-    insertRun: client.prepare<
-      {
-        appHandle: string;
-        startedAt: number;
-        finishedAt: number;
-        status: string;
-        requests: number;
-        pages: number;
-        newReviews: number;
-        editedReviews: number;
-        error: string | null;
-      },
-      { id: number }
-    >(
-      `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
-       edited_reviews, error, kind)
-       values (@appHandle, @startedAt, @finishedAt, @status, @requests, @pages, @newReviews, @editedReviews,
-       @error, 'reconcile') returning id`,
-    ),
-    setRunCounts: client.prepare<[number, number, number]>(
-      'update poll_runs set new_reviews = ?, edited_reviews = ? where id = ?',
-    ),
-    lastReconciled: client.prepare<[], { handle: string; at: number }>(
-      `select app_handle as handle, max(started_at) as at from poll_runs where kind = 'reconcile'
-       group by app_handle`,
-    ),
-    reconcilable: client.prepare<[], { handle: string }>(
-      'select handle from apps where baseline_at is not null and unavailable_since is null',
-    ),
-    cost: client.prepare<[number], { runs: number; requests: number | null }>(
-      `select count(*) as runs, sum(requests) as requests from poll_runs
-       where kind = 'reconcile' and started_at >= ?`,
-    ),
+    byIdentity: reviewsAmong(reviews.identity),
+    byFingerprint: reviewsAmong(reviews.fingerprint),
+    byReviewer: reviewsAmong(reviews.reviewer),
+    createdAfter: db
+      .select(COLUMNS)
+      .from(reviews)
+      .where(and(ofApp, gt(reviews.createdAt, bound(reviews.createdAt, 'after'))))
+      .prepare(),
+    all: db.select(COLUMNS).from(reviews).where(ofApp).prepare(),
+    markRemoved: db
+      .update(reviews)
+      .set({ removedAt: bound(reviews.removedAt, 'at') })
+      .where(and(isNull(reviews.removedAt), inArray(reviews.id, jsonEach('ids'))))
+      .prepare(),
+    restore: db
+      .update(reviews)
+      .set({ removedAt: null })
+      .where(and(isNotNull(reviews.removedAt), inArray(reviews.id, jsonEach('ids'))))
+      .prepare(),
+    repointAlerts: db
+      .update(alerts)
+      .set({ reviewRowId: bound(alerts.reviewRowId, 'keep') })
+      .where(byId(alerts.reviewRowId))
+      .prepare(),
+    repointEdits: db
+      .update(reviewEdits)
+      .set({ reviewRowId: bound(reviewEdits.reviewRowId, 'keep') })
+      .where(byId(reviewEdits.reviewRowId))
+      .prepare(),
+    deleteReview: db
+      .delete(reviews)
+      .where(eq(reviews.id, bound(reviews.id, 'id')))
+      .prepare(),
+    clearPageHash: db
+      .update(apps)
+      .set({ newestPageHash: null })
+      .where(eq(apps.handle, bound(apps.handle, 'handle')))
+      .prepare(),
+    insertRun: db
+      .insert(pollRuns)
+      .values({
+        appHandle: bound(pollRuns.appHandle, 'appHandle'),
+        startedAt: bound(pollRuns.startedAt, 'startedAt'),
+        finishedAt: bound(pollRuns.finishedAt, 'finishedAt'),
+        status: bound(pollRuns.status, 'status'),
+        requests: bound(pollRuns.requests, 'requests'),
+        pages: bound(pollRuns.pages, 'pages'),
+        newReviews: 0,
+        editedReviews: 0,
+        error: bound(pollRuns.error, 'error'),
+        kind: 'reconcile',
+      })
+      .returning({ id: pollRuns.id })
+      .prepare(),
+    setRunCounts: db
+      .update(pollRuns)
+      .set({
+        newReviews: bound(pollRuns.newReviews, 'found'),
+        editedReviews: bound(pollRuns.editedReviews, 'edited'),
+      })
+      .where(eq(pollRuns.id, bound(pollRuns.id, 'id')))
+      .prepare(),
+    lastReconciled: db
+      .select({ handle: pollRuns.appHandle, at: max(pollRuns.startedAt) })
+      .from(pollRuns)
+      .where(reconciles)
+      .groupBy(pollRuns.appHandle)
+      .prepare(),
+    reconcilable: db
+      .select({ handle: apps.handle })
+      .from(apps)
+      .where(and(isNotNull(apps.baselineAt), isNull(apps.unavailableSince)))
+      .prepare(),
+    cost: db
+      .select({ runs: count(), requests: sum(pollRuns.requests).mapWith(Number) })
+      .from(pollRuns)
+      .where(and(reconciles, gte(pollRuns.startedAt, bound(pollRuns.startedAt, 'since'))))
+      .prepare(),
   };
-}
-
-const cache = new WeakMap<Database.Database, ReturnType<typeof build>>();
-
-function statements(db: StoreDb): ReturnType<typeof build> {
-  const client = db.$client;
-  let prepared = cache.get(client);
-  if (!prepared) {
-    prepared = build(client);
-    cache.set(client, prepared);
-  }
-  return prepared;
-}
+});
 
 /** Which stored reviews of one app a reconciliation compares with; each row once. */
 export interface StoredQuery {
@@ -123,25 +156,25 @@ export function storedReviews(db: StoreDb, handle: string, query: StoredQuery): 
   const add = (found: StoredReview[]) => {
     for (const row of found) rows.set(row.rowId, row);
   };
-  if (query.span === 'all') add(st.all.all(handle));
-  else if (query.span !== null) add(st.createdAfter.all(handle, query.span));
-  if (query.identities.length > 0) add(st.byIdentity.all(handle, JSON.stringify(query.identities)));
-  if (query.fingerprints.length > 0) add(st.byFingerprint.all(handle, JSON.stringify(query.fingerprints)));
-  if (query.reviewers.length > 0)
-    add(st.byReviewer.all(handle, JSON.stringify([...new Set(query.reviewers)])));
+  const among = (values: readonly string[]) => ({ handle, values: JSON.stringify(values) });
+  if (query.span === 'all') add(st.all.all({ handle }));
+  else if (query.span !== null) add(st.createdAfter.all({ handle, after: new Date(query.span) }));
+  if (query.identities.length > 0) add(st.byIdentity.all(among(query.identities)));
+  if (query.fingerprints.length > 0) add(st.byFingerprint.all(among(query.fingerprints)));
+  if (query.reviewers.length > 0) add(st.byReviewer.all(among([...new Set(query.reviewers)])));
   return [...rows.values()];
 }
 
 /** Marks these reviews removed from the listing (those not marked already); returns how many it marked. */
 export function markRemoved(db: StoreDb, rowIds: readonly number[], at: Date): number {
   if (rowIds.length === 0) return 0;
-  return statements(db).markRemoved.run(at.getTime(), JSON.stringify(rowIds)).changes;
+  return statements(db).markRemoved.run({ at, ids: JSON.stringify(rowIds) }).changes;
 }
 
 /** Clears the removal mark of these reviews; returns how many had one. */
 export function restoreReviews(db: StoreDb, rowIds: readonly number[]): number {
   if (rowIds.length === 0) return 0;
-  return statements(db).restore.run(JSON.stringify(rowIds)).changes;
+  return statements(db).restore.run({ ids: JSON.stringify(rowIds) }).changes;
 }
 
 /**
@@ -150,10 +183,11 @@ export function restoreReviews(db: StoreDb, rowIds: readonly number[]): number {
  */
 export function foldDuplicate(db: StoreDb, keepRowId: number, dropRowId: number): void {
   const st = statements(db);
-  st.repointAlerts.run(keepRowId, dropRowId);
-  st.repointEdits.run(keepRowId, dropRowId);
+  const ids = { keep: keepRowId, drop: dropRowId };
+  st.repointAlerts.run(ids);
+  st.repointEdits.run(ids);
   moveTriage(db, keepRowId, dropRowId);
-  st.deleteReview.run(dropRowId);
+  st.deleteReview.run({ id: dropRowId });
 }
 
 /**
@@ -161,7 +195,7 @@ export function foldDuplicate(db: StoreDb, keepRowId: number, dropRowId: number)
  * again instead of trusting that the store holds them exactly as they were.
  */
 export function forgetPageHash(db: StoreDb, handle: string): void {
-  statements(db).clearPageHash.run(handle);
+  statements(db).clearPageHash.run({ handle });
 }
 
 export interface ReconcileRun {
@@ -176,23 +210,13 @@ export interface ReconcileRun {
 
 /** Records a reconciliation as a poll run of kind `reconcile`; returns its id. */
 export function insertReconcileRun(db: StoreDb, run: ReconcileRun): number {
-  const row = statements(db).insertRun.get({
-    appHandle: run.appHandle,
-    startedAt: run.startedAt.getTime(),
-    finishedAt: run.finishedAt.getTime(),
-    status: run.status,
-    requests: run.requests,
-    pages: run.pages,
-    newReviews: 0,
-    editedReviews: 0,
-    error: run.error ?? null,
-  });
+  const row = statements(db).insertRun.get({ ...run, error: run.error ?? null });
   if (!row) throw new Error('inserting a reconcile run returned nothing');
   return row.id;
 }
 
 export function setReconcileRunCounts(db: StoreDb, id: number, found: number, edited: number): void {
-  statements(db).setRunCounts.run(found, edited, id);
+  statements(db).setRunCounts.run({ id, found, edited });
 }
 
 /** When each app's last reconciliation started (whatever its outcome), in epoch ms. */
@@ -200,7 +224,7 @@ export function lastReconciledAt(db: StoreDb): Map<string, number> {
   return new Map(
     statements(db)
       .lastReconciled.all()
-      .map((row) => [row.handle, row.at]),
+      .flatMap((row) => (row.at ? [[row.handle, row.at.getTime()] as const] : [])),
   );
 }
 
@@ -215,6 +239,6 @@ export function reconcilableApps(db: StoreDb): Set<string> {
 
 /** Reconciliations started since a moment, and the API requests they spent (failed ones included). */
 export function reconcileCost(db: StoreDb, since: Date): { runs: number; requests: number } {
-  const row = statements(db).cost.get(since.getTime());
+  const row = statements(db).cost.get({ since });
   return { runs: row?.runs ?? 0, requests: row?.requests ?? 0 };
 }

@@ -22,10 +22,33 @@
  * better-sqlite3 is synchronous.
  */
 import type Database from 'better-sqlite3';
+import type { RunResult } from 'better-sqlite3';
+import {
+  and,
+  eq,
+  exists,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  max,
+  min,
+  ne,
+  not,
+  notExists,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Config } from '../config/index.js';
 import type { StoreDb } from './db.js';
 import { Downsampler, type SnapshotRef, snapshotTiers } from './downsample.js';
+import { bound, jsonEach, preparedOnce } from './prepared.js';
 import { fileBytes, freeBytes, type ReclaimMode, reclaimSpace } from './reclaim.js';
+import { alerts, deliveries, digestRuns, pollRuns, ratingSnapshots, reviewEdits, reviews } from './schema.js';
 
 export interface RetentionPolicy {
   /** Poll runs started longer ago than this are deleted (unless a kept row points to them). */
@@ -116,72 +139,182 @@ export const EMPTIED_PAYLOAD = '{}';
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function statementsOf(client: Database.Database) {
-  const ids = 'select value from json_each(@ids)';
-  // Each app's latest reconciliation stays too: it says when the next one is due (store/reconcile.ts).
-  const notPinned = `not exists (select 1 from reviews where poll_run_id = p.id)
-    and not exists (select 1 from review_edits where poll_run_id = p.id)
-    and not exists (select 1 from alerts where poll_run_id = p.id)
-    and not (p.kind = 'reconcile' and p.started_at >= (select max(started_at) from poll_runs
-      where app_handle = p.app_handle and kind = 'reconcile'))`;
-  const noSnapshot = 'not exists (select 1 from rating_snapshots where poll_run_id = p.id)';
+/**
+ * The prune's statements, prepared once per database (prepared.ts). Literals where a partial index needs
+ * them (`payload <> '{}'`, `kind = 'reconcile'`): SQLite uses such an index only for a term it can read.
+ * The big tables are read with `values()`, rows as arrays of what SQLite holds (epoch ms, 0/1), not
+ * mapped into objects: there can be millions of them.
+ *
+ * Long because it is a table: one entry per statement, each prepared once, in one place to read.
+ */
+const statementsOf = preparedOnce((db: StoreDb) => {
+  const ids = jsonEach('ids');
+  const after = sql.placeholder('after');
+  const notPinned = notPinnedRun(db);
+  const snapshotOf = db
+    .select({ one: sql`1` })
+    .from(ratingSnapshots)
+    .where(eq(ratingSnapshots.pollRunId, pollRuns.id));
+  const oldRuns = and(
+    gt(pollRuns.id, after),
+    lte(pollRuns.id, sql.placeholder('last')),
+    lt(pollRuns.startedAt, bound(pollRuns.startedAt, 'before')),
+  );
+  const digestOf = alias(digestRuns, 'latest');
   return {
-    sentAlerts: client.prepare<
-      { cutoff: number; afterAt: number; afterId: number; limit: number },
-      { id: number; createdAt: number; deliveries: number }
-    >(
-      `select a.id, a.created_at as createdAt,
-        (select count(*) from deliveries where alert_id = a.id) as deliveries
-       from alerts a
-       where a.payload <> '${EMPTIED_PAYLOAD}' and a.created_at < @cutoff
-         and (a.created_at, a.id) > (@afterAt, @afterId)
-         and not exists (select 1 from deliveries d where d.alert_id = a.id
-           and (d.status <> 'sent' or d.sent_at is null or d.sent_at >= @cutoff))
-       order by a.created_at, a.id limit @limit`,
-    ),
-    deleteDeliveries: client.prepare<{ ids: string }>(`delete from deliveries where alert_id in (${ids})`),
-    emptyPayloads: client.prepare<{ ids: string }>(
-      `update alerts set payload = '${EMPTIED_PAYLOAD}' where id in (${ids})`,
-    ),
+    sentAlerts: sentAlerts(db),
+    deleteDeliveries: db.delete(deliveries).where(inArray(deliveries.alertId, ids)).prepare(),
+    emptyPayloads: db
+      .update(alerts)
+      .set({ payload: sql`'${sql.raw(EMPTIED_PAYLOAD)}'` })
+      .where(inArray(alerts.id, ids))
+      .prepare(),
     /** Sent runs before the cutoff, but never a channel's latest. */
-    oldDigestRuns: client.prepare<{ cutoff: number }, { id: number }>(
-      `select id from digest_runs d where status = 'sent' and sent_at < @cutoff
-       and id <> (select max(id) from digest_runs where channel = d.channel and status = 'sent')`,
-    ),
-    deleteDigestRuns: client.prepare<{ ids: string }>(`delete from digest_runs where id in (${ids})`),
-    snapshotIds: client.prepare<[], { first: number | null; last: number | null }>(
-      'select min(id) as first, max(id) as last from rating_snapshots',
-    ),
-    snapshotAt: client.prepare<[number], { id: number; at: number }>(
-      'select id, taken_at as at from rating_snapshots where id >= ? order by id limit 1',
-    ),
-    /** `[id, app, takenAt, hasAverage, pollRunId]`, in id order. */
-    snapshots: client.prepare<{ after: number; last: number; before: number; limit: number }>(
-      `select id, app_handle, taken_at, average is not null, poll_run_id from rating_snapshots
-       where id > @after and id <= @last and taken_at < @before order by id limit @limit`,
-    ),
-    deleteSnapshots: client.prepare<{ ids: string }>(`delete from rating_snapshots where id in (${ids})`),
-    pollRunIds: client.prepare<[], { first: number | null; last: number | null }>(
-      'select min(id) as first, max(id) as last from poll_runs',
-    ),
-    pollRunAt: client.prepare<[number], { id: number; at: number }>(
-      'select id, started_at as at from poll_runs where id >= ? order by id limit 1',
-    ),
+    oldDigestRuns: db
+      .select({ id: digestRuns.id })
+      .from(digestRuns)
+      .where(
+        and(
+          eq(digestRuns.status, 'sent'),
+          lt(digestRuns.sentAt, bound(digestRuns.sentAt, 'cutoff')),
+          ne(
+            digestRuns.id,
+            db
+              .select({ id: max(digestOf.id) })
+              .from(digestOf)
+              .where(and(eq(digestOf.channel, digestRuns.channel), eq(digestOf.status, 'sent'))),
+          ),
+        ),
+      )
+      .prepare(),
+    deleteDigestRuns: db.delete(digestRuns).where(inArray(digestRuns.id, ids)).prepare(),
+    snapshotIds: db
+      .select({ first: min(ratingSnapshots.id), last: max(ratingSnapshots.id) })
+      .from(ratingSnapshots)
+      .prepare(),
+    snapshotAt: db
+      .select({ id: ratingSnapshots.id, at: ratingSnapshots.takenAt })
+      .from(ratingSnapshots)
+      .where(gte(ratingSnapshots.id, sql.placeholder('id')))
+      .orderBy(ratingSnapshots.id)
+      .limit(1)
+      .prepare(),
+    /** `[id, app, takenAt, hasAverage, pollRunId]` (SnapshotValues), in id order. */
+    snapshots: db
+      .select({
+        id: ratingSnapshots.id,
+        app: ratingSnapshots.appHandle,
+        takenAt: ratingSnapshots.takenAt,
+        hasAverage: sql`${ratingSnapshots.average} is not null`,
+        pollRunId: ratingSnapshots.pollRunId,
+      })
+      .from(ratingSnapshots)
+      .where(
+        and(
+          gt(ratingSnapshots.id, after),
+          lte(ratingSnapshots.id, sql.placeholder('last')),
+          lt(ratingSnapshots.takenAt, bound(ratingSnapshots.takenAt, 'before')),
+        ),
+      )
+      .orderBy(ratingSnapshots.id)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+    deleteSnapshots: db.delete(ratingSnapshots).where(inArray(ratingSnapshots.id, ids)).prepare(),
+    pollRunIds: db
+      .select({ first: min(pollRuns.id), last: max(pollRuns.id) })
+      .from(pollRuns)
+      .prepare(),
+    pollRunAt: db
+      .select({ id: pollRuns.id, at: pollRuns.startedAt })
+      .from(pollRuns)
+      .where(gte(pollRuns.id, sql.placeholder('id')))
+      .orderBy(pollRuns.id)
+      .limit(1)
+      .prepare(),
     /** `[id]` of old poll runs nothing points to, in id order. */
-    freePollRuns: client.prepare<{ after: number; last: number; before: number; limit: number }>(
-      `select id from poll_runs p where id > @after and id <= @last and started_at < @before
-       and ${noSnapshot} and ${notPinned} order by id limit @limit`,
-    ),
+    freePollRuns: db
+      .select({ id: pollRuns.id })
+      .from(pollRuns)
+      .where(and(oldRuns, notExists(snapshotOf), notPinned))
+      .orderBy(pollRuns.id)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
     /** In a dry run: `[id, hasSnapshot]` of old poll runs no review, edit or alert points to. */
-    unpinnedPollRuns: client.prepare<{ after: number; last: number; before: number; limit: number }>(
-      `select id, exists (select 1 from rating_snapshots where poll_run_id = p.id) from poll_runs p
-       where id > @after and id <= @last and started_at < @before and ${notPinned} order by id limit @limit`,
-    ),
+    unpinnedPollRuns: db
+      .select({ id: pollRuns.id, hasSnapshot: exists(snapshotOf) })
+      .from(pollRuns)
+      .where(and(oldRuns, notPinned))
+      .orderBy(pollRuns.id)
+      .limit(sql.placeholder('limit'))
+      .prepare(),
     // Checked again as it deletes: a row written since the decision keeps its poll run.
-    deletePollRuns: client.prepare<{ ids: string }>(
-      `delete from poll_runs as p where id in (${ids}) and ${noSnapshot} and ${notPinned}`,
-    ),
+    deletePollRuns: db
+      .delete(pollRuns)
+      .where(and(inArray(pollRuns.id, ids), notExists(snapshotOf), notPinned))
+      .prepare(),
   };
+});
+
+/**
+ * A poll run nothing points to: no review, edit or alert; nor each app's latest reconciliation, which says
+ * when the next one is due (store/reconcile.ts).
+ */
+function notPinnedRun(db: StoreDb): SQL | undefined {
+  const latestRun = alias(pollRuns, 'latest');
+  return and(
+    notExists(db.select({ one: sql`1` }).from(reviews).where(eq(reviews.pollRunId, pollRuns.id))),
+    notExists(db.select({ one: sql`1` }).from(reviewEdits).where(eq(reviewEdits.pollRunId, pollRuns.id))),
+    notExists(db.select({ one: sql`1` }).from(alerts).where(eq(alerts.pollRunId, pollRuns.id))),
+    not(
+      and(
+        sql`${pollRuns.kind} = 'reconcile'`,
+        gte(
+          pollRuns.startedAt,
+          db
+            .select({ at: max(latestRun.startedAt) })
+            .from(latestRun)
+            .where(and(eq(latestRun.appHandle, pollRuns.appHandle), sql`${latestRun.kind} = 'reconcile'`)),
+        ),
+      ) as SQL,
+    ),
+  );
+}
+
+/** A page of the alerts whose every delivery was sent before the cutoff, in (created, id) order. */
+function sentAlerts(db: StoreDb) {
+  const cutoff = (column: typeof alerts.createdAt | typeof deliveries.sentAt) => bound(column, 'cutoff');
+  return db
+    .select({
+      id: alerts.id,
+      createdAt: alerts.createdAt,
+      deliveries: db.$count(deliveries, eq(deliveries.alertId, alerts.id)),
+    })
+    .from(alerts)
+    .where(
+      and(
+        sql`${alerts.payload} <> '${sql.raw(EMPTIED_PAYLOAD)}'`,
+        lt(alerts.createdAt, cutoff(alerts.createdAt)),
+        sql`(${alerts.createdAt}, ${alerts.id}) > (${sql.placeholder('afterAt')}, ${sql.placeholder('afterId')})`,
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(deliveries)
+            .where(
+              and(
+                eq(deliveries.alertId, alerts.id),
+                or(
+                  ne(deliveries.status, 'sent'),
+                  isNull(deliveries.sentAt),
+                  gte(deliveries.sentAt, cutoff(deliveries.sentAt)),
+                ),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(alerts.createdAt, alerts.id)
+    .limit(sql.placeholder('limit'))
+    .prepare();
 }
 
 type Statements = ReturnType<typeof statementsOf>;
@@ -223,7 +356,7 @@ export async function pruneDatabase(
   };
   const pass: Pass = {
     client,
-    st: statementsOf(client),
+    st: statementsOf(db),
     dryRun: options.dryRun === true,
     batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS,
     maxLockMs: options.maxLockMs ?? DEFAULT_MAX_LOCK_MS,
@@ -278,7 +411,11 @@ function write(pass: Pass, work: () => void): void {
  * Deletes rows by id, `batchRows` per statement, as many statements per transaction as fit in
  * `maxLockMs` (at least one), yielding between transactions. Returns the rows deleted.
  */
-async function deleteByIds(pass: Pass, statement: Database.Statement<{ ids: string }>, ids: number[]) {
+async function deleteByIds(
+  pass: Pass,
+  statement: { run(values: { ids: string }): RunResult },
+  ids: number[],
+) {
   let deleted = 0;
   let at = 0;
   while (at < ids.length) {
@@ -305,11 +442,12 @@ async function pruneSentAlerts(pass: Pass, cutoff: number): Promise<void> {
     let found = 0;
     // Chosen and changed in one transaction: no delivery changes state in between.
     write(pass, () => {
-      const rows = st.sentAlerts.all({ cutoff, afterAt, afterId, limit: pass.batchRows });
+      const rows = st.sentAlerts.all({ cutoff: new Date(cutoff), afterAt, afterId, limit: pass.batchRows });
       found = rows.length;
       const last = rows.at(-1);
       if (!last) return;
-      ({ createdAt: afterAt, id: afterId } = last);
+      afterAt = last.createdAt.getTime();
+      afterId = last.id;
       counts.alertPayloads += rows.length;
       if (pass.dryRun) {
         counts.deliveries += rows.reduce((sum, r) => sum + r.deliveries, 0);
@@ -328,7 +466,7 @@ async function pruneSentAlerts(pass: Pass, cutoff: number): Promise<void> {
 function pruneDigestRuns(pass: Pass, cutoff: number): void {
   const { st, counts } = pass;
   write(pass, () => {
-    const ids = st.oldDigestRuns.all({ cutoff }).map((r) => r.id);
+    const ids = st.oldDigestRuns.all({ cutoff: new Date(cutoff) }).map((r) => r.id);
     counts.digestRuns += pass.dryRun
       ? ids.length
       : st.deleteDigestRuns.run({ ids: JSON.stringify(ids) }).changes;
@@ -342,8 +480,8 @@ function pruneDigestRuns(pass: Pass, cutoff: number): void {
  * far out of order is only left for a later prune).
  */
 function idRange(
-  bounds: Database.Statement<[], { first: number | null; last: number | null }>,
-  timeAt: Database.Statement<[number], { id: number; at: number }>,
+  bounds: { get(): { first: number | null; last: number | null } | undefined },
+  timeAt: { get(values: { id: number }): { id: number; at: Date } | undefined },
   before: number,
 ): { first: number; last: number } | undefined {
   const { first, last } = bounds.get() ?? { first: null, last: null };
@@ -353,8 +491,8 @@ function idRange(
   let hi = last + 1;
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const row = timeAt.get(mid);
-    if (row === undefined || row.at >= stop) hi = mid;
+    const row = timeAt.get({ id: mid });
+    if (row === undefined || row.at.getTime() >= stop) hi = mid;
     else lo = row.id + 1;
   }
   return { first, last: lo - 1 };
@@ -435,11 +573,12 @@ async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): P
     'snapshots',
     range,
     (after) =>
-      st.snapshots
-        .raw()
-        .all({ after, last: range.last, before: tiers.fullFrom, limit: pass.batchRows }) as Array<
-        [number, string, number, 0 | 1, number]
-      >,
+      st.snapshots.values({
+        after,
+        last: range.last,
+        before: new Date(tiers.fullFrom),
+        limit: pass.batchRows,
+      }) as Array<[number, string, number, 0 | 1, number]>,
     ([id, app, takenAt, hasAverage, pollRunId]) => {
       let sampler = samplers.get(app);
       if (!sampler) {
@@ -470,13 +609,18 @@ async function prunePollRuns(pass: Pass, before: number, droppedRuns: IdSet | un
     doomed = [];
     counts.pollRuns += await deleteByIds(pass, st.deletePollRuns, ids);
   };
-  const params = (after: number) => ({ after, last: range.last, before, limit: pass.batchRows });
+  const params = (after: number) => ({
+    after,
+    last: range.last,
+    before: new Date(before),
+    limit: pass.batchRows,
+  });
   if (pass.dryRun) {
     await readRange<[number, 0 | 1]>(
       pass,
       'poll runs',
       range,
-      (after) => st.unpinnedPollRuns.raw().all(params(after)) as Array<[number, 0 | 1]>,
+      (after) => st.unpinnedPollRuns.values(params(after)) as Array<[number, 0 | 1]>,
       ([id, hasSnapshot]) => {
         if (hasSnapshot === 0 || droppedRuns?.has(id)) counts.pollRuns++;
       },
@@ -488,7 +632,7 @@ async function prunePollRuns(pass: Pass, before: number, droppedRuns: IdSet | un
     pass,
     'poll runs',
     range,
-    (after) => st.freePollRuns.raw().all(params(after)) as Array<[number]>,
+    (after) => st.freePollRuns.values(params(after)) as Array<[number]>,
     ([id]) => {
       doomed.push(id);
     },

@@ -26,13 +26,17 @@ export function findKnown(
   const byFingerprint = new Map<string, KnownReview>();
   if (fetched.length === 0) return { byIdentity, byFingerprint };
   const { knownByIdentity, knownByFingerprint } = statements(db);
-  for (const row of knownByIdentity.all(handle, JSON.stringify(fetched.map((r) => r.identity)))) {
+  for (const row of knownByIdentity.all({
+    handle,
+    identities: JSON.stringify(fetched.map((r) => r.identity)),
+  })) {
     byIdentity.set(row.identity, row);
   }
   const unmatched = fetched.filter((r) => !byIdentity.has(r.identity));
   if (unmatched.length > 0) {
     const fingerprints = JSON.stringify(unmatched.map((r) => r.fingerprint));
-    for (const row of knownByFingerprint.all(handle, fingerprints)) byFingerprint.set(row.fingerprint, row);
+    for (const row of knownByFingerprint.all({ handle, fingerprints }))
+      byFingerprint.set(row.fingerprint, row);
   }
   return { byIdentity, byFingerprint };
 }
@@ -44,7 +48,10 @@ export function pageIsStored(
   fetched: ReadonlyArray<Pick<FetchedReview, 'identity' | 'rating' | 'content' | 'createdDate'>>,
 ): boolean {
   if (fetched.length === 0) return true;
-  const rows = statements(db).knownByIdentity.all(handle, JSON.stringify(fetched.map((r) => r.identity)));
+  const rows = statements(db).knownByIdentity.all({
+    handle,
+    identities: JSON.stringify(fetched.map((r) => r.identity)),
+  });
   const stored = new Map(rows.map((row) => [row.identity, row]));
   return fetched.every((review) => {
     const row = stored.get(review.identity);
@@ -62,25 +69,8 @@ export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id' |
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
-    const stored = insertReview.get({
-      appHandle: row.appHandle,
-      identity: row.identity,
-      fingerprint: row.fingerprint,
-      reviewId: row.reviewId,
-      reviewer: row.reviewer,
-      location: row.location,
-      rating: row.rating,
-      content: row.content,
-      createdDate: row.createdDate,
-      createdAt: row.createdAt?.getTime() ?? null,
-      timeUsingApp: row.timeUsingApp,
-      appName: row.appName,
-      appUrl: row.appUrl,
-      fromBaseline: row.fromBaseline ? 1 : 0,
-      firstSeenAt: row.firstSeenAt.getTime(),
-      updatedAt: row.updatedAt.getTime(),
-      pollRunId: row.pollRunId,
-    });
+    // Every column has its placeholder (statements.ts): the row binds as it is.
+    const stored = insertReview.get(row);
     if (stored) inserted.push({ ...row, id: stored.id, removedAt: null });
   }
   return inserted;
@@ -93,7 +83,7 @@ export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id' |
  */
 export function restoreListed(db: StoreDb, rowIds: readonly number[], pollStartedAt: Date): number {
   if (rowIds.length === 0) return 0;
-  return statements(db).restoreListed.run(pollStartedAt.getTime(), JSON.stringify([...new Set(rowIds)]))
+  return statements(db).restoreListed.run({ pollStartedAt, ids: JSON.stringify([...new Set(rowIds)]) })
     .changes;
 }
 

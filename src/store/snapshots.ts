@@ -14,7 +14,7 @@ export function insertSnapshot(
   const d = summary.distribution;
   statements(db).insertSnapshot.run({
     appHandle: handle,
-    takenAt: at.getTime(),
+    takenAt: at,
     average: summary.average,
     count: summary.count,
     stars1: d[1],

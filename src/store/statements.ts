@@ -1,36 +1,46 @@
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import type { ReviewRow } from './schema.js';
+import { bound, jsonEach, preparedOnce } from './prepared.js';
+import {
+  type AppRow,
+  alerts,
+  apps,
+  deliveries,
+  pollRuns,
+  type ReviewRow,
+  ratingSnapshots,
+  reviewEdits,
+  reviews,
+} from './schema.js';
 
-/** What a poll reads of its app before it starts; times in epoch ms. */
-export interface PollState {
-  baselineAt: number | null;
-  unavailableSince: number | null;
-  lastSuccessAt: number | null;
-  newestPageHash: string | null;
+/** What a poll reads of its app before it starts. */
+export type PollState = Pick<
+  AppRow,
+  | 'baselineAt'
+  | 'unavailableSince'
+  | 'lastSuccessAt'
+  | 'newestPageHash'
   /** An open burst gap (store/gaps.ts); all null when there is none. */
-  gapOpenedAt: number | null;
-  gapOffset: number | null;
-  gapFloorRowId: number | null;
-  gapSince: number | null;
-  gapUnread: number | null;
-}
+  | 'gapOpenedAt'
+  | 'gapOffset'
+  | 'gapFloorRowId'
+  | 'gapSince'
+  | 'gapUnread'
+>;
 
-/** A low review as the incident look-back reads it; `firstSeenAt` in epoch ms. */
+/** A low review as the incident look-back reads it. */
 export type LowReviewRow = Pick<
   ReviewRow,
-  'id' | 'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
-> & { firstSeenAt: number };
-
-/** The rating level the next drop is measured from, as stored (alerts/rating-drop.ts); times in epoch ms. */
-export interface RatingLevelRow {
-  average: number | null;
-  count: number | null;
-  at: number | null;
-  /** JSON array of the summary's counts per star, one-star first. */
-  stars: string | null;
-  alerted: number;
-  displayed: number | null;
-}
+  | 'id'
+  | 'reviewId'
+  | 'reviewer'
+  | 'location'
+  | 'rating'
+  | 'content'
+  | 'createdDate'
+  | 'timeUsingApp'
+  | 'firstSeenAt'
+>;
 
 /** One line of how stored reviews moved the counts of one star since a moment. */
 export interface StoredStarsRow {
@@ -40,237 +50,360 @@ export interface StoredStarsRow {
 }
 
 /** What the store knows of a review, enough to tell new, edited and unchanged apart (watch/diff.ts). */
-export interface KnownReview {
-  rowId: number;
-  identity: string;
-  fingerprint: string;
-  rating: number;
-  content: string;
-  createdDate: string;
-  /** When a reconciliation found it gone from the listing (epoch ms); null while it is listed. */
-  removedAt: number | null;
-}
+export type KnownReview = { rowId: ReviewRow['id'] } & Pick<
+  ReviewRow,
+  | 'identity'
+  | 'fingerprint'
+  | 'rating'
+  | 'content'
+  | 'createdDate'
+  /** When a reconciliation found it gone from the listing; null while it is listed. */
+  | 'removedAt'
+>;
+
+/** The columns of KnownReview. */
+const KNOWN = {
+  rowId: reviews.id,
+  identity: reviews.identity,
+  fingerprint: reviews.fingerprint,
+  rating: reviews.rating,
+  content: reviews.content,
+  createdDate: reviews.createdDate,
+  removedAt: reviews.removedAt,
+};
 
 /**
- * The parameters of the long writes, named as in the SQL (`@name`): times in epoch ms, booleans as 0/1,
- * absent values as null (SQLite binds neither Date, boolean nor undefined).
+ * The summary's counts per star at the rating level, as stored: five counts or nothing. Read as text and
+ * checked here rather than parsed by the column's JSON mode, which throws on bad JSON: a column someone
+ * edited by hand must not break the drop rule.
  */
-export interface ReviewParams {
-  appHandle: string;
-  identity: string;
-  fingerprint: string;
-  reviewId: string;
-  reviewer: string;
-  location: string;
-  rating: number;
-  content: string;
-  createdDate: string;
-  createdAt: number | null;
-  timeUsingApp: string;
-  appName: string;
-  appUrl: string;
-  fromBaseline: 0 | 1;
-  firstSeenAt: number;
-  updatedAt: number;
-  pollRunId: number;
+function storedStars(json: unknown): number[] | null {
+  try {
+    const parsed: unknown = typeof json === 'string' ? JSON.parse(json) : null;
+    return Array.isArray(parsed) && parsed.length === 5 && parsed.every((n) => Number.isInteger(n))
+      ? (parsed as number[])
+      : null;
+  } catch {
+    return null;
+  }
 }
-
-export interface AlertParams {
-  appHandle: string;
-  kind: string;
-  dedupeKey: string;
-  priority: string;
-  score: number | null;
-  reviewRowId: number | null;
-  /** The alert as JSON. */
-  payload: string;
-  createdAt: number;
-  pollRunId: number | null;
-}
-
-export interface PollRunParams {
-  appHandle: string;
-  startedAt: number;
-  finishedAt: number;
-  status: string;
-  requests: number;
-  pages: number;
-  newReviews: number;
-  editedReviews: number;
-  capped: 0 | 1;
-  error: string | null;
-}
-
-export interface SnapshotParams {
-  appHandle: string;
-  takenAt: number;
-  average: number | null;
-  count: number | null;
-  stars1: number | null;
-  stars2: number | null;
-  stars3: number | null;
-  stars4: number | null;
-  stars5: number | null;
-  pollRunId: number;
-}
-
-export interface PollSucceededParams {
-  handle: string;
-  startedAt: number;
-  at: number;
-  status: string;
-  /** Kept only if the app has no baseline yet. */
-  baselineAt: number | null;
-  /** Kept only if not null. */
-  title: string | null;
-  /** 0 leaves the stored page hash as it is; 1 sets it to `newestPageHash` (null clears it). */
-  setPageHash: 0 | 1;
-  newestPageHash: string | null;
-  /** The process that ran the poll (util/process-id.ts). */
-  by: string;
-}
-
-/** The columns of KnownReview, for one app. */
-const KNOWN = `select id as rowId, identity, fingerprint, rating, content, created_date as createdDate,
-  removed_at as removedAt from reviews where app_handle = ?`;
 
 /**
  * The statements every poll runs, prepared once per database. A quiet poll is one request and these few
- * statements, so their cost is the poller's: drizzle's query building and row mapping cost more than
- * SQLite itself here (bench/README.md), so they are plain SQL on the same connection, typed by hand.
+ * statements, so their cost is the poller's: drizzle queries built on every call cost ten times what the
+ * statement does (bench/README.md), so these are built once, with placeholders (prepared.ts).
+ *
+ * Long because it is a table: one entry per statement, each prepared once, in one place to read.
  */
 function build(db: Store['db']) {
-  const raw = db.$client;
+  const handle = bound(apps.handle, 'handle');
+  const ofApp = eq(reviews.appHandle, bound(reviews.appHandle, 'handle'));
+  const since = bound(reviews.firstSeenAt, 'since');
+  const editsSince = and(
+    eq(reviewEdits.appHandle, bound(reviewEdits.appHandle, 'handle')),
+    gt(reviewEdits.detectedAt, bound(reviewEdits.detectedAt, 'since')),
+  );
   return {
-    pollState: raw.prepare<[string], PollState>(
-      `select baseline_at as baselineAt, unavailable_since as unavailableSince, last_success_at as lastSuccessAt,
-       newest_page_hash as newestPageHash, gap_opened_at as gapOpenedAt, gap_offset as gapOffset,
-       gap_floor_row_id as gapFloorRowId, gap_since as gapSince, gap_unread as gapUnread from apps where handle = ?`,
-    ),
-    insertApp: raw.prepare<[string]>('insert into apps (handle) values (?) on conflict do nothing'),
-    ratingLevel: raw.prepare<[string], RatingLevelRow>(
-      `select rating_level_average as average, rating_level_count as count, rating_level_at as at,
-       rating_level_stars as stars, rating_level_alerted as alerted, rating_level_displayed as displayed
-       from apps where handle = ?`,
-    ),
-    setRatingLevel: raw.prepare<[number, number, number, string | null, number, number | null, string]>(
-      `update apps set rating_level_average = ?, rating_level_count = ?, rating_level_at = ?, rating_level_stars = ?,
-       rating_level_alerted = ?, rating_level_displayed = ? where handle = ?`,
-    ),
+    pollState: db
+      .select({
+        baselineAt: apps.baselineAt,
+        unavailableSince: apps.unavailableSince,
+        lastSuccessAt: apps.lastSuccessAt,
+        newestPageHash: apps.newestPageHash,
+        gapOpenedAt: apps.gapOpenedAt,
+        gapOffset: apps.gapOffset,
+        gapFloorRowId: apps.gapFloorRowId,
+        gapSince: apps.gapSince,
+        gapUnread: apps.gapUnread,
+      })
+      .from(apps)
+      .where(eq(apps.handle, handle))
+      .prepare(),
+    insertApp: db.insert(apps).values({ handle }).onConflictDoNothing().prepare(),
+    ratingLevel: db
+      .select({
+        average: apps.ratingLevelAverage,
+        count: apps.ratingLevelCount,
+        at: apps.ratingLevelAt,
+        stars: sql`${apps.ratingLevelStars}`.mapWith(storedStars),
+        alerted: apps.ratingLevelAlerted,
+        displayed: apps.ratingLevelDisplayed,
+      })
+      .from(apps)
+      .where(eq(apps.handle, handle))
+      .prepare(),
+    setRatingLevel: db
+      .update(apps)
+      .set({
+        ratingLevelAverage: bound(apps.ratingLevelAverage, 'average'),
+        ratingLevelCount: bound(apps.ratingLevelCount, 'count'),
+        ratingLevelAt: bound(apps.ratingLevelAt, 'at'),
+        ratingLevelStars: bound(apps.ratingLevelStars, 'stars'),
+        ratingLevelAlerted: bound(apps.ratingLevelAlerted, 'alerted'),
+        ratingLevelDisplayed: bound(apps.ratingLevelDisplayed, 'displayed'),
+      })
+      .where(eq(apps.handle, handle))
+      .prepare(),
     /** Identities (or fingerprints) as a JSON array: one statement whatever the page size. */
-    knownByIdentity: raw.prepare<[string, string], KnownReview>(
-      `${KNOWN} and identity in (select value from json_each(?))`,
-    ),
-    knownByFingerprint: raw.prepare<[string, string], KnownReview>(
-      `${KNOWN} and fingerprint in (select value from json_each(?))`,
-    ),
-    insertReview: raw.prepare<ReviewParams, { id: number }>(
-      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-       values (@appHandle, @identity, @fingerprint, @reviewId, @reviewer, @location, @rating, @content,
-       @createdDate, @createdAt, @timeUsingApp, @appName, @appUrl, @fromBaseline, @firstSeenAt, @updatedAt, @pollRunId)
-       on conflict (app_handle, identity) do nothing returning id`,
-    ),
+    knownByIdentity: db
+      .select(KNOWN)
+      .from(reviews)
+      .where(and(ofApp, inArray(reviews.identity, jsonEach('identities'))))
+      .prepare(),
+    knownByFingerprint: db
+      .select(KNOWN)
+      .from(reviews)
+      .where(and(ofApp, inArray(reviews.fingerprint, jsonEach('fingerprints'))))
+      .prepare(),
+    insertReview: db
+      .insert(reviews)
+      .values({
+        appHandle: bound(reviews.appHandle, 'appHandle'),
+        identity: bound(reviews.identity, 'identity'),
+        fingerprint: bound(reviews.fingerprint, 'fingerprint'),
+        reviewId: bound(reviews.reviewId, 'reviewId'),
+        reviewer: bound(reviews.reviewer, 'reviewer'),
+        location: bound(reviews.location, 'location'),
+        rating: bound(reviews.rating, 'rating'),
+        content: bound(reviews.content, 'content'),
+        createdDate: bound(reviews.createdDate, 'createdDate'),
+        createdAt: bound(reviews.createdAt, 'createdAt'),
+        timeUsingApp: bound(reviews.timeUsingApp, 'timeUsingApp'),
+        appName: bound(reviews.appName, 'appName'),
+        appUrl: bound(reviews.appUrl, 'appUrl'),
+        fromBaseline: bound(reviews.fromBaseline, 'fromBaseline'),
+        firstSeenAt: bound(reviews.firstSeenAt, 'firstSeenAt'),
+        updatedAt: bound(reviews.updatedAt, 'updatedAt'),
+        pollRunId: bound(reviews.pollRunId, 'pollRunId'),
+      })
+      .onConflictDoNothing({ target: [reviews.appHandle, reviews.identity] })
+      .returning({ id: reviews.id })
+      .prepare(),
     /**
      * Clears the removal mark of reviews a poll saw listed, if the mark is older than the poll: a
      * reconciliation that judged the review gone after the poll began may have read the listing later.
      */
-    restoreListed: raw.prepare<[number, string]>(
-      `update reviews set removed_at = null where removed_at is not null and removed_at <= ?
-       and id in (select value from json_each(?))`,
-    ),
+    restoreListed: db
+      .update(reviews)
+      .set({ removedAt: null })
+      .where(
+        and(
+          lte(reviews.removedAt, bound(reviews.removedAt, 'pollStartedAt')),
+          inArray(reviews.id, jsonEach('ids')),
+        ),
+      )
+      .prepare(),
     /** The alert path: only polls that brought a low review or moved the rating run these. */
-    appTitle: raw.prepare<[string], { title: string | null }>('select title from apps where handle = ?'),
+    appTitle: db.select({ title: apps.title }).from(apps).where(eq(apps.handle, handle)).prepare(),
     /**
      * The incident look-back. A review the marketplace removed (removed_at) is no longer there for
      * customers to read: it does not make a burst, nor is it quoted in one.
      */
-    lowReviewsSince: raw.prepare<[string, number, number, number], LowReviewRow>(
-      `select id, review_id as reviewId, reviewer, location, rating, content, created_date as createdDate,
-       time_using_app as timeUsingApp, first_seen_at as firstSeenAt from reviews
-       where app_handle = ? and from_baseline = 0 and rating <= ? and first_seen_at >= ? and removed_at is null
-       order by first_seen_at desc, id desc limit ?`,
-    ),
-    freshSince: raw.prepare<[string, number], { n: number }>(
-      'select count(*) as n from reviews where app_handle = ? and from_baseline = 0 and first_seen_at > ?',
-    ),
+    lowReviewsSince: db
+      .select({
+        id: reviews.id,
+        reviewId: reviews.reviewId,
+        reviewer: reviews.reviewer,
+        location: reviews.location,
+        rating: reviews.rating,
+        content: reviews.content,
+        createdDate: reviews.createdDate,
+        timeUsingApp: reviews.timeUsingApp,
+        firstSeenAt: reviews.firstSeenAt,
+      })
+      .from(reviews)
+      .where(
+        and(
+          ofApp,
+          eq(reviews.fromBaseline, false),
+          lte(reviews.rating, bound(reviews.rating, 'maxRating')),
+          gte(reviews.firstSeenAt, since),
+          isNull(reviews.removedAt),
+        ),
+      )
+      .orderBy(desc(reviews.firstSeenAt), desc(reviews.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+    freshSince: db
+      .select({ n: count() })
+      .from(reviews)
+      .where(and(ofApp, eq(reviews.fromBaseline, false), gt(reviews.firstSeenAt, since)))
+      .prepare(),
     /** A removed review no longer weighs on the listing's rating: it explains none of a drop. */
-    freshStarsSince: raw.prepare<[string, number], { stars: number; n: number }>(
-      `select rating as stars, count(*) as n from reviews where app_handle = ? and from_baseline = 0
-       and first_seen_at > ? and removed_at is null group by rating`,
-    ),
-    /**
-     * How the stored reviews moved the listing's counts per star since a moment (the rating level's):
-     * reviews first seen since and still listed count in, reviews seen before and removed since count
-     * out, and re-ratings since move a review from its old stars to its new ones. Reviews stored as
-     * history since (re-published after being archived) count too: the summary counts them again.
-     */
-    storedStarsSince: raw.prepare<{ handle: string; at: number }, StoredStarsRow>(
-      `select 'new' as kind, rating as stars, count(*) as n from reviews
-       where app_handle = @handle and first_seen_at > @at and removed_at is null group by rating
-       union all
-       select 'removed', rating, count(*) from reviews
-       where app_handle = @handle and first_seen_at <= @at and removed_at > @at group by rating
-       union all
-       select 'rerated-to', e.new_rating, count(*) from review_edits e join reviews r on r.id = e.review_row_id
-       where e.app_handle = @handle and e.detected_at > @at and e.new_rating <> e.old_rating
-       and r.first_seen_at <= @at and (r.removed_at is null or r.removed_at > @at) group by e.new_rating
-       union all
-       select 'rerated-from', e.old_rating, count(*) from review_edits e join reviews r on r.id = e.review_row_id
-       where e.app_handle = @handle and e.detected_at > @at and e.new_rating <> e.old_rating
-       and r.first_seen_at <= @at and (r.removed_at is null or r.removed_at > @at) group by e.old_rating`,
-    ),
+    freshStarsSince: db
+      .select({ stars: reviews.rating, n: count() })
+      .from(reviews)
+      .where(
+        and(
+          ofApp,
+          eq(reviews.fromBaseline, false),
+          gt(reviews.firstSeenAt, since),
+          isNull(reviews.removedAt),
+        ),
+      )
+      .groupBy(reviews.rating)
+      .prepare(),
+    storedStarsSince: storedStarsSince(db),
     /** Reviews of a burst not read yet: the summary counts them, the store does not yet (watch/poll.ts). */
-    gapUnread: raw.prepare<[string], { unread: number | null }>(
-      'select case when gap_opened_at is null then 0 else gap_unread end as unread from apps where handle = ?',
-    ),
-    reratedSince: raw.prepare<[string, number], { n: number }>(
-      `select count(*) as n from review_edits where app_handle = ? and detected_at > ? and new_rating < old_rating`,
-    ),
-    latestAlertAt: raw.prepare<[string, string], { at: number | null }>(
-      'select max(created_at) as at from alerts where app_handle = ? and kind = ?',
-    ),
-    insertAlert: raw.prepare<AlertParams, { id: number }>(
-      `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at, poll_run_id)
-       values (@appHandle, @kind, @dedupeKey, @priority, @score, @reviewRowId, @payload, @createdAt, @pollRunId)
-       on conflict do nothing returning id`,
-    ),
-    insertDelivery: raw.prepare<[number, string, string, string | null, number], { id: number }>(
-      `insert into deliveries (alert_id, channel, app_handle, group_key, status, created_at)
-       values (?, ?, ?, ?, 'pending', ?) returning id`,
-    ),
-    insertPollRun: raw.prepare<PollRunParams, { id: number }>(
-      `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews, capped, error)
-       values (@appHandle, @startedAt, @finishedAt, @status, @requests, @pages, @newReviews, @editedReviews, @capped, @error)
-       returning id`,
-    ),
-    setPollRunCounts: raw.prepare<[number, number, number]>(
-      'update poll_runs set new_reviews = ?, edited_reviews = ? where id = ?',
-    ),
-    insertSnapshot: raw.prepare<SnapshotParams>(
-      `insert into rating_snapshots (app_handle, taken_at, average, count, stars_1, stars_2, stars_3, stars_4, stars_5, poll_run_id)
-       values (@appHandle, @takenAt, @average, @count, @stars1, @stars2, @stars3, @stars4, @stars5, @pollRunId)`,
-    ),
-    /** After a successful poll: clears errors and unavailability, sets the baseline time once. */
-    pollSucceeded: raw.prepare<PollSucceededParams>(
-      `update apps set last_success_at = max(coalesce(last_success_at, 0), @startedAt), last_poll_at = @at,
-       last_poll_status = @status, last_error = null, unavailable_since = null, unavailable_reason = null,
-       baseline_at = coalesce(baseline_at, @baselineAt), title = coalesce(@title, title),
-       newest_page_hash = iif(@setPageHash, @newestPageHash, newest_page_hash), last_poll_by = @by
-       where handle = @handle`,
-    ),
+    gap: db
+      .select({ openedAt: apps.gapOpenedAt, unread: apps.gapUnread })
+      .from(apps)
+      .where(eq(apps.handle, handle))
+      .prepare(),
+    reratedSince: db
+      .select({ n: count() })
+      .from(reviewEdits)
+      .where(and(editsSince, lt(reviewEdits.newRating, reviewEdits.oldRating)))
+      .prepare(),
+    latestAlertAt: db
+      .select({ at: max(alerts.createdAt) })
+      .from(alerts)
+      .where(
+        and(
+          eq(alerts.appHandle, bound(alerts.appHandle, 'handle')),
+          eq(alerts.kind, bound(alerts.kind, 'kind')),
+        ),
+      )
+      .prepare(),
+    insertAlert: db
+      .insert(alerts)
+      .values({
+        appHandle: bound(alerts.appHandle, 'appHandle'),
+        kind: bound(alerts.kind, 'kind'),
+        dedupeKey: bound(alerts.dedupeKey, 'dedupeKey'),
+        priority: bound(alerts.priority, 'priority'),
+        score: bound(alerts.score, 'score'),
+        reviewRowId: bound(alerts.reviewRowId, 'reviewRowId'),
+        payload: bound(alerts.payload, 'payload'),
+        createdAt: bound(alerts.createdAt, 'createdAt'),
+        pollRunId: bound(alerts.pollRunId, 'pollRunId'),
+      })
+      .onConflictDoNothing()
+      .returning({ id: alerts.id })
+      .prepare(),
+    insertDelivery: db
+      .insert(deliveries)
+      .values({
+        alertId: bound(deliveries.alertId, 'alertId'),
+        channel: bound(deliveries.channel, 'channel'),
+        appHandle: bound(deliveries.appHandle, 'appHandle'),
+        groupKey: bound(deliveries.groupKey, 'groupKey'),
+        status: 'pending',
+        createdAt: bound(deliveries.createdAt, 'createdAt'),
+      })
+      .returning({ id: deliveries.id })
+      .prepare(),
+    insertPollRun: db
+      .insert(pollRuns)
+      .values({
+        appHandle: bound(pollRuns.appHandle, 'appHandle'),
+        startedAt: bound(pollRuns.startedAt, 'startedAt'),
+        finishedAt: bound(pollRuns.finishedAt, 'finishedAt'),
+        status: bound(pollRuns.status, 'status'),
+        requests: bound(pollRuns.requests, 'requests'),
+        pages: bound(pollRuns.pages, 'pages'),
+        newReviews: bound(pollRuns.newReviews, 'newReviews'),
+        editedReviews: bound(pollRuns.editedReviews, 'editedReviews'),
+        capped: bound(pollRuns.capped, 'capped'),
+        error: bound(pollRuns.error, 'error'),
+      })
+      .returning({ id: pollRuns.id })
+      .prepare(),
+    setPollRunCounts: db
+      .update(pollRuns)
+      .set({
+        newReviews: bound(pollRuns.newReviews, 'newReviews'),
+        editedReviews: bound(pollRuns.editedReviews, 'editedReviews'),
+      })
+      .where(eq(pollRuns.id, bound(pollRuns.id, 'id')))
+      .prepare(),
+    insertSnapshot: db
+      .insert(ratingSnapshots)
+      .values({
+        appHandle: bound(ratingSnapshots.appHandle, 'appHandle'),
+        takenAt: bound(ratingSnapshots.takenAt, 'takenAt'),
+        average: bound(ratingSnapshots.average, 'average'),
+        count: bound(ratingSnapshots.count, 'count'),
+        stars1: bound(ratingSnapshots.stars1, 'stars1'),
+        stars2: bound(ratingSnapshots.stars2, 'stars2'),
+        stars3: bound(ratingSnapshots.stars3, 'stars3'),
+        stars4: bound(ratingSnapshots.stars4, 'stars4'),
+        stars5: bound(ratingSnapshots.stars5, 'stars5'),
+        pollRunId: bound(ratingSnapshots.pollRunId, 'pollRunId'),
+      })
+      .prepare(),
+    /**
+     * After a successful poll: clears errors and unavailability, sets the baseline time once, keeps a
+     * title only when one came, and sets the page hash only when `setPageHash` is 1.
+     */
+    pollSucceeded: db
+      .update(apps)
+      .set({
+        lastSuccessAt: sql`max(coalesce(${apps.lastSuccessAt}, 0), ${bound(apps.lastSuccessAt, 'startedAt')})`,
+        lastPollAt: bound(apps.lastPollAt, 'at'),
+        lastPollStatus: bound(apps.lastPollStatus, 'status'),
+        lastError: null,
+        unavailableSince: null,
+        unavailableReason: null,
+        baselineAt: sql`coalesce(${apps.baselineAt}, ${bound(apps.baselineAt, 'baselineAt')})`,
+        title: sql`coalesce(${bound(apps.title, 'title')}, ${apps.title})`,
+        newestPageHash: sql`iif(${sql.placeholder('setPageHash')}, ${bound(apps.newestPageHash, 'newestPageHash')}, ${apps.newestPageHash})`,
+        lastPollBy: bound(apps.lastPollBy, 'by'),
+      })
+      .where(eq(apps.handle, handle))
+      .prepare(),
   };
+}
+
+/**
+ * How the stored reviews moved the listing's counts per star since a moment (the rating level's):
+ * reviews first seen since and still listed count in, reviews seen before and removed since count
+ * out, and re-ratings since move a review from its old stars to its new ones. Reviews stored as
+ * history since (re-published after being archived) count too: the summary counts them again.
+ */
+function storedStarsSince(db: Store['db']) {
+  const ofApp = eq(reviews.appHandle, bound(reviews.appHandle, 'handle'));
+  const at = bound(reviews.firstSeenAt, 'since');
+  const kind = (name: StoredStarsRow['kind']) => sql<StoredStarsRow['kind']>`${name}`;
+  // A re-rating of a review seen before the moment and still listed then.
+  const rerated = and(
+    eq(reviewEdits.appHandle, bound(reviewEdits.appHandle, 'handle')),
+    gt(reviewEdits.detectedAt, at),
+    sql`${reviewEdits.newRating} <> ${reviewEdits.oldRating}`,
+    lte(reviews.firstSeenAt, at),
+    or(isNull(reviews.removedAt), gt(reviews.removedAt, at)),
+  );
+  return db
+    .select({ kind: kind('new'), stars: reviews.rating, n: count() })
+    .from(reviews)
+    .where(and(ofApp, gt(reviews.firstSeenAt, at), isNull(reviews.removedAt)))
+    .groupBy(reviews.rating)
+    .unionAll(
+      db
+        .select({ kind: kind('removed'), stars: reviews.rating, n: count() })
+        .from(reviews)
+        .where(and(ofApp, lte(reviews.firstSeenAt, at), gt(reviews.removedAt, at)))
+        .groupBy(reviews.rating),
+    )
+    .unionAll(
+      db
+        .select({ kind: kind('rerated-to'), stars: reviewEdits.newRating, n: count() })
+        .from(reviewEdits)
+        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
+        .where(rerated)
+        .groupBy(reviewEdits.newRating),
+    )
+    .unionAll(
+      db
+        .select({ kind: kind('rerated-from'), stars: reviewEdits.oldRating, n: count() })
+        .from(reviewEdits)
+        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
+        .where(rerated)
+        .groupBy(reviewEdits.oldRating),
+    )
+    .prepare();
 }
 
 export type Statements = ReturnType<typeof build>;
 
-const cache = new WeakMap<Store['db'], Statements>();
-
-export function statements(db: Store['db']): Statements {
-  let prepared = cache.get(db);
-  if (!prepared) {
-    prepared = build(db);
-    cache.set(db, prepared);
-  }
-  return prepared;
-}
+export const statements: (db: Store['db']) => Statements = preparedOnce(build);

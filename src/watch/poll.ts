@@ -170,80 +170,112 @@ async function fetchNew(
   plan: FetchPlan,
   onProgress: ((progress: PollProgress) => void) | undefined,
 ): Promise<Fetched> {
-  const { baseline, pageCap } = plan;
-  const seen = new SeenInPoll();
-  let reviewsSeen = 0;
-  let pageSize = PAGE_SIZE;
-  const result: Fetched = {
-    baseline,
-    requests: 0,
-    pages: 0,
-    fresh: [],
-    edited: [],
-    refreshed: [],
-    relisted: [],
-    capped: false,
-    summary: summarize([]),
-  };
-  const read = async (page: number) => {
-    const response = await deps.client.reviews(handle, { page, sortBy: 'newest' });
-    result.requests++;
-    result.pages++;
+  const reader = new PageReader(deps, handle, plan, onProgress);
+  const head = await readHead(reader, plan);
+  if (head.done || !plan.gap) return reader.result;
+  await readGap(reader, plan.gap, plan.pageCap, head.fresh);
+  return reader.result;
+}
+
+/** One poll's reading: the pages it read, diffed against the store, gathered into its result. */
+class PageReader {
+  readonly result: Fetched;
+  readonly #seen = new SeenInPoll();
+  reviewsSeen = 0;
+  pageSize = PAGE_SIZE;
+
+  constructor(
+    private readonly deps: PollDeps,
+    private readonly handle: string,
+    private readonly plan: FetchPlan,
+    private readonly onProgress: ((progress: PollProgress) => void) | undefined,
+  ) {
+    this.result = {
+      baseline: plan.baseline,
+      requests: 0,
+      pages: 0,
+      fresh: [],
+      edited: [],
+      refreshed: [],
+      relisted: [],
+      capped: false,
+      summary: summarize([]),
+    };
+  }
+
+  async read(page: number) {
+    const response = await this.deps.client.reviews(this.handle, { page, sortBy: 'newest' });
+    this.result.requests++;
+    this.result.pages++;
     const reviews = response.reviews.map(identify);
-    const hasNext = response.pagination?.hasNextPage ?? reviews.length >= pageSize;
+    const hasNext = response.pagination?.hasNextPage ?? reviews.length >= this.pageSize;
     return { response, reviews, hasNext, end: !hasNext || reviews.length === 0 };
-  };
-  const diff = (page: number, reviews: FetchedReview[], totalPages: number | undefined) => {
-    const known = findKnown(deps.store.db, handle, reviews);
+  }
+
+  diff(page: number, reviews: FetchedReview[], totalPages: number | undefined) {
+    const { handle, result, plan } = this;
+    const known = findKnown(this.deps.store.db, handle, reviews);
     // Whether the page holds anything already read, before this diff adds its reviews to `seen`.
-    const overlaps = reviews.some((review) => seen.has(review) || matchKnown(review, known) !== undefined);
-    const pageDiff = diffPage(reviews, known, seen);
-    reviewsSeen += pageDiff.distinct;
+    const overlaps = reviews.some(
+      (review) => this.#seen.has(review) || matchKnown(review, known) !== undefined,
+    );
+    const pageDiff = diffPage(reviews, known, this.#seen);
+    this.reviewsSeen += pageDiff.distinct;
     result.fresh.push(...pageDiff.fresh);
     result.edited.push(...pageDiff.edited);
     result.refreshed.push(...pageDiff.refreshed);
     result.relisted.push(...pageDiff.relisted);
-    const progress = { handle, baseline, page, totalPages, reviewsSeen };
-    if (baseline) logBaselineProgress(deps.logger, progress, pageCap);
-    onProgress?.(progress);
+    const progress = { handle, baseline: plan.baseline, page, totalPages, reviewsSeen: this.reviewsSeen };
+    if (plan.baseline) logBaselineProgress(this.deps.logger, progress, plan.pageCap);
+    this.onProgress?.(progress);
     return { ...pageDiff, known, overlaps };
-  };
+  }
+}
 
-  // The head: what arrived since the last poll.
-  let headFresh = 0;
+/**
+ * The head: what arrived since the last poll, up to a stored, unchanged review. `done` when nothing is
+ * left to read (the listing's end, the cap); `fresh`, how many new reviews it found.
+ */
+async function readHead(reader: PageReader, plan: FetchPlan): Promise<{ done: boolean; fresh: number }> {
+  const { result } = reader;
+  let fresh = 0;
   for (let page = 1; ; page++) {
-    const { response, reviews, hasNext, end } = await read(page);
+    const { response, reviews, hasNext, end } = await reader.read(page);
     if (page === 1) {
       // Page 1's summary is the freshest; later pages are read a moment after it.
       result.summary = summarize(response.summary);
       const hash = pageHash(response.reviews);
       // The store held page 1 exactly so when the hash was stored, and reviews are never deleted:
       // nothing on it is new or edited, and what is older was seen (or is the gap's, read below).
-      if (hash === plan.storedPageHash) break;
+      if (hash === plan.storedPageHash) return { done: false, fresh };
       result.pageOne = { hash, reviews };
-      if (hasNext && reviews.length > 0) pageSize = reviews.length;
+      if (hasNext && reviews.length > 0) reader.pageSize = reviews.length;
     }
-    const pageDiff = diff(page, reviews, response.pagination?.totalPages);
-    headFresh += pageDiff.fresh.length;
-    if (pageDiff.reachedKnown) break;
+    const pageDiff = reader.diff(page, reviews, response.pagination?.totalPages);
+    fresh += pageDiff.fresh.length;
+    if (pageDiff.reachedKnown) return { done: false, fresh };
     if (end) {
       // Read to the listing's end: nothing can be unread below.
       if (plan.gap) result.gap = { state: 'closed' };
-      return result;
+      return { done: true, fresh };
     }
-    if (page === pageCap) {
-      if (baseline) return result;
+    if (page === plan.pageCap) {
+      if (plan.baseline) return { done: true, fresh };
       // The burst goes on below: its unread part starts after what this poll read. An older gap lies
       // further down; reading on from here meets it before the reviews stored before it.
       result.capped = true;
-      result.gap = { state: plan.gap ? 'open' : 'opened', offset: reviewsSeen };
-      return result;
+      result.gap = { state: plan.gap ? 'open' : 'opened', offset: reader.reviewsSeen };
+      return { done: true, fresh };
     }
   }
-  if (!plan.gap) return result;
+}
 
-  // The gap: the reviews that arrived since its last poll pushed its unread part down by as many places.
-  let offset = plan.gap.offset + headFresh;
+/** The gap: read on from where its unread part starts now, until it closes or the requests run out. */
+async function readGap(reader: PageReader, gap: Gap, pageCap: number, headFresh: number): Promise<void> {
+  const { result } = reader;
+  const { pageSize } = reader;
+  // The reviews that arrived since its last poll pushed its unread part down by as many places.
+  let offset = gap.offset + headFresh;
   let page = Math.floor(offset / pageSize) + 1;
   let first = true;
   let steppedBackFrom = 0;
@@ -251,12 +283,12 @@ async function fetchNew(
   // At least one page of the gap per poll, so that even poll.maxPages: 1 closes it in time.
   const limit = Math.max(pageCap, result.requests + 1);
   while (result.requests < limit) {
-    const { response, reviews, end } = await read(page);
-    const pageDiff = diff(page, reviews, response.pagination?.totalPages);
-    const floor = plan.gap.floorRowId;
+    const { response, reviews, end } = await reader.read(page);
+    const pageDiff = reader.diff(page, reviews, response.pagination?.totalPages);
     // A page holding a review stored before the gap opened, or the listing's end: nothing is unread.
     closes ||=
-      end || reviews.some((review) => (matchKnown(review, pageDiff.known)?.rowId ?? Infinity) <= floor);
+      end ||
+      reviews.some((review) => (matchKnown(review, pageDiff.known)?.rowId ?? Infinity) <= gap.floorRowId);
     // A page that starts inside what was read must hold some of it. If it holds none, reviews above were
     // removed and the unread part moved up: read the page before it too.
     if (first && offset % pageSize !== 0 && !pageDiff.overlaps && page > 1) {
@@ -268,13 +300,12 @@ async function fetchNew(
     first = false;
     if (closes) {
       result.gap = { state: 'closed' };
-      return result;
+      return;
     }
     page = Math.max(page, steppedBackFrom) + 1;
     offset = (page - 1) * pageSize;
   }
   result.gap = { state: 'open', offset };
-  return result;
 }
 
 /**
@@ -311,120 +342,157 @@ async function commit(
   finishedAt: Date,
 ): Promise<PollOutcome> {
   const wasUnavailable = app.unavailableSince !== null;
-  const gapBefore = gapOf(app);
-  const historyBefore = gapBefore ? gapBefore.since : app.lastSuccessAt;
-  const { db } = deps.store;
   // One transaction (shared with concurrent polls' as a savepoint each): prepared statements run on the
   // connection, so everything below is inside it.
-  const outcome = await deps.store.writes.run(() => {
-    // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
-    const baseline = fetched.baseline && pollState(db, handle).baselineAt === null;
-    const status = baseline ? 'baseline' : 'ok';
-    const pollRunId = insertPollRun(db, {
-      appHandle: handle,
-      startedAt,
-      finishedAt,
-      status,
-      requests: fetched.requests,
-      pages: fetched.pages,
-      newReviews: 0,
-      editedReviews: 0,
-      capped: fetched.capped,
-    });
-    // Before this poll's reviews are stored: a gap opened now ends at what is stored now.
-    const floorRowId = fetched.gap?.state === 'opened' ? newestReviewRowId(db, handle) : 0;
-    const newReviews = insertNewReviews(
-      db,
-      fetched.fresh.map((review) => {
-        const change = changeOf(handle, review);
-        return {
-          ...change,
-          location: review.location,
-          reviewer: review.reviewer,
-          timeUsingApp: review.timeUsingApp,
-          appName: review.appName,
-          appUrl: review.appUrl,
-          fromBaseline: baseline || olderThanLastPoll(change.createdAt, historyBefore),
-          firstSeenAt: finishedAt,
-          updatedAt: finishedAt,
-          pollRunId,
-        };
-      }),
-    );
-    const edits = fetched.edited.flatMap((edit) => {
-      const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
-      return editId === undefined ? [] : [{ ...edit, editId }];
-    });
-    const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
-    for (const refresh of fetched.refreshed) {
-      refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
-    }
-    // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
-    const restored = restoreListed(db, fetched.relisted, startedAt);
-    const listedBefore = fetched.gap ? (latestSnapshot(db, handle)?.count ?? null) : null;
-    insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
-    if (newReviews.length + editedReviews.length > 0) {
-      setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
-    }
-    const raised = deps.alerts
-      ? raiseAlerts(db, deps.alerts, {
-          handle,
-          pollRunId,
-          baseline,
-          newReviews,
-          edits: edits.map((e) => ({
-            editId: e.editId,
-            rowId: e.known.rowId,
-            oldRating: e.known.rating,
-            fetched: e.fetched,
-          })),
-          summary: fetched.summary,
-          at: finishedAt,
-        })
-      : { kinds: [], messages: [] };
-    recordPollSuccess(db, handle, {
-      status,
-      startedAt,
-      at: finishedAt,
-      title: newReviews[0]?.appName,
-      // A concurrent poll may have written page 1 differently meanwhile: only a hash of what is stored
-      // now may stand for it. A skipped page 1 leaves the stored hash as it is.
-      newestPageHash: fetched.pageOne
-        ? pageIsStored(db, handle, fetched.pageOne.reviews)
-          ? fetched.pageOne.hash
-          : null
-        : undefined,
-    });
-    const gap =
-      fetched.gap &&
-      recordGap(db, handle, fetched.gap, {
-        before: gapBefore,
-        floorRowId,
-        since: app.lastSuccessAt,
-        at: finishedAt.getTime(),
-        arrived:
-          listedBefore === null || fetched.summary.count === null
-            ? null
-            : fetched.summary.count - listedBefore,
-        read: newReviews.length,
-      });
-    return {
-      handle,
-      status,
-      pollRunId,
-      requests: fetched.requests,
-      newReviews,
-      editedReviews,
-      restored,
-      capped: fetched.capped,
-      ...(gap ? { gap } : {}),
-      summary: fetched.summary,
-      alertKinds: raised.kinds,
-      messages: raised.messages,
-    } as const;
-  });
+  const outcome = await deps.store.writes.run(() =>
+    writePoll(deps, handle, fetched, app, { startedAt, finishedAt }),
+  );
   logOutcome(deps.logger, outcome, fetched, wasUnavailable);
   return outcome;
+}
+
+/** Everything one poll found, and the alerts it raises, inside the transaction `commit` opened. */
+function writePoll(
+  deps: PollDeps,
+  handle: string,
+  fetched: Fetched,
+  app: PollState,
+  times: { startedAt: Date; finishedAt: Date },
+): PollOutcome {
+  const { db } = deps.store;
+  const { startedAt, finishedAt } = times;
+  const gapBefore = gapOf(app);
+  // A concurrent poll may have finished the baseline meanwhile: re-read inside the write lock.
+  const baseline = fetched.baseline && pollState(db, handle).baselineAt === null;
+  const status = baseline ? 'baseline' : 'ok';
+  const pollRunId = insertPollRun(db, {
+    appHandle: handle,
+    startedAt,
+    finishedAt,
+    status,
+    requests: fetched.requests,
+    pages: fetched.pages,
+    newReviews: 0,
+    editedReviews: 0,
+    capped: fetched.capped,
+  });
+  // Before this poll's reviews are stored: a gap opened now ends at what is stored now.
+  const floorRowId = fetched.gap?.state === 'opened' ? newestReviewRowId(db, handle) : 0;
+  const historyBefore = gapBefore ? gapBefore.since : (app.lastSuccessAt?.getTime() ?? null);
+  const { newReviews, edits, restored } = storeReviews(db, handle, fetched, {
+    baseline,
+    historyBefore,
+    pollRunId,
+    ...times,
+  });
+  const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
+  const listedBefore = fetched.gap ? (latestSnapshot(db, handle)?.count ?? null) : null;
+  insertSnapshot(db, handle, fetched.summary, finishedAt, pollRunId);
+  if (newReviews.length + editedReviews.length > 0) {
+    setPollRunCounts(db, pollRunId, newReviews.length, editedReviews.length);
+  }
+  const raised = deps.alerts
+    ? raiseAlerts(db, deps.alerts, {
+        handle,
+        pollRunId,
+        baseline,
+        newReviews,
+        edits: edits.map((e) => ({
+          editId: e.editId,
+          rowId: e.known.rowId,
+          oldRating: e.known.rating,
+          fetched: e.fetched,
+        })),
+        summary: fetched.summary,
+        at: finishedAt,
+      })
+    : { kinds: [], messages: [] };
+  recordPollSuccess(db, handle, {
+    status,
+    startedAt,
+    at: finishedAt,
+    title: newReviews[0]?.appName,
+    newestPageHash: pageHashToKeep(db, handle, fetched),
+  });
+  const gap =
+    fetched.gap &&
+    recordGap(db, handle, fetched.gap, {
+      before: gapBefore,
+      floorRowId,
+      since: app.lastSuccessAt?.getTime() ?? null,
+      at: finishedAt.getTime(),
+      arrived:
+        listedBefore === null || fetched.summary.count === null ? null : fetched.summary.count - listedBefore,
+      read: newReviews.length,
+    });
+  return {
+    handle,
+    status,
+    pollRunId,
+    requests: fetched.requests,
+    newReviews,
+    editedReviews,
+    restored,
+    capped: fetched.capped,
+    ...(gap ? { gap } : {}),
+    summary: fetched.summary,
+    alertKinds: raised.kinds,
+    messages: raised.messages,
+  };
+}
+
+/** Stores the new reviews, the edits and refreshes of stored ones, and clears the removal of relisted ones. */
+function storeReviews(
+  db: Store['db'],
+  handle: string,
+  fetched: Fetched,
+  context: {
+    baseline: boolean;
+    historyBefore: number | null;
+    pollRunId: number;
+    startedAt: Date;
+    finishedAt: Date;
+  },
+) {
+  const { pollRunId, finishedAt } = context;
+  const newReviews = insertNewReviews(
+    db,
+    fetched.fresh.map((review) => {
+      const change = changeOf(handle, review);
+      return {
+        ...change,
+        location: review.location,
+        reviewer: review.reviewer,
+        timeUsingApp: review.timeUsingApp,
+        appName: review.appName,
+        appUrl: review.appUrl,
+        fromBaseline: context.baseline || olderThanLastPoll(change.createdAt, context.historyBefore),
+        firstSeenAt: finishedAt,
+        updatedAt: finishedAt,
+        pollRunId,
+      };
+    }),
+  );
+  const edits = fetched.edited.flatMap((edit) => {
+    const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
+    return editId === undefined ? [] : [{ ...edit, editId }];
+  });
+  for (const refresh of fetched.refreshed) {
+    refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
+  }
+  // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
+  const restored = restoreListed(db, fetched.relisted, context.startedAt);
+  return { newReviews, edits, restored };
+}
+
+/**
+ * The page-1 hash the next poll may trust. A concurrent poll may have written page 1 differently
+ * meanwhile: only a hash of what is stored now may stand for it. A skipped page 1 leaves the stored hash
+ * as it is (undefined).
+ */
+function pageHashToKeep(db: Store['db'], handle: string, fetched: Fetched): string | null | undefined {
+  if (!fetched.pageOne) return undefined;
+  return pageIsStored(db, handle, fetched.pageOne.reviews) ? fetched.pageOne.hash : null;
 }
 
 /** Writes the gap as this poll leaves it, inside its transaction, and says what became of it. */

@@ -305,7 +305,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   const row = (known: { rowId: number }) => rows.get(known.rowId) as StoredReview;
   // What a poll wrote since the read began is newer than the read: leave it be.
   const settled = (r: StoredReview) =>
-    r.updatedAt < input.readStartedAt && r.firstSeenAt < input.readStartedAt;
+    r.updatedAt.getTime() < input.readStartedAt && r.firstSeenAt.getTime() < input.readStartedAt;
   const recent = (review: FetchedReview) => {
     const at = parseReviewDate(review.createdDate);
     return at !== null && at.getTime() >= input.recentSince;
@@ -347,7 +347,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
         !listed.has(r.rowId) &&
         !mergedRows.has(r.rowId) &&
         settled(r) &&
-        (span === 'all' || (r.createdAt !== null && r.createdAt > span)),
+        (span === 'all' || (r.createdAt !== null && r.createdAt.getTime() > span)),
     )
     .map((r) => r.rowId);
   return plan;
@@ -449,7 +449,7 @@ function planMerges(
 /** The stored row is dated no later than the review listed now (an edit re-dates it to the edit's day). */
 function datedNoLater(row: StoredReview, review: FetchedReview): boolean {
   const listedAt = parseReviewDate(review.createdDate);
-  return row.createdAt === null || listedAt === null || row.createdAt <= listedAt.getTime();
+  return row.createdAt === null || listedAt === null || row.createdAt <= listedAt;
 }
 
 function changeOf(handle: string, review: FetchedReview): ReviewChange {

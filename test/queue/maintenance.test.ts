@@ -1,19 +1,18 @@
 import { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
-import { connectRedis } from '../../src/queue/connection.js';
 import {
   MAINTENANCE_QUEUE,
-  type MaintenanceService,
   PRUNE_JOB,
   PRUNE_SCHEDULER_ID,
-  startMaintenanceService,
   syncMaintenanceSchedule,
 } from '../../src/queue/maintenance.js';
+import { getApp } from '../../src/store/apps.js';
 import type { Store } from '../../src/store/db.js';
 import type { PruneResult } from '../../src/store/retention.js';
-import { captureLog, REDIS_URL, tempStore, uniquePrefix } from '../helpers/index.js';
+import type { Worker } from '../../src/worker.js';
+import { waitFor } from '../helpers/index.js';
+import { type Harness, startHarness } from '../helpers/runtime.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -24,21 +23,20 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function config(retention: Record<string, unknown> = {}) {
-  return parseConfig(
-    {
-      apps: [{ handle: 'my-app' }],
-      digest: { timezone: 'Europe/Berlin' },
-      retention: { schedule: '15 4 * * *', ...retention },
-    },
-    {},
-  );
+function rawConfig(retention: Record<string, unknown> = {}) {
+  return {
+    // The built-in simulator: the service polls my-app once at start, then every 15 minutes.
+    catalog: { simulator: true },
+    apps: [{ handle: 'my-app' }],
+    digest: { timezone: 'Europe/Berlin' },
+    retention: { schedule: '15 4 * * *', ...retention },
+  };
 }
 
 /** Ten days of hourly polls, each a poll run and a snapshot, ending now. */
 function simulatePolls(store: Store, now: number): void {
   const client = store.db.$client;
-  client.prepare("insert into apps (handle) values ('my-app')").run();
+  client.prepare("insert or ignore into apps (handle) values ('my-app')").run();
   const run = client.prepare<[number, number]>(
     `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
      values ('my-app', ?, ?, 'ok', 1, 1, 0, 0)`,
@@ -51,46 +49,44 @@ function simulatePolls(store: Store, now: number): void {
   })();
 }
 
-async function start(retention: Record<string, unknown> = {}) {
-  const redis = await connectRedis(REDIS_URL);
-  const prefix = uniquePrefix();
-  const store = tempStore();
-  const log = captureLog();
-  const service = await startMaintenanceService(
-    { config: config(retention), store, logger: log.logger },
-    { connection: redis, prefix },
+/** A running service (`start`), once its first poll of my-app is stored: nothing else writes meanwhile. */
+async function start(): Promise<Harness> {
+  const harness = await startHarness(rawConfig(), {}, { mode: 'service' });
+  cleanups.push(() => harness.close());
+  await waitFor(
+    () => getApp(harness.worker.store.db, 'my-app')?.baselineAt != null,
+    15_000,
+    () => 'the first poll',
   );
-  cleanups.push(async () => {
-    await service.close();
-    await service.queue.obliterate({ force: true }).catch(() => {});
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-    store.cleanup();
-  });
-  return { redis, prefix, store, log, service };
+  return harness;
 }
 
-async function runJob(service: MaintenanceService, redis: Redis, prefix: string): Promise<PruneResult> {
-  const events = new QueueEvents(MAINTENANCE_QUEUE, { connection: redis.duplicate(), prefix });
+async function runJob(worker: Worker): Promise<PruneResult> {
+  const queue = worker.maintenanceQueue;
+  if (!queue) throw new Error('a service has a maintenance queue');
+  const events = new QueueEvents(MAINTENANCE_QUEUE, {
+    connection: worker.redis.duplicate(),
+    prefix: worker.settings.queuePrefix,
+  });
   cleanups.push(() => events.close());
   await events.waitUntilReady();
-  const job = await service.queue.add(PRUNE_JOB, {});
+  const job = await queue.add(PRUNE_JOB, {});
   return (await job.waitUntilFinished(events, 30_000)) as PruneResult;
 }
 
 it('schedules the daily prune in the digest time zone and prunes when its job runs', async () => {
-  const { redis, prefix, store, log, service } = await start();
-  const schedulers = await service.queue.getJobSchedulers();
+  const { worker, log } = await start();
+  const schedulers = await worker.maintenanceQueue?.getJobSchedulers();
   expect(schedulers).toEqual([
     expect.objectContaining({ key: PRUNE_SCHEDULER_ID, pattern: '15 4 * * *', tz: 'Europe/Berlin' }),
   ]);
 
+  const { store } = worker;
   simulatePolls(store, Date.now());
   const before = store.db.$client.prepare('select count(*) as n from rating_snapshots').get() as {
     n: number;
   };
-  const result = await runJob(service, redis, prefix);
+  const result = await runJob(worker);
   const after = store.db.$client.prepare('select count(*) as n from rating_snapshots').get() as { n: number };
 
   // Eight days past the two of full detail keep one snapshot per hour instead of four.
@@ -106,12 +102,14 @@ it('schedules the daily prune in the digest time zone and prunes when its job ru
 });
 
 it('removes the schedule when retention is turned off', async () => {
-  const { store, log, service } = await start();
-  expect(await service.queue.getJobSchedulers()).toHaveLength(1);
-  await syncMaintenanceSchedule(service.queue, {
-    config: config({ enabled: false }),
-    store,
+  const { worker, log } = await start();
+  const queue = worker.maintenanceQueue;
+  if (!queue) throw new Error('a service has a maintenance queue');
+  expect(await queue.getJobSchedulers()).toHaveLength(1);
+  await syncMaintenanceSchedule(queue, {
+    config: parseConfig(rawConfig({ enabled: false })),
+    store: worker.store,
     logger: log.logger,
   });
-  expect(await service.queue.getJobSchedulers()).toEqual([]);
+  expect(await queue.getJobSchedulers()).toEqual([]);
 });

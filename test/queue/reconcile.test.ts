@@ -1,12 +1,9 @@
+import { Job, type Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/alerts/messages.js';
-import { alertPolicyOf } from '../../src/alerts/policy.js';
-import { CatalogClient } from '../../src/catalog/index.js';
-import { type Config, parseConfig } from '../../src/config/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
 import { pollLockKey } from '../../src/queue/app-lock.js';
-import { connectRedis, removePrefixedKeys } from '../../src/queue/connection.js';
+import { removePrefixedKeys } from '../../src/queue/connection.js';
 import {
   CATCH_UP_MS,
   dueReconciles,
@@ -16,16 +13,16 @@ import {
   RECONCILE_JOB,
   RECONCILE_SCHEDULER_ID,
   RECONCILE_TICK_MS,
-  type ReconcileService,
+  type ReconcileJobData,
   reconcileOffset,
-  startReconcileService,
   syncReconcileSchedulers,
 } from '../../src/queue/reconcile-worker.js';
-import { startUpkeep } from '../../src/queue/upkeep.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { pollRuns } from '../../src/store/schema.js';
-import { pollApp } from '../../src/watch/poll.js';
-import { captureLog, REDIS_URL, tempStore, uniquePrefix, waitFor } from '../helpers/index.js';
+import { getApp } from '../../src/store/apps.js';
+import { deliveries, pollRuns } from '../../src/store/schema.js';
+import { waitFor } from '../helpers/index.js';
+import { type Harness, startHarness } from '../helpers/runtime.js';
+import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -74,66 +71,101 @@ describe('when each app reconciles', () => {
   });
 });
 
+/**
+ * A handle whose daily reconciliation moment lies between `from` and `to` ms before `now`: the service's
+ * own look for due apps (at start, and on demand below) runs on the real clock, so which apps it finds
+ * due is set by the handles the test picks.
+ */
+function handleWithMoment(name: string, now: number, from: number, to: number): string {
+  for (let i = 0; ; i++) {
+    const handle = `${name}-${i}`;
+    const ago = now - latestSlot(handle, DAY, now);
+    if (ago >= from && ago < to) return handle;
+  }
+}
+
 describe('the reconcile service', () => {
-  const APPS = ['shop-a', 'shop-b', 'shop-c'];
+  const picked = Date.now();
+  // Daily moments (the default poll.reconcileEvery). Two apps whose moments passed two to three hours
+  // ago: past the hour of catch-up, so the service reconciles neither on its own, and due together at a
+  // moment the test names. A third whose moment passed minutes ago: due for the next 25 minutes.
+  const shopA = handleWithMoment('shop-a', picked, 2 * HOUR, 3 * HOUR);
+  const shopB = handleWithMoment('shop-b', picked, 2 * HOUR, 3 * HOUR);
+  const shopC = handleWithMoment('shop-c', picked, 5 * 60_000, 30 * 60_000);
+  const dueAt = Math.max(latestSlot(shopA, DAY, picked), latestSlot(shopB, DAY, picked)) + 1_000;
   let sim: Simulator;
-  let redis: Redis;
-  let store: ReturnType<typeof tempStore>;
-  let config: Config;
-  let prefix: string;
-  let service: ReconcileService | undefined;
-  const log = captureLog();
-  const messages: OutboxMessage[] = [];
+  let slack: FakeSlack;
+  let harness: Harness;
+  let queue: Queue<ReconcileJobData>;
 
   beforeAll(async () => {
-    sim = await startSimulator({ appCount: 0, handles: APPS, maxReviewsPerApp: 30 });
-    redis = await connectRedis(REDIS_URL);
-    store = tempStore();
-    config = parseConfig({
-      apps: APPS.map((handle) => ({ handle, notify: ['ops'] })),
-      channels: { ops: { type: 'console' } },
-      // Hourly: at any moment every app's latest moment is within the catch-up window, so all are due.
-      poll: { reconcilePages: 2, reconcileEvery: '1h' },
-      alerts: { ratingDrop: { minDrop: 5, displayed: false } },
-    });
-    const client = new CatalogClient({ baseUrl: sim.url, apiKey: 'k' });
-    // Baselines for two of the three: the third has nothing to compare with yet.
-    for (const handle of APPS.slice(0, 2)) {
-      await pollApp({ client, store, logger: log.logger }, handle, { maxPages: 10, baselinePages: 10 });
-    }
-    prefix = uniquePrefix();
-    service = startReconcileService(
-      { config, store, client, logger: log.logger, alerts: alertPolicyOf(config) },
+    sim = await startSimulator({ appCount: 0, handles: [shopA, shopB, shopC], maxReviewsPerApp: 30 });
+    // Not listed yet: the service's first poll of it finds nothing, so it has no baseline to compare with.
+    sim.controls.delist(shopC);
+    slack = await startFakeSlack();
+    harness = await startHarness(
       {
-        connection: redis,
-        prefix,
-        onMessages: async (raised) => {
-          messages.push(...raised);
-        },
+        catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 100 },
+        // Hourly polls: after the first, none within the test reads what the reconciliations must find.
+        poll: { every: '1h', baselinePages: 10, reconcilePages: 2 },
+        apps: [shopA, shopB, shopC].map((handle) => ({ handle, notify: ['ops'] })),
+        channels: { ops: { type: 'slack', webhookUrl: slack.url } },
+        alerts: { ratingDrop: { minDrop: 5, displayed: false } },
       },
+      {},
+      { mode: 'service' },
+    );
+    const service = harness.worker.reconcileQueue;
+    if (!service) throw new Error('a service has a reconcile queue');
+    queue = service;
+    const { db } = harness.worker.store;
+    // The service polls every app at once, and looks for due apps at once (finding none).
+    await waitFor(
+      () =>
+        [shopA, shopB].every((h) => getApp(db, h)?.baselineAt != null) &&
+        getApp(db, shopC)?.unavailableSince != null,
+      15_000,
+      () => 'the first polls',
+    );
+    await waitFor(
+      async () => (await queue.getJobs(['completed'])).some((job) => job.name === RECONCILE_DUE_JOB),
+      15_000,
+      () => 'the first look for due apps',
     );
   });
 
-  afterEach(() => {
-    messages.length = 0;
-  });
-
   afterAll(async () => {
-    await service?.close();
-    await removePrefixedKeys(redis, prefix);
-    await redis.quit();
-    await sim.close();
-    store.cleanup();
+    await harness?.close();
+    await slack?.close();
+    await sim?.close();
   });
 
-  const reconcileRuns = () => store.db.select().from(pollRuns).where(eq(pollRuns.kind, 'reconcile')).all();
+  const reconcileRuns = () =>
+    harness.worker.store.db.select().from(pollRuns).where(eq(pollRuns.kind, 'reconcile')).all();
+  const lookForDue = (at: number) =>
+    enqueueDueReconciles(
+      queue,
+      { config: harness.worker.settings.config, store: harness.worker.store, logger: harness.log.logger },
+      new Date(at),
+    );
+  /** Waits until the reconciliations enqueued for these apps and moments have finished. */
+  const finished = (due: ReconcileJobData[]) =>
+    waitFor(
+      async () => {
+        const jobs = await Promise.all(due.map((d) => Job.fromId(queue, `reconcile-${d.handle}-${d.slot}`)));
+        const done = await Promise.all(jobs.map((job) => job?.isCompleted()));
+        return done.every(Boolean);
+      },
+      15_000,
+      () => `reconciliations of ${due.map((d) => d.handle).join(', ')}`,
+    );
 
   it('reconciles each due app once per moment, in the worker, and raises what it finds', async () => {
-    const queue = (service as ReconcileService).queue;
-    const now = Date.now();
-    sim.controls.addReviews('shop-a', [{ rating: 5 }, { rating: 1, review_content: 'Missed by the polls' }]);
-    const due = await enqueueDueReconciles(queue, { config, store, logger: log.logger }, new Date(now));
-    expect(due.map((d) => d.handle).sort()).toEqual(['shop-a', 'shop-b']);
+    expect(reconcileRuns()).toEqual([]);
+    sim.controls.addReviews(shopA, [{ rating: 5 }, { rating: 1, review_content: 'Missed by the polls' }]);
+    const due = await lookForDue(dueAt);
+    // The third app has no baseline yet.
+    expect(due.map((d) => d.handle).sort()).toEqual([shopA, shopB]);
     await waitFor(
       () => reconcileRuns().length === 2,
       15_000,
@@ -143,35 +175,39 @@ describe('the reconcile service', () => {
     expect(runs.map((r) => r.status)).toEqual(['ok', 'ok']);
     // Two pages at most (poll.reconcilePages); fewer when the listing ends sooner.
     expect(runs.every((r) => r.requests >= 1 && r.requests <= 2)).toBe(true);
-    expect(runs.find((r) => r.appHandle === 'shop-a')?.newReviews).toBe(2);
-    await waitFor(() => messages.length === 1);
-    // SQLite knows they ran: looking again finds nothing due until their next moment, an hour on.
-    const again = (t: number) =>
-      enqueueDueReconciles(queue, { config, store, logger: log.logger }, new Date(t));
-    expect(await again(now)).toEqual([]);
-    const next = latestSlot('shop-b', HOUR, now) + HOUR + 1_000;
-    expect(await again(next)).toContainEqual({ handle: 'shop-b', slot: next - 1_000 });
+    expect(runs.find((r) => r.appHandle === shopA)?.newReviews).toBe(2);
+    // The low review it found reaches the channel, in one message.
+    await waitFor(() => slack.accepted().some((c) => JSON.stringify(c.body).includes('Missed by the polls')));
+    const ids = harness.worker.store.db.select({ id: deliveries.id }).from(deliveries).all();
+    await harness.settle(ids.map((d) => d.id));
+    expect(slack.accepted()).toHaveLength(1);
+    // SQLite knows they ran: looking again finds nothing due until their next moment, a day on.
+    expect(await lookForDue(dueAt)).toEqual([]);
+    const next = latestSlot(shopB, DAY, dueAt) + DAY + 1_000;
+    const dueNext = await lookForDue(next);
+    expect(dueNext).toContainEqual({ handle: shopB, slot: next - 1_000 });
+    await finished(dueNext);
   });
 
   it("runs the scheduler's look for due apps as a job: an app reconciles once its baseline is stored", async () => {
-    const queue = (service as ReconcileService).queue;
-    const client = new CatalogClient({ baseUrl: sim.url, apiKey: 'k' });
-    await pollApp({ client, store, logger: log.logger }, 'shop-c', { maxPages: 10, baselinePages: 10 });
+    sim.controls.relist(shopC);
+    const [baseline] = await harness.poll([shopC]);
+    expect(baseline?.status).toBe('baseline');
     const tick = await queue.add(RECONCILE_DUE_JOB, { handle: '', slot: 0 });
-    await waitFor(() => reconcileRuns().some((r) => r.appHandle === 'shop-c'));
-    expect(await tick.isCompleted()).toBe(true);
-    expect(reconcileRuns().filter((r) => r.appHandle === 'shop-c')).toHaveLength(1);
+    await waitFor(() => reconcileRuns().some((r) => r.appHandle === shopC));
+    await waitFor(() => tick.isCompleted());
+    expect(reconcileRuns().filter((r) => r.appHandle === shopC)).toHaveLength(1);
   });
 
   it('waits while the app is being polled, and reconciles once the poll is done', async () => {
-    const queue = (service as ReconcileService).queue;
-    const before = reconcileRuns().filter((r) => r.appHandle === 'shop-a').length;
-    // A poll of shop-a holds its lock (in this or another process).
-    const lock = pollLockKey(prefix, 'shop-a');
+    const { redis, settings } = harness.worker;
+    const before = reconcileRuns().filter((r) => r.appHandle === shopA).length;
+    // A poll of the app holds its lock (in this or another process).
+    const lock = pollLockKey(settings.queuePrefix, shopA);
     await redis.set(lock, 'a-poll', 'PX', 60_000);
     const job = await queue.add(
       RECONCILE_JOB,
-      { handle: 'shop-a', slot: 1 },
+      { handle: shopA, slot: 1 },
       { jobId: 'reconcile-locked-test' },
     );
     await waitFor(
@@ -179,7 +215,7 @@ describe('the reconcile service', () => {
       15_000,
       () => 'the job put back to wait',
     );
-    expect(reconcileRuns().filter((r) => r.appHandle === 'shop-a')).toHaveLength(before);
+    expect(reconcileRuns().filter((r) => r.appHandle === shopA)).toHaveLength(before);
     expect(await redis.get(lock)).toBe('a-poll');
     await redis.del(lock);
     await job.promote();
@@ -189,32 +225,26 @@ describe('the reconcile service', () => {
       15_000,
       () => 'the job completed',
     );
-    expect(reconcileRuns().filter((r) => r.appHandle === 'shop-a')).toHaveLength(before + 1);
+    expect(reconcileRuns().filter((r) => r.appHandle === shopA)).toHaveLength(before + 1);
   });
 
   it('has its scheduler put back by the upkeep after Redis lost it', async () => {
-    const queue = (service as ReconcileService).queue;
-    await syncReconcileSchedulers(queue);
+    const { redis, settings } = harness.worker;
     const schedulers = async () => (await queue.getJobSchedulers(0, -1)).map((s) => [s.key, s.every]);
+    // The service put it in place; a second sync changes nothing.
     expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);
-    // Idempotent: a second sync changes nothing.
     await syncReconcileSchedulers(queue);
-    expect(await schedulers()).toHaveLength(1);
+    expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);
 
-    const upkeep = await startUpkeep({
-      redis,
-      prefix,
-      everyMs: 60_000,
-      logger: log.logger,
-      reassert: () => syncReconcileSchedulers(queue),
-    });
-    try {
-      await removePrefixedKeys(redis, prefix);
-      expect(await schedulers()).toEqual([]);
-      await upkeep.check();
-      expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);
-    } finally {
-      upkeep.stop();
-    }
+    // Redis restarted empty: everything under the prefix is gone, and the connection comes back.
+    expect(await removePrefixedKeys(redis, settings.queuePrefix)).toBeGreaterThan(0);
+    redis.disconnect(true);
+    await waitFor(
+      async () => (await schedulers()).length > 0,
+      15_000,
+      () => harness.log.text(),
+    );
+    expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);
+    expect(harness.log.text()).toMatch(/Redis has lost reviewwatch's schedules/);
   });
 });

@@ -397,9 +397,9 @@ describe('planReconcile', () => {
     rating: 5,
     content: 'ok',
     createdDate: '2025-03-10T00:00:00+00:00',
-    createdAt: Date.parse('2025-03-10T00:00:00Z'),
-    firstSeenAt: 1_000,
-    updatedAt: 1_000,
+    createdAt: new Date('2025-03-10T00:00:00Z'),
+    firstSeenAt: new Date(1_000),
+    updatedAt: new Date(1_000),
     removedAt: null,
     ...over,
   });
@@ -425,8 +425,8 @@ describe('planReconcile', () => {
       fetched,
       stored: [
         stored({ rowId: 1, identity: '1' }),
-        stored({ rowId: 2, identity: '2', firstSeenAt: 5_000, updatedAt: 5_000 }),
-        stored({ rowId: 3, identity: '3', createdAt: Date.parse('2025-03-05T00:00:00Z') }),
+        stored({ rowId: 2, identity: '2', firstSeenAt: new Date(5_000), updatedAt: new Date(5_000) }),
+        stored({ rowId: 3, identity: '3', createdAt: new Date('2025-03-05T00:00:00Z') }),
         stored({ rowId: 4, identity: '4', createdAt: null }),
       ],
       span: spanOf(fetched, false),

@@ -8,6 +8,7 @@ import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createDigestWorker } from '../queue/digest-worker.js';
 import { createMaintenanceWorker } from '../queue/maintenance.js';
+import { createMarketWorker } from '../queue/market-worker.js';
 import { pollPausedKey } from '../queue/names.js';
 import { createNotifyWorker, enqueueMessages } from '../queue/notify-worker.js';
 import { createPollWorker, GAP_FOLLOW_UP_MS, type RetryPolicy, retryPolicyOf } from '../queue/poll-worker.js';
@@ -33,8 +34,8 @@ export interface Workers {
 }
 
 /**
- * The workers of the queues that are open: poll and notify always, digest, daily prune and
- * reconciliation where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
+ * The workers of the queues that are open: poll and notify always, digest, daily prune,
+ * reconciliation and the market where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
  * root runs them last. On release they get `graceMs` to finish their jobs, then are closed at once.
  */
 export function createWorkers(
@@ -147,6 +148,15 @@ export function createWorkers(
             queues.reconcile,
             { config, store, client, logger, alerts: alertPolicyOf(config) },
             { connection, prefix, onMessages: enqueueRaised, reportError },
+          ),
+        ]
+      : []),
+    ...(queues.market
+      ? [
+          createMarketWorker(
+            queues.market,
+            { config, store, client, logger },
+            { connection, prefix, onMessages: enqueueRaised, onError: reportError('market worker') },
           ),
         ]
       : []),

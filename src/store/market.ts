@@ -71,11 +71,12 @@ export function developerRow(db: Db, handle: string): DeveloperRow | undefined {
 export function markDeveloperUnavailable(db: Db, handle: string, reason: string, at: Date): boolean {
   const known = developerRow(db, handle);
   db.insert(developers)
-    .values({ handle, checkedAt: at, unavailableSince: at, unavailableReason: reason })
+    // No checkedAt: that is when its apps were last read, and a 404 read none (the first read that
+    // answers stays the baseline).
+    .values({ handle, unavailableSince: at, unavailableReason: reason })
     .onConflictDoUpdate({
       target: developers.handle,
       set: {
-        checkedAt: at,
         unavailableSince: known?.unavailableSince ?? at,
         unavailableReason: reason,
       },
@@ -468,7 +469,8 @@ export function recordDeveloperApps(
       .where(and(eq(developerApps.developerHandle, developer.handle), eq(developerApps.appHandle, handle)))
       .run();
   }
-  const first = known === undefined;
+  // Never read successfully (a 404 alone leaves a row without checkedAt): this read is the baseline.
+  const first = known?.checkedAt == null;
   return { added: first ? [] : added.map((a) => a.handle), removed, first };
 }
 
@@ -500,4 +502,26 @@ export function marketRequestsSince(db: Db, since: Date): Record<MarketRunKind, 
     .all();
   for (const row of rows) totals[row.kind] = row.n ?? 0;
   return totals;
+}
+
+/** The apps a developer lists as its last successful read stored them: handle (or `name:…`) to name. */
+export function listedDeveloperApps(db: Db, developer: string): Map<string, string | null> {
+  return new Map(
+    db
+      .select({ app: developerApps.appHandle, name: developerApps.name })
+      .from(developerApps)
+      .where(and(eq(developerApps.developerHandle, developer), isNull(developerApps.removedAt)))
+      .all()
+      .map((row) => [row.app, row.name]),
+  );
+}
+
+/** When a subject's last successful read of a kind started, if it ever had one. */
+export function lastOkMarketRun(db: Db, kind: MarketRunKind, subject: string): Date | undefined {
+  const row = db
+    .select({ at: max(marketRuns.startedAt) })
+    .from(marketRuns)
+    .where(and(eq(marketRuns.kind, kind), eq(marketRuns.subject, subject), eq(marketRuns.status, 'ok')))
+    .get();
+  return row?.at ?? undefined;
 }

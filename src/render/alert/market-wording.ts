@@ -146,7 +146,7 @@ function rankDoc(alert: RankMoveAlert): Omit<MarketDoc, 'links'> {
     { label: 'Category', value: categoryName(alert.category) },
     {
       label: 'Rank',
-      value: `${rank(move.from)} → ${rank(move.to)} (${rank(move.previous)} the snapshot before)`,
+      value: `${rank(move.from)} → ${rank(move.to)} (${move.previous === move.to ? 'at both of the last two snapshots' : `${rank(move.previous)} at the snapshot before`})`,
     },
     { label: 'Usual wobble', value: `±${move.band} places` },
   ];

@@ -4,8 +4,10 @@ import type { MarketJobData } from '../../src/queue/market-worker.js';
 import { enqueueMarketJobs, marketJobId } from '../../src/queue/market-worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import {
+  categoryRow,
   lastOkMarketRun,
   latestSnapshots,
+  listingChangesSince,
   snapshotsSince,
   snapshotTimeline,
 } from '../../src/store/market.js';
@@ -186,5 +188,98 @@ describe('category snapshots', () => {
     expect(snapshotTimeline(db, CATEGORY, new Date(0)).at(-1)?.status).toBe('failed');
     expect(ranked()).toBe(before);
     expect(snapshotsSince(db, CATEGORY, new Date(0)).every((s) => s.apps.length > 0)).toBe(true);
+  });
+});
+
+describe('listings', () => {
+  it("a competitor's price cut alerts its channels once, and not again on the next read", async () => {
+    const { db } = harness.worker.store;
+    sim.controls.advanceMarket(1);
+    sim.controls.addMarketEvents([
+      { kind: 'price', at: sim.controls.marketTick(), handle: 'rival-app', plan: 'Pro', price: '$25/month' },
+    ]);
+    await read({ kind: 'listing', handle: 'rival-app' });
+    await read({ kind: 'listing', handle: 'rival-app' });
+    const listing = alertsOf('listing').filter((a) => a.appHandle === 'rival-app');
+    expect(listing).toHaveLength(1);
+    const changes = (
+      (listing[0]?.payload ?? {}) as { changes: Array<{ kind: string; from: string; to: string }> }
+    ).changes;
+    expect(changes).toEqual([
+      expect.objectContaining({ kind: 'price-down', from: '$50/month', to: '$25/month' }),
+    ]);
+    // Stored with the listing's history, whatever alerted.
+    expect(listingChangesSince(db, ['rival-app'], new Date(0)).map((c) => c.field)).toContain('pricing');
+    const texts = await slackTexts(3);
+    expect(texts.filter((t) => t.includes('price cut on'))).toHaveLength(1);
+  });
+});
+
+describe('a category the API does not know', () => {
+  it('is marked unavailable and logged once, and cleared when it answers again', async () => {
+    const { db } = harness.worker.store;
+    sim.controls.failNext(2, { status: 404, pathIncludes: `/category/${CATEGORY}` });
+    await read({ kind: 'snapshot', category: CATEGORY });
+    await read({ kind: 'snapshot', category: CATEGORY });
+    expect(categoryRow(db, CATEGORY)?.unavailableSince).toBeInstanceOf(Date);
+    expect(
+      snapshotTimeline(db, CATEGORY, new Date(0))
+        .slice(-2)
+        .map((s) => s.status),
+    ).toEqual(['unavailable', 'unavailable']);
+    const marked = () => harness.log.lines().filter((l) => /Marked unavailable/.test(l.msg));
+    expect(marked()).toHaveLength(1);
+    await read({ kind: 'snapshot', category: CATEGORY });
+    expect(categoryRow(db, CATEGORY)?.unavailableSince).toBeNull();
+    expect(harness.log.text()).toMatch(/category store-design answers again/);
+    // The gaps alerted nothing: no rank alert beyond the one fall above.
+    expect(alertsOf('rank')).toHaveLength(1);
+  });
+});
+
+describe('listing.ignore', () => {
+  let other: Harness;
+  let otherEvents: QueueEvents;
+  beforeAll(async () => {
+    other = await startHarness(
+      {
+        catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 200 },
+        apps: [{ handle: 'rival-app', role: 'competitor', notify: ['slack'] }],
+        channels: { slack: { type: 'slack', webhookUrl: slack.url } },
+        listing: { ignore: ['pricing'] },
+      },
+      {},
+      { mode: 'service' },
+    );
+    const queue = other.worker.marketQueue;
+    if (!queue) throw new Error('no market queue');
+    otherEvents = new QueueEvents(queue.name, {
+      connection: queue.opts.connection,
+      prefix: queue.opts.prefix,
+    });
+    await otherEvents.waitUntilReady();
+    await waitFor(() => lastOkMarketRun(other.worker.store.db, 'listing', 'rival-app') !== undefined);
+  });
+  afterAll(async () => {
+    await otherEvents?.close();
+    await other?.close();
+  });
+
+  it('stores the changes of an ignored field and never alerts them', async () => {
+    sim.controls.advanceMarket(1);
+    sim.controls.addMarketEvents([
+      { kind: 'price', at: sim.controls.marketTick(), handle: 'rival-app', plan: 'Pro', price: '$5/month' },
+    ]);
+    const queue = other.worker.marketQueue;
+    if (!queue) throw new Error('no market queue');
+    const job = { kind: 'listing' as const, handle: 'rival-app', slot: Date.now() + 1 };
+    await enqueueMarketJobs(queue, [job]);
+    await (await queue.getJob(marketJobId(job)))?.waitUntilFinished(otherEvents, 20_000);
+    const { db } = other.worker.store;
+    const stored = listingChangesSince(db, ['rival-app'], new Date(0));
+    expect(stored.find((c) => (c.change as { kind: string }).kind === 'price-down')).toMatchObject({
+      alerted: false,
+    });
+    expect(db.select().from(alerts).all()).toEqual([]);
   });
 });

@@ -149,6 +149,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       mode,
       onFatal: options.onFatal,
       graceMs: options.stopGraceMs ?? STOP_GRACE_MS,
+      marketStretch: () => scheduling?.schedule.plan?.marketStretch ?? 1,
     });
     if (scheduling) {
       await startScheduling(settings, releasers, {

@@ -97,19 +97,22 @@ export async function enqueueDueMarket(
   queue: Queue<MarketJobData>,
   deps: Pick<MarketServiceDeps, 'config' | 'store' | 'logger'>,
   now = new Date(),
+  /** How many times their periods the budget spreads the reads (Plan.marketStretch); 1 by default. */
+  stretch = 1,
 ): Promise<MarketJobData[]> {
   const { config, store } = deps;
   const t = now.getTime();
+  const every = (ms: number) => Math.round(ms * Math.max(1, stretch));
   const snapshots = dueSubjects(
     config.categories.map((c) => c.handle),
     lastMarketRuns(store.db, 'category'),
-    config.market.every,
+    every(config.market.every),
     t,
   ).map(({ subject, slot }): MarketJobData => ({ kind: 'snapshot', category: subject, slot }));
   const listings = dueSubjects(
     config.apps.map((a) => a.handle),
     lastMarketRuns(store.db, 'listing'),
-    config.listing.every,
+    every(config.listing.every),
     t,
   ).map(({ subject, slot }): MarketJobData => ({ kind: 'listing', handle: subject, slot }));
   const due = [...snapshots, ...listings];
@@ -146,6 +149,8 @@ export interface MarketWorkerOptions {
   onMessages?: (messages: OutboxMessage[]) => Promise<void>;
   onError?: (err: Error) => void;
   now?: () => Date;
+  /** The budget's spread of the market reads (Plan.marketStretch), read at each look for due reads. */
+  stretch?: () => number;
 }
 
 type MarketJobResult = MarketOutcome | { status: 'skipped'; reason: string } | number;
@@ -173,7 +178,8 @@ export function createMarketWorker(
   const worker: Worker<MarketJobData, MarketJobResult> = new Worker(
     MARKET_QUEUE,
     async (job) => {
-      if (job.name === MARKET_DUE_JOB) return (await enqueueDueMarket(queue, deps, now())).length;
+      if (job.name === MARKET_DUE_JOB)
+        return (await enqueueDueMarket(queue, deps, now(), options.stretch?.() ?? 1)).length;
       const data = job.data;
       const { kind, subject } = subjectOf(data);
       // Read already since its moment (a job run again after its commit, a crash): nothing to spend.
@@ -235,7 +241,11 @@ export function createMarketWorker(
 
   async function developerDue(developer: string, via: string): Promise<void> {
     const t = now().getTime();
-    const slot = latestSlot(developer, config.listing.every, t);
+    const slot = latestSlot(
+      developer,
+      Math.round(config.listing.every * Math.max(1, options.stretch?.() ?? 1)),
+      t,
+    );
     const last = lastMarketRuns(deps.store.db, 'developer').get(developer);
     if (last !== undefined && last >= slot) return;
     await enqueueMarketJobs(queue, [{ kind: 'developer', developer, via, slot }]);

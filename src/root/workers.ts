@@ -52,6 +52,8 @@ export function createWorkers(
     mode: 'service' | 'once';
     onFatal: OnFatal | undefined;
     graceMs: number;
+    /** How far the budget spreads the market reads (the poll schedule's plan); 1 without one. */
+    marketStretch?: () => number;
   },
 ): Workers {
   const { config } = settings;
@@ -156,7 +158,13 @@ export function createWorkers(
           createMarketWorker(
             queues.market,
             { config, store, client, logger },
-            { connection, prefix, onMessages: enqueueRaised, onError: reportError('market worker') },
+            {
+              connection,
+              prefix,
+              onMessages: enqueueRaised,
+              onError: reportError('market worker'),
+              ...(parts.marketStretch ? { stretch: parts.marketStretch } : {}),
+            },
           ),
         ]
       : []),

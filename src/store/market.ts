@@ -525,3 +525,48 @@ export function lastOkMarketRun(db: Db, kind: MarketRunKind, subject: string): D
     .get();
   return row?.at ?? undefined;
 }
+
+/**
+ * The developer each of these apps was last listed by (a successful developer read lists the app), for the
+ * credit plan: how many distinct developers the listing reads will ask for.
+ */
+export function developersOfApps(db: Db, handles: readonly string[]): Map<string, string> {
+  if (handles.length === 0) return new Map();
+  return new Map(
+    db
+      .select({ app: developerApps.appHandle, developer: developerApps.developerHandle })
+      .from(developerApps)
+      .where(and(inArray(developerApps.appHandle, [...handles]), isNull(developerApps.removedAt)))
+      .all()
+      .map((row) => [row.app, row.developer]),
+  );
+}
+
+export interface OutsideCategories {
+  /** Watched apps in no tracked category's latest snapshot, with the categories their listing names. */
+  apps: Array<{ handle: string; listingCategories: string[] | null }>;
+  /** Tracked categories never snapshotted yet: until they are, an app's absence says nothing. */
+  unsnapshotted: string[];
+}
+
+/**
+ * Watched apps that appear (organically or in an ad) in none of the tracked categories' latest snapshots,
+ * each with the categories its stored listing names (null: no listing read yet).
+ */
+export function appsOutsideCategories(
+  db: Db,
+  apps: readonly string[],
+  categories: readonly string[],
+): OutsideCategories {
+  const latest = latestSnapshots(db, categories);
+  const present = new Set([...latest.values()].flatMap((s) => s.apps.map((a) => a.handle)));
+  return {
+    apps: apps
+      .filter((h) => !present.has(h))
+      .map((handle) => ({
+        handle,
+        listingCategories: latestListing(db, handle)?.listing.categories ?? null,
+      })),
+    unsnapshotted: categories.filter((c) => !latest.has(c)),
+  };
+}

@@ -25,6 +25,7 @@ import type Database from 'better-sqlite3';
 import type { Config } from '../config/index.js';
 import type { StoreDb } from './db.js';
 import { Downsampler, type SnapshotRef, snapshotTiers } from './downsample.js';
+import { pruneMarket } from './market-retention.js';
 import { fileBytes, freeBytes, type ReclaimMode, reclaimSpace } from './reclaim.js';
 
 export interface RetentionPolicy {
@@ -63,6 +64,10 @@ export interface PruneCounts {
   deliveries: number;
   alertPayloads: number;
   digestRuns: number;
+  /** The market's (market-retention.ts): thinned snapshots (with their ranks), listing versions, runs. */
+  categorySnapshots: number;
+  listingVersions: number;
+  marketRuns: number;
 }
 
 export interface PruneResult {
@@ -83,7 +88,7 @@ export interface PruneResult {
   durationMs: number;
 }
 
-export type PrunePhase = 'alerts' | 'digest runs' | 'snapshots' | 'poll runs' | 'reclaim';
+export type PrunePhase = 'alerts' | 'digest runs' | 'snapshots' | 'market' | 'poll runs' | 'reclaim';
 
 export interface PruneProgress {
   phase: PrunePhase;
@@ -220,6 +225,9 @@ export async function pruneDatabase(
     deliveries: 0,
     alertPayloads: 0,
     digestRuns: 0,
+    categorySnapshots: 0,
+    listingVersions: 0,
+    marketRuns: 0,
   };
   const pass: Pass = {
     client,
@@ -237,6 +245,17 @@ export async function pruneDatabase(
     await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
     pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
     const dropped = await pruneSnapshots(pass, policy, now);
+    Object.assign(
+      counts,
+      pruneMarket(
+        client,
+        snapshotTiers(now, policy.snapshots, policy.timezone),
+        now.getTime() - policy.pollRunsMs,
+        pass.dryRun,
+      ),
+    );
+    pass.progress('market', 1, 1);
+    await yieldNow();
     await prunePollRuns(pass, now.getTime() - policy.pollRunsMs, dropped);
   } finally {
     client.pragma(`cache_size = ${cacheSize}`);

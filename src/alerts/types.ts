@@ -103,6 +103,8 @@ export interface RankMoveAlert {
   category: CategoryRef;
   priority: Priority;
   move: RankAlert;
+  /** Names of the apps the reasons name by handle only (sponsored slots), as the snapshot listed them. */
+  names?: Record<string, string>;
 }
 
 /** More than a fifth of the category's apps moved at once: one message, not one per app. */

@@ -197,6 +197,7 @@ function judge(deps: MarketDeps, db: StoreDb, snapshot: CategorySnapshot, catego
           category,
           priority: move.kind === 'fell' || move.kind === 'left' ? 'high' : 'medium',
           move,
+          names: sponsorNames(move, snapshot, previous),
         };
         const notify = categoryNotify.length > 0 ? categoryNotify : appChannels(config, move.handle);
         out.push({ subject: move.handle, alert, dedupeKey: rankAlertKey(handle, move.handle, id), notify });
@@ -259,6 +260,23 @@ function judge(deps: MarketDeps, db: StoreDb, snapshot: CategorySnapshot, catego
       }
     },
   };
+}
+
+/** The names of the apps a rank alert's sponsored-slot reason names by handle. */
+function sponsorNames(
+  move: { reasons: ReadonlyArray<{ kind: string; gained?: string[]; lost?: string[] }> },
+  ...snapshots: Array<CategorySnapshot | undefined>
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const reason of move.reasons) {
+    for (const handle of [...(reason.gained ?? []), ...(reason.lost ?? [])]) {
+      const found = snapshots
+        .flatMap((s) => [...(s?.apps ?? []), ...(s?.sponsored ?? [])])
+        .find((a) => a.handle === handle);
+      if (found) names[handle] = found.name;
+    }
+  }
+  return names;
 }
 
 function badgeChange(kind: 'gained' | 'lost', alerts: boolean): ListingChange {

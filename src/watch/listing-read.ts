@@ -75,7 +75,8 @@ export async function readListing(
       at,
     });
     insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
-    if (!recorded.changed || recorded.previous === undefined) return { recorded, raised: undefined };
+    if (!recorded.changed || recorded.previous === undefined)
+      return { recorded, changes: 0, raised: undefined };
     const changes = diffListings(recorded.previous.listing, listing, { ignore: config.listing.ignore });
     insertListingChanges(
       db,
@@ -85,7 +86,7 @@ export async function readListing(
       at,
     );
     const alerting = changes.filter((c) => c.alerts);
-    if (alerting.length === 0) return { recorded, raised: undefined };
+    if (alerting.length === 0) return { recorded, changes: changes.length, raised: undefined };
     const alert: MarketAlert = {
       kind: 'listing',
       app: {
@@ -110,13 +111,16 @@ export async function readListing(
       ],
       at,
     );
-    return { recorded, raised };
+    return { recorded, changes: changes.length, raised };
   });
   const { recorded, raised } = result;
   if (recorded.previous === undefined) {
     deps.logger.info({ app: handle }, `${handle}: listing stored (its baseline: nothing alerts)`);
-  } else if (recorded.changed) {
-    deps.logger.info({ app: handle, alerts: raised?.kinds.length ?? 0 }, `${handle}: listing changed`);
+  } else if (result.changes > 0) {
+    deps.logger.info(
+      { app: handle, changes: result.changes, alerts: raised?.kinds.length ?? 0 },
+      `${handle}: listing changed (${result.changes} field change(s))`,
+    );
   } else {
     deps.logger.debug({ app: handle }, `${handle}: listing unchanged`);
   }

@@ -91,7 +91,31 @@ export function rankHeadline(alert: RankMoveAlert): string {
 
 /** One line per reason the detector found (market/rank-alerts.ts): always at least one. */
 export function rankReasons(alert: RankMoveAlert): string[] {
-  const lines = alert.move.reasons.map((reason) => reasonLine(reason, alert.move.kind));
+  const named = (h: string) => name(alert.names?.[h] ?? h, h);
+  const lines: string[] = [];
+  const own: Array<Extract<RankReason, { kind: 'own-event' }>['event']> = [];
+  for (const reason of alert.move.reasons) {
+    if (reason.kind === 'own-event') own.push(reason.event);
+    else if (reason.kind === 'sponsored')
+      lines.push(
+        reasonLine(
+          { ...reason, gained: reason.gained.map(named), lost: reason.lost.map(named) },
+          alert.move.kind,
+        ),
+      );
+    else lines.push(reasonLine(reason, alert.move.kind));
+  }
+  // Its own rating drops and incidents in one line: the latest said, the others counted.
+  const latest = own.at(-1);
+  if (latest) {
+    const drops = own.filter((e) => e.kind === 'rating-drop').length;
+    const incidents = own.length - drops;
+    const counted = [
+      drops > 0 ? plural(drops, 'rating drop') : '',
+      incidents > 0 ? plural(incidents, 'possible incident') : '',
+    ].filter(Boolean);
+    lines.push(`Its own reviews: ${counted.join(' and ')} lately (the latest: ${oneLine(latest.summary)})`);
+  }
   return lines.length > 0 ? lines : [NOTHING_EXPLAINS];
 }
 

@@ -39,6 +39,11 @@ export interface SimPolicy {
   tolerance: number;
   /** Plan with each app's true mean rate instead of the model's estimate: what estimation costs. */
   trueRates?: boolean;
+  /**
+   * Own apps capped at `poll.every`, as the product plans them (schedule/index.ts, capOf): no own app
+   * polled less often than `fixed` would.
+   */
+  capOwn?: boolean;
 }
 
 /** A rate known rather than estimated. */
@@ -201,6 +206,7 @@ export function simulate(
         weight: weights[i] as number,
         rate: policy.trueRates ? knownRate(app.rate) : estimate(history),
         lastIncidentAt: Number.isNaN(low) ? null : low,
+        ...(policy.capOwn && app.role === 'own' ? { maxEveryMs: settings.everyMs } : {}),
       };
     });
     const made = planSchedule(demands, settings, now);

@@ -111,7 +111,7 @@ function run(
   world: World,
   label: string,
   settings: Omit<ScheduleSettings, 'reservedPerDay'>,
-  options: { replan?: number; trueRates?: boolean } = {},
+  options: { replan?: number; trueRates?: boolean; capOwn?: boolean } = {},
 ) {
   log(`  ${label.padEnd(44)} `);
   const t0 = performance.now();
@@ -121,6 +121,7 @@ function run(
     replanEveryMs: options.replan ?? REPLAN,
     tolerance: TOLERANCE,
     trueRates: options.trueRates ?? false,
+    capOwn: options.capOwn ?? false,
   };
   const result = simulate(world, policy, costs, (d) => log(d % 7 === 0 ? String(d) : '.'));
   log(` ${((performance.now() - t0) / 1000).toFixed(1)}s\n`);
@@ -265,13 +266,21 @@ function watchListCheck(seeds: number[]) {
       seed,
     });
     const fixed = run(world, 'fixed 15m', { ...base, policy: 'fixed' });
-    const adaptive = run(world, 'adaptive', { ...base, policy: 'adaptive' });
-    const budget = run(world, 'budget', {
-      ...base,
-      policy: 'budget',
-      dailyRequestBudget: Math.floor(fixed.perDay.total / 10),
-    });
-    for (const r of [fixed, adaptive, budget]) {
+    const adaptive = run(world, 'adaptive, uncapped', { ...base, policy: 'adaptive' });
+    // As the product plans it: no own app polled less often than poll.every.
+    const capped = run(
+      world,
+      'adaptive, own ≤ poll.every',
+      { ...base, policy: 'adaptive' },
+      { capOwn: true },
+    );
+    const budget = run(
+      world,
+      'budget, own ≤ poll.every',
+      { ...base, policy: 'budget', dailyRequestBudget: Math.floor(fixed.perDay.total / 10) },
+      { capOwn: true },
+    );
+    for (const r of [fixed, adaptive, capped, budget]) {
       const d = r.delays;
       print(
         `| ${seed} | ${r.name} | ${f0(r.perDay.total)} | ${(fixed.perDay.total / r.perDay.total).toFixed(1)}× | ` +

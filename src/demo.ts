@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type Config, parseConfig } from './config/index.js';
 import type { Logger } from './log.js';
 import { demoChannelsFrom, settingsOf } from './settings.js';
-import { type Simulator, startSimulator, type WireReview } from './simulator/index.js';
+import { type MarketEvent, type Simulator, startSimulator, type WireReview } from './simulator/index.js';
 import { getApp } from './store/apps.js';
 import { openStore } from './store/db.js';
 import { deleteUser } from './store/users.js';
@@ -15,6 +15,13 @@ import { startWorker, type Worker } from './worker.js';
 
 export const DEMO_APPS = ['acme-bundles', 'bolt-subscriptions', 'cobalt-reviews'] as const;
 export const DEMO_RIVAL = 'rival-bundles';
+/** The category the demo tracks, and the app that enters it and climbs. */
+export const DEMO_CATEGORY = 'store-design';
+export const DEMO_ENTRANT = 'nova-bundles';
+/** Six hours of ranks pass every this many ms: a day of the market in 40 s. */
+const MARKET_TICK_MS = 10_000;
+/** Snapshots and listing reads this often: once per market tick (the config minimums are for real use). */
+const MARKET_EVERY_MS = 10_000;
 const DATA_DIR = 'data/demo';
 /** The demo's own keys in Redis, removed when it stops: it never mixes with a real worker's queues. */
 const PREFIX = 'reviewwatch-demo';
@@ -76,6 +83,30 @@ const ARRIVALS: ScriptedReview[] = [
 ];
 
 /**
+ * The market's script, in ticks of MARKET_TICK_MS: the competitor cuts its price (tick 4, ~40 s in), a
+ * new app enters the category and climbs (tick 3 on), and an own app falls eight places (tick 8). The
+ * fall needs six snapshots of history before it and persists over two, so its alert comes ~90 s in,
+ * explained by the apps that passed it (the competitor among them, with its price cut) and the entrant.
+ */
+export const DEMO_MARKET: MarketEvent[] = [
+  { kind: 'place', handle: 'acme-bundles', category: DEMO_CATEGORY, rank: 5 },
+  { kind: 'place', handle: DEMO_RIVAL, category: DEMO_CATEGORY, rank: 8 },
+  { kind: 'price', at: 0, handle: DEMO_RIVAL, plan: 'Pro', price: '$19/month' },
+  { kind: 'price', at: 4, handle: DEMO_RIVAL, plan: 'Pro', price: '$9/month' },
+  {
+    kind: 'enter',
+    at: 3,
+    handle: DEMO_ENTRANT,
+    category: DEMO_CATEGORY,
+    fromRank: 30,
+    toRank: 6,
+    overTicks: 8,
+    title: 'Nova Bundles',
+  },
+  { kind: 'rank', at: 8, handle: 'acme-bundles', places: 8 },
+];
+
+/**
  * The demo's config: short intervals, alerts to the terminal, and to Slack or email when configured. With
  * `inboxPort`, its inbox listens there and is `web.publicUrl`, so that every alert links to its review.
  */
@@ -85,11 +116,14 @@ export function demoConfig(simulatorUrl: string, inboxPort?: number): Config {
   if (extra.slackWebhookUrl) channels.slack = { type: 'slack', webhookUrl: extra.slackWebhookUrl };
   if (extra.email) channels.email = { type: 'email', from: extra.email.from, to: [extra.email.to] };
   const notify = Object.keys(channels);
-  return parseConfig(
+  const config = parseConfig(
     {
       catalog: { baseUrl: simulatorUrl, apiKey: 'demo', maxRequestsPerSecond: 20 },
       poll: { every: '5s', baselinePages: 2, backoff: '1s' },
-      apps: [...DEMO_APPS.map((handle) => ({ handle, notify })), { handle: DEMO_RIVAL, role: 'competitor' }],
+      apps: [
+        ...DEMO_APPS.map((handle) => ({ handle, notify })),
+        { handle: DEMO_RIVAL, role: 'competitor', notify },
+      ],
       alerts: {
         lowRating: { maxRating: 2 },
         incident: { count: 3, window: '1h' },
@@ -99,10 +133,18 @@ export function demoConfig(simulatorUrl: string, inboxPort?: number): Config {
       // A free port unless REVIEWWATCH_HTTP_PORT names one: a real worker may hold 9464.
       http: { port: inboxPort ?? 0 },
       ...(inboxPort ? { web: { publicUrl: inboxUrlOf(inboxPort) } } : {}),
+      categories: [{ handle: DEMO_CATEGORY, pages: 2, notify }],
     },
     {},
     'demo config',
   );
+  // Below the config's minimums (15m, 1h), which are for the real API's credits: the demo builds its
+  // settings itself, so a day of the market fits in a minute.
+  return {
+    ...config,
+    market: { ...config.market, every: MARKET_EVERY_MS },
+    listing: { ...config.listing, every: MARKET_EVERY_MS },
+  };
 }
 
 function inboxUrlOf(port: number): string {
@@ -168,7 +210,14 @@ export async function startDemo(
   }
   const simulator = await startSimulator({
     handles: [...DEMO_APPS, DEMO_RIVAL],
-    appCount: 0,
+    // Enough other apps for a category of about fifty: the ranks around the own app move with them.
+    appCount: 400,
+    market: {
+      tickMs: MARKET_TICK_MS,
+      // Calm ranks (no reshuffle by chance): what moves is the script.
+      noise: { dailySd: 0.4, tickSd: 0.1, spikeChance: 0, reshufflePerDay: 0 },
+      events: DEMO_MARKET,
+    },
     maxReviewsPerApp: 60,
     firstNewReviewId: Math.floor(Date.now() / 1000) * 1000,
   });

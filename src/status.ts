@@ -1,8 +1,31 @@
 import type { Alert } from './alerts/types.js';
+import type { Config } from './config/index.js';
 import { errorMessage } from './errors.js';
 import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from './queue/names.js';
 import type { CommandResources } from './resources.js';
-import { type PlanReason, type Projection, planFromStore, type SchedulePolicy } from './schedule/index.js';
+import {
+  appWeight,
+  capOf,
+  competitorDevelopers,
+  type MarketCost,
+  marketCost,
+  type Plan,
+  type PlanReason,
+  type Projection,
+  planFromStore,
+  planSchedule,
+  reservedPerDay,
+  type SchedulePolicy,
+  scheduleSettings,
+} from './schedule/index.js';
+import type { StoreDb } from './store/db.js';
+import {
+  appsOutsideCategories,
+  categoryRows,
+  type MarketRunKind,
+  marketRequestsSince,
+  type OutsideCategories,
+} from './store/market.js';
 import { type DeliveryWithAlert, failedDeliveries, type OutboxCounts, outboxCounts } from './store/outbox.js';
 import { reconcileCost } from './store/reconcile.js';
 import { type AppStatus, appStatuses } from './store/status.js';
@@ -34,6 +57,8 @@ export interface StatusReport {
   queueError: string | null;
   notifications: OutboxCounts[];
   reconciliation: { runs: number; requests: number; period: '24h' };
+  /** The market watch: its requests a day by kind, and the watched apps in no tracked category. */
+  market: MarketReport;
   failed: Array<DeliveryWithAlert<Alert>>;
 }
 
@@ -95,6 +120,111 @@ export async function collectStatus(resources: CommandResources, now: number): P
     queueError,
     notifications,
     reconciliation: { ...reconciliation, period: '24h' },
+    market: marketReport(config, store.db, now),
     failed,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The market: what it costs and covers, for `status` and `check-config`.
+
+export interface MarketReport {
+  /** The tracked categories (config `categories`). */
+  categories: string[];
+  /** At the configured periods (before any stretch a budget makes). */
+  planned: MarketCost;
+  /** Requests the market reads spent in the last 24 hours, by kind; null without a store. */
+  last24h: Record<MarketRunKind, number> | null;
+  outside: OutsideCategories;
+  /** Tracked categories the API answered 404 for, and since when. */
+  unavailable: Array<{ handle: string; since: Date; reason: string | null }>;
+}
+
+export function marketReport(config: Config, db: StoreDb | undefined, now: number): MarketReport {
+  const apps = config.apps.map((a) => a.handle);
+  const categories = config.categories.map((c) => c.handle);
+  if (db === undefined) {
+    return {
+      categories,
+      planned: marketCost(config),
+      last24h: null,
+      outside: {
+        apps: apps.map((handle) => ({ handle, listingCategories: null })),
+        unsnapshotted: categories,
+      },
+      unavailable: [],
+    };
+  }
+  return {
+    categories,
+    planned: marketCost(config, competitorDevelopers(db, config)),
+    last24h: marketRequestsSince(db, new Date(now - 86_400_000)),
+    outside: appsOutsideCategories(db, apps, categories),
+    unavailable: categoryRows(db, categories).flatMap((row) =>
+      row.unavailableSince
+        ? [{ handle: row.handle, since: row.unavailableSince, reason: row.unavailableReason }]
+        : [],
+    ),
+  };
+}
+
+/** "app-a (its listing names Store design), app-b (unknown until the first listing read)". */
+export function outsideLine(report: MarketReport): string | undefined {
+  if (report.categories.length === 0) return undefined;
+  const { apps, unsnapshotted } = report.outside;
+  if (unsnapshotted.length === report.categories.length) {
+    return `watched apps outside the tracked categories: unknown until the first snapshot of ${unsnapshotted.join(', ')}`;
+  }
+  if (apps.length === 0) return undefined;
+  const each = apps.map((a) =>
+    a.listingCategories === null
+      ? `${a.handle} (its categories unknown until the first listing read)`
+      : a.listingCategories.length === 0
+        ? `${a.handle} (its listing names no category)`
+        : `${a.handle} (its listing names ${a.listingCategories.join(', ')})`,
+  );
+  const pending = unsnapshotted.length > 0 ? `; ${unsnapshotted.join(', ')} not snapshotted yet` : '';
+  return `watched apps in no tracked category: ${each.join('; ')}${pending}`;
+}
+
+/** "category pages 8, listings 2, developers 1 (at most)" */
+export function costParts(cost: MarketCost): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  return `category pages ${n(cost.categoryPages)}, listings ${n(cost.listings)}, developers ${n(cost.developers)}${cost.developersKnown ? '' : ' (at most)'}`;
+}
+
+/**
+ * What a config will cost a day before it is started, everything counted against
+ * `catalog.dailyRequestBudget`: the polls as the schedule plans them (from the store's history when there
+ * is one, else every app at `poll.every`, as a new app starts), then the market reads.
+ */
+export function configCost(
+  config: Config,
+  db: StoreDb | undefined,
+  now: number,
+): { plan: Plan; market: MarketReport } {
+  if (db !== undefined)
+    return { plan: planFromStore(db, config, { now }), market: marketReport(config, db, now) };
+  const cold = { ratePerDay: 0, longRatePerDay: 0, cold: true, observedDays: 0, arrivals: 0 };
+  const demands = config.apps.map((app) => ({
+    handle: app.handle,
+    role: app.role,
+    weight: appWeight(app),
+    rate: cold,
+    lastIncidentAt: null,
+    ...capOf(config, app),
+  }));
+  const apps = config.apps.length;
+  const reserved = reservedPerDay({
+    apps,
+    pendingBaselines: apps,
+    baselinePages: config.poll.baselinePages,
+    reconcileEveryMs: config.poll.reconcileEvery,
+    reconcilePages: config.poll.reconcilePages,
+  });
+  const market = marketReport(config, undefined, now);
+  return {
+    plan: planSchedule(demands, scheduleSettings(config, reserved, market.planned.total), now),
+    market,
   };
 }

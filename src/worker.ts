@@ -14,6 +14,7 @@ import type { ChannelSender } from './notify/sender.js';
 import { PollingHealth } from './ops/health.js';
 import { Metrics } from './ops/metrics.js';
 import type { OpsServer } from './ops/server.js';
+import type { MarketJobData } from './queue/market-worker.js';
 import type { NotifyJobData, PollJobData } from './queue/names.js';
 import type { PollSchedule } from './queue/poll-schedule.js';
 import type { RetryPolicy } from './queue/poll-worker.js';
@@ -75,6 +76,8 @@ export interface Worker extends Controls {
   readonly digestQueue: Queue | undefined;
   readonly maintenanceQueue: Queue | undefined;
   readonly reconcileQueue: Queue<ReconcileJobData> | undefined;
+  /** Category snapshots, listing and developer reads, in `service` mode. */
+  readonly marketQueue: Queue<MarketJobData> | undefined;
   /** The polling watchdog, in `service` mode. */
   readonly health: PollingHealth | undefined;
   /** Set when `catalog.simulator: true`: the built-in simulator this worker polls. */
@@ -147,6 +150,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       mode,
       onFatal: options.onFatal,
       graceMs: options.stopGraceMs ?? STOP_GRACE_MS,
+      marketStretch: () => scheduling?.schedule.plan?.marketStretch ?? 1,
     });
     if (scheduling) {
       await startScheduling(settings, releasers, {
@@ -177,6 +181,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       digestQueue: queues.digest,
       maintenanceQueue: queues.maintenance,
       reconcileQueue: queues.reconcile,
+      marketQueue: queues.market,
       health,
       simulator: catalog.simulator,
       schedule: scheduling?.schedule,

@@ -4,6 +4,7 @@
  * (reviewer, content, location, app name) is untrusted: renderers escape it.
  */
 
+import type { ListingChange, RankAlert, ReshuffleAlert } from '../market/index.js';
 import type { Priority, Severity } from '../scoring/priority.js';
 
 export { PRIORITIES, type Priority, type Severity } from '../scoring/priority.js';
@@ -85,7 +86,88 @@ export interface IncidentAlert {
   reviews: ReviewRef[];
 }
 
-export type Alert = ReviewAlert | RatingDropAlert | IncidentAlert;
+/** A tracked category (config `categories`), named as its pages name it. */
+export interface CategoryRef {
+  handle: string;
+  /** From the category page; the handle when it never said. Untrusted. */
+  name: string;
+}
+
+/**
+ * An own app's rank moved beyond its band, persisted, and is not the category's shift; or it crossed the
+ * top 10 or the tracked pages (market/rank-alerts.ts). `move.reasons` say what may explain it.
+ */
+export interface RankMoveAlert {
+  kind: 'rank';
+  app: AppRef;
+  category: CategoryRef;
+  priority: Priority;
+  move: RankAlert;
+  /** Names of the apps the reasons name by handle only (sponsored slots), as the snapshot listed them. */
+  names?: Record<string, string>;
+}
+
+/** More than a fifth of the category's apps moved at once: one message, not one per app. */
+export interface CategoryReshuffleAlert {
+  kind: 'reshuffle';
+  category: CategoryRef;
+  priority: Priority;
+  reshuffle: ReshuffleAlert;
+}
+
+/** An app the category's tracked pages had never ranked, with what its listing says when it was read. */
+export interface EntrantRef {
+  handle: string;
+  name: string;
+  url: string;
+  rank: number;
+  developer: string;
+  rating: number | null;
+  builtFor: boolean | null;
+  /** Set when its listing was read (a watched app): its pricing summary and plans. */
+  listing?: { pricing: string; plans: Array<{ name: string; price: string }> };
+}
+
+/** New entrants in one category's snapshot: one message per category and snapshot. */
+export interface NewEntrantsAlert {
+  kind: 'entrants';
+  category: CategoryRef;
+  priority: Priority;
+  apps: EntrantRef[];
+}
+
+/** A watched app's listing changed in a way that alerts (price, plans, categories, badge). */
+export interface ListingChangeAlert {
+  kind: 'listing';
+  app: AppRef;
+  role: 'own' | 'competitor';
+  priority: Priority;
+  /** The changes that alert; the others are stored only. */
+  changes: ListingChange[];
+}
+
+/** A watched app's developer published or removed an app. */
+export interface DeveloperAppsAlert {
+  kind: 'developer';
+  developer: { handle: string; name: string };
+  /** The watched apps of that developer. */
+  apps: AppRef[];
+  priority: Priority;
+  published: Array<{ name: string; url: string; category: string }>;
+  removed: Array<{ name: string; url: string }>;
+}
+
+export type MarketAlert =
+  | RankMoveAlert
+  | CategoryReshuffleAlert
+  | NewEntrantsAlert
+  | ListingChangeAlert
+  | DeveloperAppsAlert;
+
+export type Alert = ReviewAlert | RatingDropAlert | IncidentAlert | MarketAlert;
+
+/** Alerts about one app's reviews: the ones with an `app` the review renderers link to. */
+export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert;
 
 /**
  * One message to one channel: a single alert, or the review alerts of one app grouped into one message

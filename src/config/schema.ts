@@ -80,6 +80,11 @@ const app = z.strictObject({
   /** How much a minute of delay on this app's reviews counts; default 1 for own apps, 0.0005 for competitors. */
   weight: z.number().positive().max(1_000).optional(),
   notify: z.array(z.string().min(1)).default([]),
+  /**
+   * The longest this app may go between polls under any schedule. Own apps default to `poll.every` (an
+   * own app is never polled less often than that), competitors to `poll.maxEvery`.
+   */
+  maxEvery: duration.optional(),
 });
 
 const priority = z.enum(PRIORITIES);

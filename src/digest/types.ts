@@ -3,7 +3,7 @@
  * rendered for email and Slack. Strings from the marketplace (titles, reviewers, review text, reasons
  * quoting it) and from delivery errors are untrusted: renderers escape them.
  */
-import type { Priority, ReviewRef, Severity } from '../alerts/types.js';
+import type { Alert, Priority, ReviewRef, Severity } from '../alerts/types.js';
 import type { DigestMarket } from './market.js';
 import type { DigestPeriod } from './period.js';
 
@@ -67,7 +67,7 @@ export interface WorstReview extends DigestReview {
 
 /** A delivery that failed for good (until `notify retry`), with what it was about. */
 export interface FailedAlert {
-  kind: 'review' | 'rating-drop' | 'incident';
+  kind: Alert['kind'];
   priority: Priority;
   channel: string;
   /** The delivery's last error ("404 no_service"); untrusted. */

@@ -1,3 +1,4 @@
+export { describeListingChange } from './describe.js';
 export { type DiffHunk, diffSentences, normalizeDescription, sentencesOf } from './description.js';
 export {
   type BadgeChange,

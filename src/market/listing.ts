@@ -118,6 +118,8 @@ export type ListingChange = ChangeBase &
     | { kind: 'plan-features'; plan: string; added: string[]; removed: string[] }
     | { kind: 'set'; added: string[]; removed: string[] }
     | { kind: 'developer'; from: string; to: string }
+    /** The Built-for badge, as category pages show it (entrants.ts, badgeChanges): not in the hash. */
+    | { kind: 'badge'; from: boolean; to: boolean }
   );
 
 /** The fields whose changes alert unless ignored: what a competitor does to win customers. */

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { removePrefixedKeys } from '../queue/connection.js';
 import { MAINTENANCE_QUEUE } from '../queue/maintenance.js';
+import { MARKET_QUEUE, type MarketJobData } from '../queue/market-worker.js';
 import {
   DIGEST_QUEUE,
   NOTIFY_QUEUE,
@@ -18,10 +19,12 @@ import type { Storage } from './storage.js';
 export interface Queues {
   poll: Queue<PollJobData>;
   notify: Queue<NotifyJobData>;
-  /** The weekly digest, the daily prune and the reconciliations run where the schedules do (`service`). */
+  /** The weekly digest, the daily prune, the reconciliations and the market run where the schedules do (`service`). */
   digest: Queue | undefined;
   maintenance: Queue | undefined;
   reconcile: Queue<ReconcileJobData> | undefined;
+  /** Category snapshots, listing and developer reads (`service`). */
+  market: Queue<MarketJobData> | undefined;
   /** Every queue opened, for Bull Board and the queue depths of /metrics. */
   all: Queue[];
 }
@@ -46,6 +49,7 @@ export async function openQueues(
     digest: service ? open(DIGEST_QUEUE) : undefined,
     maintenance: service ? open(MAINTENANCE_QUEUE) : undefined,
     reconcile: service ? open<ReconcileJobData>(RECONCILE_QUEUE) : undefined,
+    market: service ? open<MarketJobData>(MARKET_QUEUE) : undefined,
   };
   const all = Object.values(queues).filter((q): q is Queue => q !== undefined);
   for (const queue of all) queue.on('error', reportError(`${queue.name} queue`));
@@ -60,7 +64,15 @@ export async function openQueues(
 
 /** Every queue, read-only: what `serve` shows in Bull Board and counts in /metrics; it adds no job. */
 export function allQueues(settings: Settings, releasers: Releasers, storage: Storage): Queue[] {
-  const names = [POLL_QUEUE, ONCE_POLL_QUEUE, NOTIFY_QUEUE, DIGEST_QUEUE, MAINTENANCE_QUEUE, RECONCILE_QUEUE];
+  const names = [
+    POLL_QUEUE,
+    ONCE_POLL_QUEUE,
+    NOTIFY_QUEUE,
+    DIGEST_QUEUE,
+    MAINTENANCE_QUEUE,
+    RECONCILE_QUEUE,
+    MARKET_QUEUE,
+  ];
   const queues = names.map(
     (name) => new Queue(name, { connection: storage.redis, prefix: settings.queuePrefix }),
   );

@@ -5,6 +5,7 @@ import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import { enqueueOverdueDigest, syncDigestSchedule } from '../queue/digest-worker.js';
 import { syncMaintenanceSchedule } from '../queue/maintenance.js';
+import { syncMarketScheduler } from '../queue/market-worker.js';
 import { pollPausedKey, SWEEP_JOB, SWEEP_SCHEDULER_ID } from '../queue/names.js';
 import { enqueueUndelivered } from '../queue/notify-worker.js';
 import { PollSchedule } from '../queue/poll-schedule.js';
@@ -54,8 +55,8 @@ export function planSchedule(
 
 /**
  * Everything a long-running worker keeps in Redis, made from the config and SQLite: each app's poll
- * schedule, the outbox sweep, the digest, prune and reconciliation schedulers, and what the outbox still
- * owes. Made now, and again whenever Redis comes back without it (upkeep).
+ * schedule, the outbox sweep, the digest, prune, reconciliation and market schedulers, and what the
+ * outbox still owes. Made now, and again whenever Redis comes back without it (upkeep).
  */
 export async function startScheduling(
   settings: Settings,
@@ -93,6 +94,7 @@ export async function startScheduling(
     const step = `resume-${Date.now()}`;
     for (const gap of openGaps(store.db))
       await enqueueReadOn(queues.poll, gap.handle, step, 0, retryPolicyOf(config));
+    if (queues.market) await syncMarketScheduler(queues.market, config);
     // Whatever a crash or a flushed Redis left undelivered goes out now; the sweep catches the rest.
     const undelivered = await enqueueUndelivered(queues.notify, store);
     if (undelivered > 0) logger.info(`re-enqueued ${undelivered} undelivered notification(s)`);

@@ -8,6 +8,7 @@ import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createDigestWorker } from '../queue/digest-worker.js';
 import { createMaintenanceWorker } from '../queue/maintenance.js';
+import { createMarketWorker } from '../queue/market-worker.js';
 import { pollPausedKey } from '../queue/names.js';
 import { createNotifyWorker, enqueueMessages } from '../queue/notify-worker.js';
 import { createPollWorker, GAP_FOLLOW_UP_MS, type RetryPolicy, retryPolicyOf } from '../queue/poll-worker.js';
@@ -44,11 +45,13 @@ export interface WorkerParts {
   mode: 'service' | 'once';
   onFatal: OnFatal | undefined;
   graceMs: number;
+  /** How far the budget spreads the market reads (the poll schedule's plan); 1 without one. */
+  marketStretch?: () => number;
 }
 
 /**
- * The workers of the queues that are open: poll and notify always, digest, daily prune and
- * reconciliation where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
+ * The workers of the queues that are open: poll and notify always, digest, daily prune,
+ * reconciliation and the market where their queues are (`service`). Created paused (BullMQ's `autorun: false`); the
  * root runs them last. On release they get `graceMs` to finish their jobs, then are closed at once.
  */
 export function createWorkers(settings: Settings, releasers: Releasers, parts: WorkerParts): Workers {
@@ -167,6 +170,21 @@ function serviceWorkers(
         queues.reconcile,
         { config, store, client: parts.catalog.client, logger, alerts: alertPolicyOf(config) },
         { connection, prefix, onMessages, reportError },
+      ),
+    );
+  }
+  if (queues.market) {
+    workers.push(
+      createMarketWorker(
+        queues.market,
+        { config, store, client: parts.catalog.client, logger },
+        {
+          connection,
+          prefix,
+          onMessages,
+          onError: reportError('market worker'),
+          ...(parts.marketStretch ? { stretch: parts.marketStretch } : {}),
+        },
       ),
     );
   }

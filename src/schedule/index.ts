@@ -6,6 +6,7 @@
 import type { Config } from '../config/schema.js';
 import { appArrivals } from '../store/arrivals.js';
 import type { StoreDb } from '../store/db.js';
+import { competitorDevelopers, marketCost, marketMaxStretch } from './market.js';
 import {
   type AppDemand,
   appWeight,
@@ -18,6 +19,7 @@ import {
 } from './policy.js';
 import { createRateEstimator, DEFAULT_RATE_MODEL, historyHorizonMs, type RateModel } from './rate.js';
 
+export * from './market.js';
 export * from './policy.js';
 export * from './rate.js';
 
@@ -35,9 +37,10 @@ export interface PlanFromStoreOptions {
   model?: RateModel;
 }
 
-/** The config's scheduling settings, with what is reserved from the budget. */
-export function scheduleSettings(config: Config, reserved: number): ScheduleSettings {
+/** The config's scheduling settings, with what is reserved from the budget and the market reads. */
+export function scheduleSettings(config: Config, reserved: number, marketPerDay = 0): ScheduleSettings {
   return {
+    market: { perDay: marketPerDay, maxStretch: marketMaxStretch(config) },
     policy: config.poll.schedule,
     everyMs: config.poll.every,
     minEveryMs: config.poll.minEvery,
@@ -72,6 +75,7 @@ export function planFromStore(db: StoreDb, config: Config, options: PlanFromStor
       weight: appWeight(app),
       rate: estimate(history),
       lastIncidentAt: history.lastIncidentAt,
+      ...capOf(config, app),
     };
   });
   const reserved =
@@ -83,5 +87,15 @@ export function planFromStore(db: StoreDb, config: Config, options: PlanFromStor
       reconcileEveryMs: config.poll.reconcileEvery,
       reconcilePages: config.poll.reconcilePages,
     });
-  return planSchedule(demands, scheduleSettings(config, reserved), now);
+  const market = marketCost(config, competitorDevelopers(db, config)).total;
+  return planSchedule(demands, scheduleSettings(config, reserved, market), now);
+}
+
+/**
+ * An own app is never polled less often than `poll.every`, whatever the policy or the budget, unless its
+ * own `maxEvery` says otherwise; a competitor may go to `poll.maxEvery` (and a budget past it).
+ */
+export function capOf(config: Config, app: Config['apps'][number]): { maxEveryMs?: number } {
+  if (app.maxEvery !== undefined) return { maxEveryMs: app.maxEvery };
+  return app.role === 'own' ? { maxEveryMs: config.poll.every } : {};
 }

@@ -71,6 +71,12 @@ export interface ScheduleSettings {
   relaxRatio: number;
   /** Share of new reviews that are low, for projecting what the tightening costs. */
   lowShare: number;
+  /**
+   * The market reads (categories, listings, developers) at their configured periods, counted with the
+   * polls; under `budget` they are stretched, up to `maxStretch` times, after the competitors' polls
+   * and before any own app's (schedule/market.ts).
+   */
+  market?: { perDay: number; maxStretch: number };
 }
 
 export const DEFAULT_RELAX_RATIO = 0.5;
@@ -98,6 +104,12 @@ export interface AppDemand {
    * (apps.last_incident_at), so it outlives a restart.
    */
   lastIncidentAt: number | null;
+  /**
+   * The app's own longest interval, which no policy and no budget exceeds: an own app's is `poll.every`
+   * unless its `maxEvery` says otherwise (schedule/index.ts). Unset: `poll.maxEvery`, and a budget that
+   * cannot pay for it may stretch the app past it.
+   */
+  maxEveryMs?: number;
 }
 
 /**
@@ -140,6 +152,8 @@ export interface Projection {
   tightening: number;
   /** Baselines, reconciliations, digests: `ScheduleSettings.reservedPerDay`. */
   reserved: number;
+  /** Category pages, listings and developers, as often as `marketStretch` lets them. */
+  market: number;
   total: number;
 }
 
@@ -150,6 +164,11 @@ export interface Plan {
   budget: number | null;
   /** The constant c of T_i = c / √(w_i λ_i) (ms · √(reviews/day)); null for `fixed`, or when over budget. */
   level: number | null;
+  /**
+   * How many times their configured periods the market reads are spread: 1 unless a budget could not pay
+   * for them with every competitor already polled as rarely as it may be.
+   */
+  marketStretch: number;
   warnings: string[];
 }
 
@@ -160,6 +179,7 @@ interface Solved {
   intervals: Intervals;
   /** Whether own apps are tightened after new low reviews. */
   tighten: boolean;
+  marketStretch?: number;
 }
 
 export function planSchedule(apps: readonly AppDemand[], settings: ScheduleSettings, now: number): Plan {
@@ -180,6 +200,10 @@ export function planSchedule(apps: readonly AppDemand[], settings: ScheduleSetti
         : solveBudget(warm, settings, (cold * DAY_MS) / settings.everyMs, tighten, warnings);
     for (const app of apps) {
       if (app.rate.cold) solved.intervals.set(app.handle, { ms: settings.everyMs, reason: 'cold start' });
+      // Every policy keeps an app within its own longest interval (an own app's poll.every).
+      const got = solved.intervals.get(app.handle);
+      if (got && app.maxEveryMs !== undefined && got.ms > app.maxEveryMs)
+        solved.intervals.set(app.handle, { ms: app.maxEveryMs, reason: 'maxEvery' });
     }
   }
 
@@ -200,14 +224,23 @@ export function planSchedule(apps: readonly AppDemand[], settings: ScheduleSetti
       reason: intervalMs < plannedMs ? 'tightened' : reason,
     };
   });
-  const projected = project(entries, settings);
+  const marketStretch = solved.marketStretch ?? 1;
+  const projected = project(entries, settings, marketStretch);
   const budget = settings.dailyRequestBudget;
   if (settings.policy !== 'budget' && budget !== null && projected.total > budget) {
     warnings.push(
       `the ${settings.policy} schedule is projected to spend ${fmt(projected.total)} requests a day, over catalog.dailyRequestBudget (${fmt(budget)})`,
     );
   }
-  return { policy: settings.policy, entries, projected, budget, level: solved.level, warnings };
+  return {
+    policy: settings.policy,
+    entries,
+    projected,
+    budget,
+    level: solved.level,
+    marketStretch,
+    warnings,
+  };
 }
 
 /**
@@ -403,40 +436,50 @@ function checkSettings(settings: ScheduleSettings): void {
 /** What the solvers need of the warm apps, as arrays: the bisections run over them many times. */
 interface Demand {
   apps: readonly AppDemand[];
+  /** Each app's longest interval: its own (AppDemand.maxEveryMs), else poll.maxEvery. */
+  caps: Float64Array;
   /** √(w λ) per app (λ kept above zero: the rate model never gives 0 for a warm app, but be sure). */
   roots: Float64Array;
   rates: Float64Array;
 }
 
-function demandOf(apps: readonly AppDemand[]): Demand {
+function demandOf(apps: readonly AppDemand[], settings: ScheduleSettings): Demand {
   const roots = Float64Array.from(apps, (app) => Math.sqrt(Math.max(app.weight * app.rate.ratePerDay, 1e-9)));
-  return { apps, roots, rates: Float64Array.from(apps, (app) => app.rate.ratePerDay) };
+  const caps = Float64Array.from(apps, (app) =>
+    Math.max(settings.minEveryMs, app.maxEveryMs ?? settings.maxEveryMs),
+  );
+  return { apps, caps, roots, rates: Float64Array.from(apps, (app) => app.rate.ratePerDay) };
 }
 
-function clampedAt(level: number, root: number, settings: ScheduleSettings): number {
-  return Math.min(settings.maxEveryMs, Math.max(settings.minEveryMs, level / root));
+function clampedAt(
+  level: number,
+  root: number,
+  settings: ScheduleSettings,
+  cap = settings.maxEveryMs,
+): number {
+  return Math.min(cap, Math.max(settings.minEveryMs, level / root));
 }
 
 function intervalsAt(demand: Demand, level: number, settings: ScheduleSettings): Intervals {
   const out: Intervals = new Map();
   demand.apps.forEach((app, i) => {
     const raw = level / (demand.roots[i] as number);
-    const ms = Math.min(settings.maxEveryMs, Math.max(settings.minEveryMs, raw));
-    const reason: PlanReason =
-      raw <= settings.minEveryMs ? 'minEvery' : raw >= settings.maxEveryMs ? 'maxEvery' : 'rate';
+    const cap = demand.caps[i] as number;
+    const ms = Math.min(cap, Math.max(settings.minEveryMs, raw));
+    const reason: PlanReason = raw <= settings.minEveryMs ? 'minEvery' : raw >= cap ? 'maxEvery' : 'rate';
     out.set(app.handle, { ms, reason });
   });
   return out;
 }
 
-/** Levels between which every app goes from minEvery to maxEvery. */
-function levelRange(roots: Float64Array, settings: ScheduleSettings): [number, number] {
+/** Levels between which every app goes from minEvery to its longest interval. */
+function levelRange(demand: Demand, settings: ScheduleSettings): [number, number] {
   let lo = Number.POSITIVE_INFINITY;
   let hi = 0;
-  for (const root of roots) {
+  demand.roots.forEach((root, i) => {
     lo = Math.min(lo, settings.minEveryMs * root);
-    hi = Math.max(hi, settings.maxEveryMs * root);
-  }
+    hi = Math.max(hi, (demand.caps[i] as number) * root);
+  });
   return [lo, hi];
 }
 
@@ -455,7 +498,7 @@ function bisect(lo: number, hi: number, holds: (x: number) => boolean): number {
 /** The level whose weighted mean interval, Σ w λ T / Σ w λ, is `poll.every`: the mean delay `fixed` gives. */
 function solveAdaptive(apps: readonly AppDemand[], settings: ScheduleSettings): Omit<Solved, 'tighten'> {
   if (apps.length === 0) return { level: null, intervals: new Map() };
-  const demand = demandOf(apps);
+  const demand = demandOf(apps, settings);
   const meanInterval = (level: number) => {
     let num = 0;
     let den = 0;
@@ -466,9 +509,12 @@ function solveAdaptive(apps: readonly AppDemand[], settings: ScheduleSettings): 
     }
     return num / den;
   };
-  const [lo, hi] = levelRange(demand.roots, settings);
+  // The rule without the apps' own caps (planSchedule applies those after): an own app is then polled
+  // sooner than its pace calls for, never later.
+  const uncapped = { ...demand, caps: demand.caps.map(() => settings.maxEveryMs) };
+  const [lo, hi] = levelRange(uncapped, settings);
   const level = bisect(lo, hi, (c) => meanInterval(c) > settings.everyMs);
-  return { level, intervals: intervalsAt(demand, level, settings) };
+  return { level, intervals: intervalsAt(uncapped, level, settings) };
 }
 
 /**
@@ -476,10 +522,10 @@ function solveAdaptive(apps: readonly AppDemand[], settings: ScheduleSettings): 
  * of own apps.
  */
 function levelCost(level: number, demand: Demand, tighten: boolean, settings: ScheduleSettings): number {
-  const { roots, rates, apps } = demand;
+  const { roots, rates, apps, caps } = demand;
   let total = 0;
   for (let i = 0; i < roots.length; i++) {
-    const t = clampedAt(level, roots[i] as number, settings);
+    const t = clampedAt(level, roots[i] as number, settings, caps[i] as number);
     const rate = rates[i] as number;
     total += DAY_MS / t + pagingPerDay(rate, t);
     if (tighten && tightensRole((apps[i] as AppDemand).role))
@@ -498,11 +544,12 @@ function solveBudget(
   const budget = settings.dailyRequestBudget ?? 0;
   // Aim a little under: the projection is an expectation, and intervals the worker leaves unchanged
   // (intervalChanged) spend a little more than planned on average (1 / T is convex).
-  const overhead = settings.reservedPerDay + coldCost;
+  const market = settings.market?.perDay ?? 0;
+  const overhead = settings.reservedPerDay + coldCost + market;
   const available = budget * (1 - BUDGET_MARGIN) - overhead;
   if (apps.length === 0) return { level: null, intervals: new Map(), tighten };
-  const demand = demandOf(apps);
-  const [lo, hi] = levelRange(demand.roots, settings);
+  const demand = demandOf(apps, settings);
+  const [lo, hi] = levelRange(demand, settings);
   for (const withTightening of tighten ? [true, false] : [false]) {
     if (levelCost(hi, demand, withTightening, settings) > available) continue;
     // Requests fall as the level rises: the least level within the budget spends it.
@@ -519,9 +566,12 @@ function solveBudget(
 }
 
 /**
- * The budget cannot pay for every app at `maxEvery`. Every app then goes past it, lower weights further:
- * app i's interval is maxEvery · (1 + (s − 1) · √(w_max / w_i)) (the √ as in the rule above), at most
- * LONGEST_INTERVAL_MS, with the least stretch s ≥ 1 the budget pays for, so own apps stretch least.
+ * The budget cannot pay for every app at its longest interval. The apps without a cap of their own then go
+ * past `maxEvery`, lower weights further: app i's interval is maxEvery · (1 + (s − 1) · √(w_max / w_i))
+ * (the √ as in the rule above), at most LONGEST_INTERVAL_MS, with the least stretch s ≥ 1 the budget pays
+ * for. Apps with a cap of their own (own apps: poll.every) stay at it. When even that does not fit, the
+ * market reads are spread over longer periods, up to `market.maxStretch` times: after the competitors'
+ * polls, before any own app's.
  */
 function stretchBeyondMax(
   demand: Demand,
@@ -530,13 +580,16 @@ function stretchBeyondMax(
   overhead: number,
   warnings: string[],
 ): Omit<Solved, 'tighten'> {
-  const { apps } = demand;
+  const { apps, caps } = demand;
+  const capped = apps.map((app) => app.maxEveryMs !== undefined);
   const weights = apps.map((app) => Math.max(app.weight, 1e-12));
-  const maxWeight = Math.max(...weights);
+  const maxWeight = Math.max(...weights.filter((_, i) => !capped[i]), 1e-12);
   const spread = weights.map((w) => Math.sqrt(maxWeight / w));
   const longest = Math.max(LONGEST_INTERVAL_MS, settings.maxEveryMs);
   const at = (s: number) => (i: number) =>
-    Math.min(longest, settings.maxEveryMs * (1 + (s - 1) * (spread[i] as number)));
+    capped[i]
+      ? (caps[i] as number)
+      : Math.min(longest, settings.maxEveryMs * (1 + (s - 1) * (spread[i] as number)));
   const cost = (interval: (i: number) => number) => {
     let total = 0;
     for (let i = 0; i < apps.length; i++) {
@@ -554,13 +607,16 @@ function stretchBeyondMax(
   let ownLongest = 0;
   apps.forEach((app, i) => {
     const ms = interval(i);
-    intervals.set(app.handle, { ms, reason: ms > settings.maxEveryMs ? 'over budget' : 'maxEvery' });
+    intervals.set(app.handle, {
+      ms,
+      reason: ms > Math.max(settings.maxEveryMs, caps[i] as number) ? 'over budget' : 'maxEvery',
+    });
     if (app.role === 'own' && ms > settings.maxEveryMs * 1.0001) {
       ownOver++;
       ownLongest = Math.max(ownLongest, ms);
     }
   });
-  const needed = (cost(() => settings.maxEveryMs) + overhead) / (1 - BUDGET_MARGIN);
+  const needed = (cost((i) => caps[i] as number) + overhead) / (1 - BUDGET_MARGIN);
   if (ownOver > 0) {
     warnings.push(
       `the budget cannot keep every own app within poll.maxEvery (${fmtDuration(settings.maxEveryMs)}): ` +
@@ -568,16 +624,35 @@ function stretchBeyondMax(
         `polling every app at poll.maxEvery needs about ${fmt(needed)} requests a day`,
     );
   }
-  if (cost(interval) > available * 1.0001) {
+  // What the polls still lack is taken from the market reads, spread over longer periods.
+  const market = settings.market;
+  let marketStretch = 1;
+  const short = cost(interval) - available;
+  if (market && market.perDay > 0 && short > 0) {
+    marketStretch =
+      short < market.perDay
+        ? Math.min(market.maxStretch, market.perDay / (market.perDay - short))
+        : market.maxStretch;
     warnings.push(
-      `the budget cannot be kept: even every app polled once every ${fmtDuration(longest)} spends more ` +
+      `the budget cannot pay for the market reads at their periods with every competitor polled as rarely as it may be: ` +
+        `category snapshots, listing and developer reads are spread ${marketStretch.toFixed(1)} times as far apart`,
+    );
+  }
+  const marketSaved = market ? market.perDay - market.perDay / marketStretch : 0;
+  if (cost(interval) > (available + marketSaved) * 1.0001) {
+    warnings.push(
+      `the budget cannot be kept: even every app polled as rarely as it may be (competitors once every ${fmtDuration(longest)}, own apps at their poll.every) spends more ` +
         `(reserved requests alone: ${fmt(overhead)} a day)`,
     );
   }
-  return { level: null, intervals };
+  return { level: null, intervals, marketStretch };
 }
 
-function project(entries: readonly PlanEntry[], settings: ScheduleSettings): Projection {
+function project(
+  entries: readonly PlanEntry[],
+  settings: ScheduleSettings,
+  marketStretch: number,
+): Projection {
   let polls = 0;
   let paging = 0;
   let tightening = 0;
@@ -587,7 +662,15 @@ function project(entries: readonly PlanEntry[], settings: ScheduleSettings): Pro
     tightening += tighteningPerDay(entry.tightens, entry.ratePerDay, entry.plannedMs, settings);
   }
   const reserved = settings.reservedPerDay;
-  return { polls, paging, tightening, reserved, total: polls + paging + tightening + reserved };
+  const market = (settings.market?.perDay ?? 0) / marketStretch;
+  return {
+    polls,
+    paging,
+    tightening,
+    reserved,
+    market,
+    total: polls + paging + tightening + reserved + market,
+  };
 }
 
 /** Whole seconds: BullMQ schedules in ms, and sub-second differences are noise. */

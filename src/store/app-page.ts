@@ -186,7 +186,7 @@ export function appPage(
   const open = st.open.get({ handle, maxRating: options.maxRating })?.n ?? 0;
   const alerts = st.alerts
     .all({ handle, from })
-    .flatMap((a) => (a.kind === 'review' ? [] : [{ ...a, kind: a.kind }]));
+    .flatMap((a) => (a.kind === 'rating-drop' || a.kind === 'incident' ? [{ ...a, kind: a.kind }] : []));
 
   return {
     handle,

@@ -2,10 +2,11 @@
  * The market watch's store: category snapshots and ranks, the apps each category ever ranked, listing
  * versions and their changes, developers' apps and the requests each kind of read spent.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, like, lt, lte, max, sql } from 'drizzle-orm';
 import type { CategorySnapshot, ListingChange, NormalizedListing } from '../market/index.js';
 import type { Db } from './db.js';
 import {
+  alerts,
   categories,
   categoryAppsSeen,
   categoryRanks,
@@ -26,6 +27,152 @@ export type MarketRunStatus = 'ok' | 'failed' | 'unavailable';
 
 export function ensureCategory(db: Db, handle: string): void {
   db.insert(categories).values({ handle }).onConflictDoNothing().run();
+}
+
+export type CategoryRow = typeof categories.$inferSelect;
+export type DeveloperRow = typeof developers.$inferSelect;
+
+/** A category's row (baseline, last snapshot, unavailable since), if it was ever snapshotted. */
+export function categoryRow(db: Db, handle: string): CategoryRow | undefined {
+  return db.select().from(categories).where(eq(categories.handle, handle)).get();
+}
+
+/** Every tracked category's row, for `status` and the views. */
+export function categoryRows(db: Db, handles: readonly string[]): CategoryRow[] {
+  if (handles.length === 0) return [];
+  return db
+    .select()
+    .from(categories)
+    .where(inArray(categories.handle, [...handles]))
+    .all();
+}
+
+/** Each category's latest successful snapshot (categories never snapshotted are absent). */
+export function latestSnapshots(db: Db, handles: readonly string[]): Map<string, CategorySnapshot> {
+  const out = new Map<string, CategorySnapshot>();
+  for (const handle of handles) {
+    const row = db
+      .select({ snapshot: categorySnapshots.snapshot })
+      .from(categorySnapshots)
+      .where(and(eq(categorySnapshots.categoryHandle, handle), eq(categorySnapshots.status, 'ok')))
+      .orderBy(desc(categorySnapshots.takenAt), desc(categorySnapshots.id))
+      .limit(1)
+      .get();
+    if (row?.snapshot) out.set(handle, row.snapshot as CategorySnapshot);
+  }
+  return out;
+}
+
+export function developerRow(db: Db, handle: string): DeveloperRow | undefined {
+  return db.select().from(developers).where(eq(developers.handle, handle)).get();
+}
+
+/**
+ * The API answered 404 for a developer: marks it unavailable (keeping the first time) and says whether it
+ * was not already, so the caller logs it once. Its apps stay as they were: a 404 is no evidence of removals.
+ */
+export function markDeveloperUnavailable(db: Db, handle: string, reason: string, at: Date): boolean {
+  const known = developerRow(db, handle);
+  db.insert(developers)
+    // No checkedAt: that is when its apps were last read, and a 404 read none (the first read that
+    // answers stays the baseline).
+    .values({ handle, unavailableSince: at, unavailableReason: reason })
+    .onConflictDoUpdate({
+      target: developers.handle,
+      set: {
+        unavailableSince: known?.unavailableSince ?? at,
+        unavailableReason: reason,
+      },
+    })
+    .run();
+  return known?.unavailableSince == null;
+}
+
+/** The watched apps (of `handles`) a developer lists now, as its last successful read stored them. */
+export function watchedAppsOf(db: Db, developer: string, handles: readonly string[]): string[] {
+  if (handles.length === 0) return [];
+  const listed = new Set(
+    db
+      .select({ app: developerApps.appHandle })
+      .from(developerApps)
+      .where(
+        and(
+          eq(developerApps.developerHandle, developer),
+          isNull(developerApps.removedAt),
+          inArray(developerApps.appHandle, [...handles]),
+        ),
+      )
+      .all()
+      .map((row) => row.app),
+  );
+  return handles.filter((h) => listed.has(h));
+}
+
+/**
+ * Rank alerts are stored under the dedupe key `rank:<category>:<app>:<snapshot id>` (handles hold no
+ * colon), raised at the snapshot's time: when each app last had one in this category.
+ */
+export function rankAlertKey(category: string, app: string, snapshotId: number): string {
+  return `rank:${category}:${app}:${snapshotId}`;
+}
+
+export function lastRankAlertAt(db: Db, category: string, handles: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const handle of handles) {
+    const row = db
+      .select({ at: max(alerts.createdAt) })
+      .from(alerts)
+      .where(
+        and(
+          eq(alerts.appHandle, handle),
+          eq(alerts.kind, 'rank'),
+          like(alerts.dedupeKey, `rank:${category}:${handle}:%`),
+        ),
+      )
+      .get();
+    if (row?.at) out.set(handle, row.at.getTime());
+  }
+  return out;
+}
+
+/** Rating drops and incidents of these apps raised since `since`: what a rank alert may be explained by. */
+export function reviewAlertsSince(
+  db: Db,
+  handles: readonly string[],
+  since: Date,
+): Array<{ handle: string; kind: 'rating-drop' | 'incident'; at: Date; payload: unknown }> {
+  if (handles.length === 0) return [];
+  return db
+    .select({ handle: alerts.appHandle, kind: alerts.kind, at: alerts.createdAt, payload: alerts.payload })
+    .from(alerts)
+    .where(
+      and(
+        inArray(alerts.appHandle, [...handles]),
+        inArray(alerts.kind, ['rating-drop', 'incident']),
+        gte(alerts.createdAt, since),
+      ),
+    )
+    .orderBy(asc(alerts.createdAt))
+    .all()
+    .flatMap((row) =>
+      row.kind === 'rating-drop' || row.kind === 'incident' ? [{ ...row, kind: row.kind }] : [],
+    );
+}
+
+/**
+ * When each subject of a kind was last read (a run started, whatever came of it), from SQLite: the
+ * market schedule's "last done", so a flushed Redis loses nothing and repeats nothing.
+ */
+export function lastMarketRuns(db: Db, kind: MarketRunKind): Map<string, number> {
+  return new Map(
+    db
+      .select({ subject: marketRuns.subject, at: max(marketRuns.startedAt) })
+      .from(marketRuns)
+      .where(eq(marketRuns.kind, kind))
+      .groupBy(marketRuns.subject)
+      .all()
+      .flatMap((row) => (row.at ? [[row.subject, row.at.getTime()] as const] : [])),
+  );
 }
 
 export interface SnapshotRecord {
@@ -325,7 +472,8 @@ export function recordDeveloperApps(
       .where(and(eq(developerApps.developerHandle, developer.handle), eq(developerApps.appHandle, handle)))
       .run();
   }
-  const first = known === undefined;
+  // Never read successfully (a 404 alone leaves a row without checkedAt): this read is the baseline.
+  const first = known?.checkedAt == null;
   return { added: first ? [] : added.map((a) => a.handle), removed, first };
 }
 
@@ -587,4 +735,71 @@ export function openLowReviews(db: Db, handles: readonly string[], maxRating: nu
     .all();
   for (const row of rows) out.set(row.handle, row.n);
   return out;
+}
+
+/** The apps a developer lists as its last successful read stored them: handle (or `name:…`) to name. */
+export function listedDeveloperApps(db: Db, developer: string): Map<string, string | null> {
+  return new Map(
+    db
+      .select({ app: developerApps.appHandle, name: developerApps.name })
+      .from(developerApps)
+      .where(and(eq(developerApps.developerHandle, developer), isNull(developerApps.removedAt)))
+      .all()
+      .map((row) => [row.app, row.name]),
+  );
+}
+
+/** When a subject's last successful read of a kind started, if it ever had one. */
+export function lastOkMarketRun(db: Db, kind: MarketRunKind, subject: string): Date | undefined {
+  const row = db
+    .select({ at: max(marketRuns.startedAt) })
+    .from(marketRuns)
+    .where(and(eq(marketRuns.kind, kind), eq(marketRuns.subject, subject), eq(marketRuns.status, 'ok')))
+    .get();
+  return row?.at ?? undefined;
+}
+
+/**
+ * The developer each of these apps was last listed by (a successful developer read lists the app), for the
+ * credit plan: how many distinct developers the listing reads will ask for.
+ */
+export function developersOfApps(db: Db, handles: readonly string[]): Map<string, string> {
+  if (handles.length === 0) return new Map();
+  return new Map(
+    db
+      .select({ app: developerApps.appHandle, developer: developerApps.developerHandle })
+      .from(developerApps)
+      .where(and(inArray(developerApps.appHandle, [...handles]), isNull(developerApps.removedAt)))
+      .all()
+      .map((row) => [row.app, row.developer]),
+  );
+}
+
+export interface OutsideCategories {
+  /** Watched apps in no tracked category's latest snapshot, with the categories their listing names. */
+  apps: Array<{ handle: string; listingCategories: string[] | null }>;
+  /** Tracked categories never snapshotted yet: until they are, an app's absence says nothing. */
+  unsnapshotted: string[];
+}
+
+/**
+ * Watched apps that appear (organically or in an ad) in none of the tracked categories' latest snapshots,
+ * each with the categories its stored listing names (null: no listing read yet).
+ */
+export function appsOutsideCategories(
+  db: Db,
+  apps: readonly string[],
+  categories: readonly string[],
+): OutsideCategories {
+  const latest = latestSnapshots(db, categories);
+  const present = new Set([...latest.values()].flatMap((s) => s.apps.map((a) => a.handle)));
+  return {
+    apps: apps
+      .filter((h) => !present.has(h))
+      .map((handle) => ({
+        handle,
+        listingCategories: latestListing(db, handle)?.listing.categories ?? null,
+      })),
+    unsnapshotted: categories.filter((c) => !latest.has(c)),
+  };
 }

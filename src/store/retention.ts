@@ -46,6 +46,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Config } from '../config/index.js';
 import type { StoreDb } from './db.js';
 import { Downsampler, type SnapshotRef, snapshotTiers } from './downsample.js';
+import { pruneMarket } from './market-retention.js';
 import { bound, jsonEach, preparedOnce } from './prepared.js';
 import { fileBytes, freeBytes, type ReclaimMode, reclaimSpace } from './reclaim.js';
 import { alerts, deliveries, digestRuns, pollRuns, ratingSnapshots, reviewEdits, reviews } from './schema.js';
@@ -86,6 +87,10 @@ export interface PruneCounts {
   deliveries: number;
   alertPayloads: number;
   digestRuns: number;
+  /** The market's (market-retention.ts): thinned snapshots (with their ranks), listing versions, runs. */
+  categorySnapshots: number;
+  listingVersions: number;
+  marketRuns: number;
 }
 
 export interface PruneResult {
@@ -106,7 +111,7 @@ export interface PruneResult {
   durationMs: number;
 }
 
-export type PrunePhase = 'alerts' | 'digest runs' | 'snapshots' | 'poll runs' | 'reclaim';
+export type PrunePhase = 'alerts' | 'digest runs' | 'snapshots' | 'market' | 'poll runs' | 'reclaim';
 
 export interface PruneProgress {
   phase: PrunePhase;
@@ -353,6 +358,9 @@ export async function pruneDatabase(
     deliveries: 0,
     alertPayloads: 0,
     digestRuns: 0,
+    categorySnapshots: 0,
+    listingVersions: 0,
+    marketRuns: 0,
   };
   const pass: Pass = {
     client,
@@ -370,6 +378,17 @@ export async function pruneDatabase(
     await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
     pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
     const dropped = await pruneSnapshots(pass, policy, now);
+    Object.assign(
+      counts,
+      pruneMarket(
+        client,
+        snapshotTiers(now, policy.snapshots, policy.timezone),
+        now.getTime() - policy.pollRunsMs,
+        pass.dryRun,
+      ),
+    );
+    pass.progress('market', 1, 1);
+    await yieldNow();
     await prunePollRuns(pass, now.getTime() - policy.pollRunsMs, dropped);
   } finally {
     client.pragma(`cache_size = ${cacheSize}`);

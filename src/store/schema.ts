@@ -232,7 +232,10 @@ export const alerts = sqliteTable(
     appHandle: text('app_handle')
       .notNull()
       .references(() => apps.handle),
-    kind: text('kind', { enum: ['review', 'rating-drop', 'incident'] }).notNull(),
+    /** A type only (no CHECK in SQL): a new kind needs no migration (alerts/types.ts). */
+    kind: text('kind', {
+      enum: ['review', 'rating-drop', 'incident', 'rank', 'reshuffle', 'entrants', 'listing', 'developer'],
+    }).notNull(),
     /** What the alert is about, so a retried or concurrent poll cannot raise it twice. */
     dedupeKey: text('dedupe_key').notNull(),
     priority: text('priority', { enum: PRIORITIES }).notNull(),

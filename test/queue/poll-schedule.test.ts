@@ -53,10 +53,14 @@ interface Setup {
   redis: Redis;
 }
 
+/**
+ * An own app is never polled less often than poll.every unless its own maxEvery says so: these say so,
+ * so that the quieter own apps show a schedule following their pace both ways.
+ */
 const APPS = [
-  { handle: 'busy' },
-  { handle: 'steady' },
-  { handle: 'quiet' },
+  { handle: 'busy', maxEvery: '12h' },
+  { handle: 'steady', maxEvery: '12h' },
+  { handle: 'quiet', maxEvery: '12h' },
   { handle: 'rival', role: 'competitor' },
 ];
 const HANDLES = APPS.map((app) => app.handle);

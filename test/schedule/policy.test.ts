@@ -395,3 +395,43 @@ describe('helpers', () => {
     expect(planSchedule([], SETTINGS, NOW).entries).toEqual([]);
   });
 });
+
+describe('own apps and the market under a budget', () => {
+  const cap = { maxEveryMs: 15 * MINUTE };
+  const own = (h: string, rate: number) => ({ ...app(h, rate), ...cap });
+
+  it('never polls an own app less often than its own cap, under adaptive or budget', () => {
+    const apps = [own('quiet', 0.01), own('busy', 200), app('rival', 0.01, { role: 'competitor' })];
+    for (const policy of ['adaptive', 'budget'] as const) {
+      const plan = planSchedule(apps, { ...SETTINGS, policy, dailyRequestBudget: 400, relaxRatio: 0 }, NOW);
+      expect(entry(plan, 'quiet').plannedMs).toBeLessThanOrEqual(15 * MINUTE);
+      expect(entry(plan, 'busy').plannedMs).toBeLessThanOrEqual(15 * MINUTE);
+    }
+    // Even when the budget cannot pay for it: the competitors and the market give way, then it warns.
+    const tight = planSchedule(apps, { ...SETTINGS, dailyRequestBudget: 50, relaxRatio: 0 }, NOW);
+    expect(entry(tight, 'quiet').plannedMs).toBe(15 * MINUTE);
+    expect(tight.warnings.some((w) => /cannot be kept/.test(w))).toBe(true);
+  });
+
+  it("stretches the market reads after the competitors' polls and before any own app's", () => {
+    const apps = [
+      own('mine', 1),
+      ...Array.from({ length: 70 }, (_, i) => app(`r${i}`, 0.1, { role: 'competitor' })),
+    ];
+    const market = { perDay: 100, maxStretch: 7 };
+    // Own app at its cap: 96 a day; 70 competitors once a week: 10 a day; market 100 at its periods.
+    const roomy = planSchedule(apps, { ...SETTINGS, relaxRatio: 0, market, dailyRequestBudget: 2_000 }, NOW);
+    expect(roomy.marketStretch).toBe(1);
+    const squeezed = planSchedule(apps, { ...SETTINGS, relaxRatio: 0, market, dailyRequestBudget: 200 }, NOW);
+    // The competitors went as far as they may, the market gave the rest, the own app none.
+    expect(entry(squeezed, 'r0').plannedMs).toBe(LONGEST_INTERVAL_MS);
+    expect(squeezed.marketStretch).toBeGreaterThan(1);
+    expect(squeezed.marketStretch).toBeLessThan(7);
+    expect(entry(squeezed, 'mine').plannedMs).toBe(15 * MINUTE);
+    expect(squeezed.projected.total).toBeLessThanOrEqual(200);
+    // Competitors alone can make room: the market keeps its periods.
+    const middle = planSchedule(apps, { ...SETTINGS, relaxRatio: 0, market, dailyRequestBudget: 300 }, NOW);
+    expect(middle.marketStretch).toBe(1);
+    expect(entry(middle, 'r0').plannedMs).toBeGreaterThan(12 * HOUR);
+  });
+});

@@ -329,6 +329,9 @@ describe('pruneDatabase', () => {
       deliveries: 0,
       alertPayloads: 0,
       digestRuns: 0,
+      categorySnapshots: 0,
+      listingVersions: 0,
+      marketRuns: 0,
     });
   });
 
@@ -508,7 +511,7 @@ describe('pruneDatabase', () => {
     expect(result.bytesAfter).toBeLessThan(size / 4);
     expect(result.bytesReclaimed).toBe(size - result.bytesAfter);
     expect(result.freeBytes).toBe(0);
-    expect([...phases]).toEqual(['alerts', 'digest runs', 'snapshots', 'poll runs', 'reclaim']);
+    expect([...phases]).toEqual(['alerts', 'digest runs', 'snapshots', 'market', 'poll runs', 'reclaim']);
   });
 
   it('keeps free pages for reuse in a database created before auto_vacuum, until --vacuum converts it', async () => {

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
 import { ConfigError, errorMessage } from '../../errors.js';
 import { withResources } from '../../resources.js';
+import { configCost, costParts, outsideLine } from '../../status.js';
 import { catalogTargetOf } from '../../worker.js';
 import { settingsFor } from '../context.js';
 
@@ -31,6 +33,10 @@ export function checkConfigCommand(): Command {
       }
       if (problems.length > 0) throw new ConfigError(`${configPath} with this environment`, problems);
       const channels = Object.keys(config.channels);
+      // The store's history when there is one (never created here: a config is checked before any start).
+      const cost = await withResources(settings, (resources) =>
+        configCost(config, existsSync(settings.databasePath) ? resources.store.db : undefined, Date.now()),
+      );
       process.stdout.write(
         [
           `${configPath} is valid, and the environment has what it needs.`,
@@ -38,8 +44,35 @@ export function checkConfigCommand(): Command {
           `  polling:  every ${formatDuration(config.poll.every)}, ${config.poll.concurrency} at a time, at most ${config.catalog.maxRequestsPerSecond} requests/s`,
           `  catalog:  ${catalog}`,
           `  channels: ${channels.length === 0 ? 'none' : channels.join(', ')}`,
+          ...costLines(cost, config.catalog.dailyRequestBudget),
           '',
         ].join('\n'),
       );
     });
+}
+
+/**
+ * "cost: about 9,912 API requests a day (polls 9,600, baselines and reconciliation 240, category pages
+ * 48, listings 20, developers 4 at most), within catalog.dailyRequestBudget 20,000".
+ */
+function costLines(cost: ReturnType<typeof configCost>, budget: number | undefined): string[] {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const p = cost.plan.projected;
+  const polls = p.polls + p.paging + p.tightening;
+  const total = p.total;
+  const spread =
+    cost.plan.marketStretch > 1 ? `, spread ${cost.plan.marketStretch.toFixed(1)}× by the budget` : '';
+  const against =
+    budget === undefined
+      ? ''
+      : total > budget
+        ? `, over catalog.dailyRequestBudget ${n(budget)}`
+        : `, within catalog.dailyRequestBudget ${n(budget)}`;
+  const lines = [
+    `  cost:     about ${n(total)} API requests a day (polls ${n(polls)} under the ${cost.plan.policy} schedule, baselines and reconciliation ${n(p.reserved)}, ${costParts(cost.market.planned)}${spread})${against}`,
+  ];
+  for (const warning of cost.plan.warnings) lines.push(`            warning: ${warning}`);
+  const outside = outsideLine(cost.market);
+  if (outside) lines.push(`  market:   ${outside}`);
+  return lines;
 }

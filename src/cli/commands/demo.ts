@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { DEMO_APPS, DEMO_RIVAL, startDemo } from '../../demo.js';
+import { DEMO_APPS, DEMO_CATEGORY, DEMO_RIVAL, startDemo } from '../../demo.js';
 import { loggerFor, runUntilSignal } from '../context.js';
 
 function minutes(value: string): number {
@@ -23,6 +23,8 @@ export function demoCommand(): Command {
           `reviewwatch demo: watching ${DEMO_APPS.join(', ')} (and a competitor, ${DEMO_RIVAL}) in a simulated marketplace.`,
           'A review arrives every few seconds; the low ones show up below as alerts, scored and explained.',
           'Watch for a burst of bad reviews (a possible incident) and the rating drop it causes.',
+          `The market of ${DEMO_CATEGORY} runs a day every 40 s: within two minutes the competitor cuts its price,`,
+          'a new app enters and climbs, and acme-bundles falls eight places, each alert saying why.',
           `Alerts go to: ${Object.keys(demo.config.channels).join(', ')}. Ctrl-C stops.`,
           '',
           `Triage them in the inbox: ${demo.inbox.url}`,

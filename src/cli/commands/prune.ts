@@ -22,6 +22,9 @@ const ROWS: Array<[keyof PruneCounts, string]> = [
   ['deliveries', 'sent deliveries'],
   ['alertPayloads', 'alert payloads (emptied, the alerts stay)'],
   ['digestRuns', 'digest runs'],
+  ['categorySnapshots', 'category snapshots (with their ranks)'],
+  ['listingVersions', 'listing versions (their changes kept)'],
+  ['marketRuns', 'market runs'],
 ];
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -66,7 +69,15 @@ function report(result: PruneResult): string {
 }
 
 function progressLine(p: PruneProgress): string {
-  const deleted = p.counts.ratingSnapshots + p.counts.pollRuns + p.counts.deliveries + p.counts.digestRuns;
+  const c = p.counts;
+  const deleted =
+    c.ratingSnapshots +
+    c.pollRuns +
+    c.deliveries +
+    c.digestRuns +
+    c.categorySnapshots +
+    c.listingVersions +
+    c.marketRuns;
   return `  ${p.phase}: ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')} (${deleted.toLocaleString('en')} rows so far)\n`;
 }
 

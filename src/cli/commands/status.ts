@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { withResources } from '../../resources.js';
 import { fmtDuration } from '../../schedule/index.js';
-import { type AppReport, collectStatus, type StatusReport } from '../../status.js';
+import { type AppReport, collectStatus, costParts, outsideLine, type StatusReport } from '../../status.js';
 import { settingsFor } from '../context.js';
 import { stars } from '../format.js';
 
@@ -99,9 +99,9 @@ function text(report: StatusReport, now: number): string {
   }
   if (paused) out.push(`polling paused: ${paused} (restart reviewwatch once it is fixed)`);
   const budget = schedule.budget === null ? '' : ` of catalog.dailyRequestBudget ${count(schedule.budget)}`;
-  const { polls, paging, tightening, reserved, total } = schedule.projected;
+  const { polls, paging, tightening, reserved, market, total } = schedule.projected;
   out.push(
-    `poll schedule: ${schedule.policy}, ${count(total)} API requests a day projected${budget} (polls ${count(polls)}, extra pages ${count(paging)}, after incidents ${count(tightening)}, baselines and reconciliation ${count(reserved)})`,
+    `poll schedule: ${schedule.policy}, ${count(total)} API requests a day projected${budget} (polls ${count(polls)}, extra pages ${count(paging)}, after incidents ${count(tightening)}, baselines and reconciliation ${count(reserved)}, market ${count(market)})`,
   );
   for (const warning of schedule.warnings) out.push(`  warning: ${warning}`);
   out.push(
@@ -112,6 +112,7 @@ function text(report: StatusReport, now: number): string {
   out.push(
     `reconciliation: ${report.reconciliation.requests} API requests in the last 24 h (${report.reconciliation.runs} runs)`,
   );
+  out.push(...marketLines(report, now));
   for (const c of report.notifications) {
     out.push(
       `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,
@@ -144,4 +145,22 @@ function rate(app: AppReport): string {
 
 function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');
+}
+
+/** Requests a day by kind (planned, and spent in the last 24 h), and what the tracked categories miss. */
+function marketLines(report: StatusReport, now: number): string[] {
+  const { market } = report;
+  const spent = market.last24h;
+  const lines = [
+    `market: ${count(market.planned.total)} API requests a day planned (${costParts(market.planned)})` +
+      (spent
+        ? `; in the last 24 h ${count(spent.category + spent.listing + spent.developer)} (category pages ${count(spent.category)}, listings ${count(spent.listing)}, developers ${count(spent.developer)})`
+        : ''),
+  ];
+  for (const u of market.unavailable) {
+    lines.push(`  category ${u.handle}: unavailable since ${ago(u.since, now)} (${u.reason ?? 'HTTP 404'})`);
+  }
+  const outside = outsideLine(market);
+  if (outside) lines.push(`  ${outside}`);
+  return lines;
 }

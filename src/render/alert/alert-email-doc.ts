@@ -2,7 +2,7 @@
  * An email's content, independent of its markup: the HTML and the plain-text alternative are both
  * rendered from this, so they always carry the same information. Every string is plain (unescaped).
  */
-import type { Notification, ReviewAlert, ReviewRef } from '../../alerts/types.js';
+import type { Notification, ReviewAlert, ReviewRef, ReviewsAlert } from '../../alerts/types.js';
 import type { Priority } from '../../scoring/priority.js';
 import { stars } from '../escape.js';
 import {
@@ -33,6 +33,7 @@ import {
   priorityCounts,
   reviewHeadline,
 } from './alert-wording.js';
+import { isMarketAlert, marketDoc } from './market-wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
 export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;
@@ -50,6 +51,8 @@ export interface EmailDoc {
   /** The review of a single-review alert ('' when it has no text). */
   quote?: string;
   reasons: string[];
+  /** The heading of `reasons`: "Why" for a review, what the lines are for a market alert. */
+  reasonsLabel?: string;
   reviews: EmailReviewItem[];
   links: Link[];
   /** Where its data came from: a mail of simulated data says so before anything else. */
@@ -87,8 +90,23 @@ function reviewDoc(alert: ReviewAlert): Content {
 }
 
 export function emailDocOf(notification: Notification, source: DataSource = {}): EmailDoc {
+  if (notification.kind === 'single' && isMarketAlert(notification.alert)) {
+    const doc = marketDoc(notification.alert, source);
+    return {
+      title: doc.title,
+      priority: doc.priority,
+      ...(doc.summary === undefined ? {} : { summary: doc.summary }),
+      facts: doc.facts,
+      reasons: doc.lines,
+      reasonsLabel: doc.linesLabel,
+      reviews: [],
+      links: doc.links,
+      source,
+    };
+  }
   const content = contentOf(notification);
-  const about = notification.kind === 'group' ? { app: notification.app } : notification.alert;
+  const about =
+    notification.kind === 'group' ? { app: notification.app } : (notification.alert as ReviewsAlert);
   return { ...content, links: [...inboxLinks(about, source), ...content.links], source };
 }
 
@@ -107,6 +125,7 @@ function contentOf(notification: Notification): Content {
     };
   }
   const { alert } = notification;
+  if (isMarketAlert(alert)) throw new Error('market alerts have their own document (marketDoc)');
   switch (alert.kind) {
     case 'review':
       return reviewDoc(alert);

@@ -33,9 +33,9 @@ function quote(text: string): string {
   return `<div style="border-left:4px solid #d4d4d8;padding:8px 12px;background-color:#fafafa;font-size:15px;line-height:22px;">${body}</div>`;
 }
 
-function reasonsList(reasons: string[]): string {
+function reasonsList(reasons: string[], label = 'Why'): string {
   const items = reasons.map((r) => `<li style="margin:0 0 4px;">${escapeHtml(r)}</li>`).join('');
-  return `<div style="font-size:14px;font-weight:bold;margin:0 0 4px;">Why</div><ul style="margin:0;padding:0 0 0 20px;font-size:14px;line-height:20px;">${items}</ul>`;
+  return `<div style="font-size:14px;font-weight:bold;margin:0 0 4px;">${escapeHtml(label)}</div><ul style="margin:0;padding:0 0 0 20px;font-size:14px;line-height:20px;">${items}</ul>`;
 }
 
 function reviewCard(item: EmailReviewItem): string {
@@ -69,7 +69,7 @@ export function emailHtml(doc: EmailDoc): string {
   }
   if (doc.facts.length > 0) rows.push(row(factsTable(doc.facts)));
   if (doc.quote !== undefined) rows.push(row(quote(doc.quote)));
-  if (doc.reasons.length > 0) rows.push(row(reasonsList(doc.reasons)));
+  if (doc.reasons.length > 0) rows.push(row(reasonsList(doc.reasons, doc.reasonsLabel)));
   for (const item of doc.reviews) rows.push(row(reviewCard(item)));
   if (doc.links.length > 0) rows.push(row(linksRow(doc.links), '4px 24px 12px'));
   rows.push(

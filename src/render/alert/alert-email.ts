@@ -7,6 +7,7 @@ import { emailDocOf } from './alert-email-doc.js';
 import { emailHtml } from './alert-email-html.js';
 import { emailText } from './alert-email-text.js';
 import { incidentShort, lateMark, ratingChange } from './alert-wording.js';
+import { marketSubject } from './market-wording.js';
 
 /** Room for the app tag and the review's start; inboxes show less than this anyway. */
 const MAX_SUBJECT = 200;
@@ -37,6 +38,8 @@ export function emailSubject(notification: Notification, source: DataSource = {}
       case 'incident':
         subject = `⚠ ${appTag(alert.app)}: ${incidentShort(alert)}`;
         break;
+      default:
+        subject = marketSubject(alert);
     }
   }
   return tagSimulated(oneLine(subject), source, MAX_SUBJECT);

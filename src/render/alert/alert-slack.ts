@@ -4,8 +4,9 @@
  * disguise a link, or make Slack reject the message.
  */
 import type {
-  Alert,
+  AppRef,
   IncidentAlert,
+  MarketAlert,
   Notification,
   RatingDropAlert,
   ReviewAlert,
@@ -34,6 +35,7 @@ import {
   excerpt,
   formatDate,
   inboxLinks,
+  type Link,
   priorityLabel,
   reasonsOf,
   reviewContent,
@@ -54,6 +56,7 @@ import {
   priorityCounts,
   reviewHeadline,
 } from './alert-wording.js';
+import { isMarketAlert, marketDoc } from './market-wording.js';
 
 export interface SlackRenderOptions extends DataSource {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
@@ -79,12 +82,14 @@ function quote(text: string, max: number): string {
 }
 
 function actions(
-  about: { app: Alert['app']; review?: Pick<ReviewRef, 'reviewId'> },
+  about: { app: AppRef; review?: Pick<ReviewRef, 'reviewId'> },
   options: SlackRenderOptions,
 ): ActionsBlock[] {
-  const links = [...inboxLinks(about, options), ...appLinks(about.app)].filter(
-    (l) => l.url.length <= MAX_LINK_URL,
-  );
+  return buttons([...inboxLinks(about, options), ...appLinks(about.app)]);
+}
+
+function buttons(all: readonly Link[]): ActionsBlock[] {
+  const links = all.filter((l) => l.url.length <= MAX_LINK_URL);
   if (links.length === 0) return [];
   return [
     {
@@ -241,9 +246,36 @@ function renderGroup(
   };
 }
 
+/**
+ * A market alert (market-wording.ts): its headline, the summary, the facts, then one line per reason or
+ * change, each escaped and the whole cut to a section's limit.
+ */
+function renderMarket(alert: MarketAlert, options: SlackRenderOptions): SlackMessage {
+  const doc = marketDoc(alert, options);
+  const lines = doc.lines.map((line) => `• ${escapeMrkdwn(line)}`).join('\n');
+  const blocks: SlackBlock[] = [
+    ...top(doc.title, options),
+    ...(doc.summary === undefined ? [] : [context(escapeMrkdwn(doc.summary))]),
+    ...(doc.facts.length > 0
+      ? [{ type: 'section' as const, fields: doc.facts.slice(0, 10).map((f) => field(f.label, f.value)) }]
+      : []),
+    ...(lines === ''
+      ? []
+      : [section(truncate(`*${escapeMrkdwn(doc.linesLabel)}:*\n${lines}`, SLACK_LIMITS.sectionText))]),
+    ...buttons(doc.links),
+    ...footer(options),
+  ];
+  const first = doc.lines[0];
+  return {
+    text: fallback(tagSimulated(first === undefined ? doc.title : `${doc.title}: ${first}`, options)),
+    blocks,
+  };
+}
+
 export function renderSlack(notification: Notification, options: SlackRenderOptions = {}): SlackMessage {
   if (notification.kind === 'group') return renderGroup(notification, options);
   const { alert } = notification;
+  if (isMarketAlert(alert)) return renderMarket(alert, options);
   switch (alert.kind) {
     case 'review':
       return renderReview(alert, options);

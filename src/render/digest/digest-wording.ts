@@ -107,6 +107,11 @@ const KIND_LABELS: Record<FailedAlert['kind'], string> = {
   review: 'Review alert',
   'rating-drop': 'Rating drop',
   incident: 'Possible incident',
+  rank: 'Rank move',
+  reshuffle: 'Category reshuffle',
+  entrants: 'New entrants',
+  listing: 'Listing change',
+  developer: 'Developer apps',
 };
 
 export function failedKind(kind: FailedAlert['kind']): string {
@@ -150,6 +155,9 @@ function describeAlert(kind: FailedAlert['kind'], payload: unknown): string {
       return Array.isArray(alert.reviews)
         ? plural(alert.reviews.length, 'low review')
         : 'several low reviews';
+    default:
+      // Market alerts: their kind says what they were about; the payload is not needed to say it.
+      return KIND_LABELS[kind].toLowerCase();
   }
 }
 

@@ -1,0 +1,369 @@
+/**
+ * One snapshot of one tracked category (endpoint 2): its first `pages` pages, turned into organic ranks
+ * (market/snapshot.ts), stored, and judged against the category's last nine days (market/rank-alerts.ts):
+ * per-app rank alerts with their explanations, one message for a reshuffle, one for new entrants, and
+ * the Built-for badges of watched apps that changed. A page that fails makes the whole snapshot a gap:
+ * stored as failed, never as ranks of 0, and skipped by the detector.
+ */
+import {
+  appChannels,
+  categoryChannels,
+  categorySubject,
+  type MarketRaise,
+  raiseMarketAlerts,
+} from '../alerts/market.js';
+import type { AppRef, CategoryRef, EntrantRef, MarketAlert } from '../alerts/types.js';
+import { CatalogNotFoundError, type CategoryPage } from '../catalog/index.js';
+import type { CategoryConfig } from '../config/index.js';
+import {
+  badgeChanges,
+  type CategorySnapshot,
+  describeListingChange,
+  detectRankAlerts,
+  type ListingChange,
+  type ListingChangeNote,
+  newEntrants,
+  type OwnEventNote,
+  type SnapshotApp,
+  snapshotOf,
+} from '../market/index.js';
+import type { StoreDb } from '../store/db.js';
+import {
+  appsSeenIn,
+  categoryRow,
+  insertListingChanges,
+  insertMarketRun,
+  lastRankAlertAt,
+  latestListing,
+  listingChangesSince,
+  rankAlertKey,
+  recordCategorySnapshot,
+  recordListing,
+  reviewAlertsSince,
+  snapshotsSince,
+} from '../store/market.js';
+import {
+  listingUrl,
+  type MarketDeps,
+  type MarketOutcome,
+  type MarketReadOptions,
+  recordFailedRead,
+} from './market-read.js';
+
+/** The detector's history: a week of level and band, plus the move's own snapshots and some slack. */
+export const RANK_HISTORY_MS = 9 * 24 * 3_600_000;
+
+export async function snapshotCategory(
+  deps: MarketDeps,
+  entry: CategoryConfig,
+  options: MarketReadOptions,
+): Promise<MarketOutcome> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const handle = entry.handle;
+  const pages: CategoryPage[] = [];
+  let requests = 0;
+  try {
+    for (let page = 1; page <= entry.pages; page++) {
+      requests++;
+      const read = await deps.client.category(handle, { page });
+      pages.push(read);
+      // A short category ends before `pages`: what it has is all there is, not a failure.
+      if (read.pagination?.hasNextPage === false) break;
+    }
+  } catch (err) {
+    if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, handle, err, startedAt, requests);
+    const run = { kind: 'category' as const, subject: handle, startedAt, requests };
+    return recordFailedRead(deps, run, err, options, () => {
+      // The last attempt failed: the moment is a gap in the category's history.
+      recordCategorySnapshot(deps.store.db, {
+        category: handle,
+        takenAt: startedAt,
+        status: 'failed',
+        requests,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
+  const at = now();
+  const snapshot = snapshotOf(handle, pages, at.getTime());
+  const category: CategoryRef = { handle, name: pages[0]?.name.trim() || handle };
+  const { db } = deps.store;
+  const result = await deps.store.writes.run(() => {
+    const judged = judge(deps, db, snapshot, category, at);
+    const { id, wasUnavailable } = recordCategorySnapshot(db, {
+      category: handle,
+      takenAt: at,
+      status: 'ok',
+      requests,
+      snapshot,
+    });
+    insertMarketRun(db, {
+      kind: 'category',
+      subject: handle,
+      startedAt,
+      finishedAt: at,
+      status: 'ok',
+      requests,
+    });
+    const raised = raiseMarketAlerts(db, deps.config.channels, judged.raises(id), at);
+    judged.storeBadges();
+    return { raised, wasUnavailable, reshuffled: judged.reshuffled };
+  });
+  if (result.wasUnavailable)
+    deps.logger.info({ category: handle }, `category ${handle} answers again: no longer marked unavailable`);
+  if (snapshot.duplicates > 0) {
+    deps.logger.debug(
+      { category: handle, duplicates: snapshot.duplicates },
+      'category pages listed apps twice: kept each once',
+    );
+  }
+  deps.logger.info(
+    { category: handle, requests, ranked: snapshot.depth, alerts: result.raised.kinds.length },
+    `${handle}: snapshot of ${snapshot.depth} ranked apps${result.reshuffled ? ' (the category reshuffled)' : ''}`,
+  );
+  return {
+    kind: 'category',
+    subject: handle,
+    status: 'ok',
+    requests,
+    alertKinds: result.raised.kinds,
+    messages: result.raised.messages,
+  };
+}
+
+/**
+ * Everything judged against the store as it was before this snapshot (read inside the transaction, so
+ * two snapshots of one category cannot both think an app new): the detector's history, the apps seen,
+ * the previous snapshot's badges. What it raises needs the new snapshot's id, so it is handed back as
+ * functions of it.
+ */
+function judge(deps: MarketDeps, db: StoreDb, snapshot: CategorySnapshot, category: CategoryRef, at: Date) {
+  const { config } = deps;
+  const handle = category.handle;
+  const since = new Date(at.getTime() - RANK_HISTORY_MS);
+  const before = categoryRow(db, handle);
+  const baselineAt = before?.baselineAt ?? null;
+  const baseline = baselineAt === null;
+  const seen = appsSeenIn(db, handle);
+  const history = snapshotsSince(db, handle, since);
+  const previous = history.at(-1);
+  const own = config.apps.filter((a) => a.role === 'own').map((a) => a.handle);
+  const ranked = snapshot.apps.map((a) => a.handle);
+  const listingNotes: ListingChangeNote[] = listingChangesSince(db, ranked, since).map((row) => ({
+    handle: row.appHandle,
+    at: row.at.getTime(),
+    summary: describeListingChange(row.change as ListingChange),
+  }));
+  const ownEvents: OwnEventNote[] = reviewAlertsSince(db, own, since).map((row) => ({
+    handle: row.handle,
+    at: row.at.getTime(),
+    kind: row.kind,
+    summary: ownEventSummary(row.kind, row.payload, row.at),
+  }));
+  // Entrants in the window: apps never ranked before, or first ranked after the category's baseline.
+  const recent = new Set(
+    ranked.filter((h) => {
+      const first = seen.get(h);
+      return first === undefined || (baselineAt !== null && first > baselineAt && first >= since);
+    }),
+  );
+  const detection = detectRankAlerts({
+    history: [...history, snapshot],
+    ownApps: own,
+    lastAlertAt: lastRankAlertAt(db, handle, own),
+    context: { listingChanges: listingNotes, ownEvents, newEntrants: recent },
+  });
+  const entrants = newEntrants(snapshot, new Set(seen.keys()), { baseline });
+  const watched = new Set(config.apps.map((a) => a.handle));
+  const ignoreBadge = config.listing.ignore.includes('badge');
+  const badges = previous ? badgeChanges(previous, snapshot, watched) : [];
+  const categoryNotify = categoryChannels(config, handle);
+  const appOf = (app: SnapshotApp | undefined, h: string): AppRef => ({
+    handle: h,
+    name: config.apps.find((a) => a.handle === h)?.name ?? app?.name ?? h,
+    url: listingUrl(h),
+  });
+  const entryOf = (h: string) => snapshot.apps.find((a) => a.handle === h);
+  return {
+    reshuffled: detection.reshuffled,
+    /** The alerts, named by the new snapshot's id (a retried job's snapshot is another moment). */
+    raises(id: number): MarketRaise[] {
+      const out: MarketRaise[] = [];
+      for (const move of detection.alerts) {
+        const alert: MarketAlert = {
+          kind: 'rank',
+          app: appOf(entryOf(move.handle), move.handle),
+          category,
+          priority: move.kind === 'fell' || move.kind === 'left' ? 'high' : 'medium',
+          move,
+          names: sponsorNames(move, snapshot, previous),
+        };
+        const notify = categoryNotify.length > 0 ? categoryNotify : appChannels(config, move.handle);
+        out.push({ subject: move.handle, alert, dedupeKey: rankAlertKey(handle, move.handle, id), notify });
+      }
+      if (detection.reshuffle) {
+        out.push({
+          subject: categorySubject(handle),
+          alert: { kind: 'reshuffle', category, priority: 'medium', reshuffle: detection.reshuffle },
+          dedupeKey: `reshuffle:${handle}:${id}`,
+          notify: categoryNotify,
+        });
+      }
+      if (entrants) {
+        out.push({
+          subject: categorySubject(handle),
+          alert: {
+            kind: 'entrants',
+            category,
+            priority: 'medium',
+            apps: entrants.apps.map((a) => entrantOf(db, a)),
+          },
+          dedupeKey: `entrants:${handle}:${id}`,
+          notify: categoryNotify,
+        });
+      }
+      if (!ignoreBadge) {
+        for (const change of badges) {
+          const role = config.apps.find((a) => a.handle === change.handle)?.role ?? 'competitor';
+          out.push({
+            subject: change.handle,
+            alert: {
+              kind: 'listing',
+              app: appOf(entryOf(change.handle), change.handle),
+              role,
+              priority: 'medium',
+              changes: [badgeChange(change.kind, true)],
+            },
+            dedupeKey: `badge:${change.handle}:${handle}:${id}`,
+            notify: appChannels(config, change.handle),
+          });
+        }
+      }
+      return out;
+    },
+    /** A badge change is part of the app's listing history: a new version with the badge, and the change. */
+    storeBadges(): void {
+      for (const change of badges) {
+        const stored = latestListing(db, change.handle);
+        if (stored === undefined) continue;
+        const builtFor = change.kind === 'gained';
+        if (stored.builtFor === builtFor) continue;
+        const version = recordListing(db, { ...stored, handle: change.handle, builtFor, at });
+        insertListingChanges(
+          db,
+          change.handle,
+          version.current,
+          [{ ...badgeChange(change.kind, !ignoreBadge), alerted: !ignoreBadge }],
+          at,
+        );
+      }
+    },
+  };
+}
+
+/** The names of the apps a rank alert's sponsored-slot reason names by handle. */
+function sponsorNames(
+  move: { reasons: ReadonlyArray<{ kind: string; gained?: string[]; lost?: string[] }> },
+  ...snapshots: Array<CategorySnapshot | undefined>
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const reason of move.reasons) {
+    for (const handle of [...(reason.gained ?? []), ...(reason.lost ?? [])]) {
+      const found = snapshots
+        .flatMap((s) => [...(s?.apps ?? []), ...(s?.sponsored ?? [])])
+        .find((a) => a.handle === handle);
+      if (found) names[handle] = found.name;
+    }
+  }
+  return names;
+}
+
+function badgeChange(kind: 'gained' | 'lost', alerts: boolean): ListingChange {
+  return { field: 'badge', alerts, kind: 'badge', from: kind === 'lost', to: kind === 'gained' };
+}
+
+/** An entrant with what its stored listing says, when it was read (a watched app). */
+function entrantOf(db: StoreDb, app: SnapshotApp): EntrantRef {
+  const stored = latestListing(db, app.handle);
+  return {
+    handle: app.handle,
+    name: app.name,
+    url: listingUrl(app.handle),
+    rank: app.rank ?? 0,
+    developer: app.developer,
+    rating: app.rating,
+    builtFor: app.builtFor,
+    ...(stored
+      ? {
+          listing: {
+            pricing: stored.listing.pricing,
+            plans: stored.listing.plans.map((p) => ({ name: p.name, price: p.price })),
+          },
+        }
+      : {}),
+  };
+}
+
+/** "rating fell from 4.62 to 4.41 on 12 Mar" from a stored alert's payload, none of it taken for granted. */
+function ownEventSummary(kind: 'rating-drop' | 'incident', payload: unknown, at: Date): string {
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as {
+    from?: { average?: unknown };
+    to?: { average?: unknown };
+    reviews?: unknown;
+  };
+  const day = at.toISOString().slice(0, 10);
+  if (kind === 'rating-drop') {
+    const from = p.from?.average;
+    const to = p.to?.average;
+    return typeof from === 'number' && typeof to === 'number'
+      ? `rating fell from ${from.toFixed(2)} to ${to.toFixed(2)} (${day})`
+      : `rating drop (${day})`;
+  }
+  const n = Array.isArray(p.reviews) ? p.reviews.length : null;
+  return n === null ? `several low reviews (${day})` : `${n} low reviews at once (${day})`;
+}
+
+/** A 404: the category is marked unavailable (a gap), said once; the mark clears when it answers. */
+async function recordUnavailable(
+  deps: MarketDeps,
+  handle: string,
+  err: CatalogNotFoundError,
+  startedAt: Date,
+  requests: number,
+): Promise<MarketOutcome> {
+  const { db } = deps.store;
+  const finishedAt = (deps.now ?? (() => new Date()))();
+  const newly = await deps.store.writes.run(() => {
+    const newly = categoryRow(db, handle)?.unavailableSince == null;
+    recordCategorySnapshot(db, {
+      category: handle,
+      takenAt: startedAt,
+      status: 'unavailable',
+      requests,
+      error: err.message,
+    });
+    insertMarketRun(db, {
+      kind: 'category',
+      subject: handle,
+      startedAt,
+      finishedAt,
+      status: 'unavailable',
+      requests,
+      error: err.message,
+    });
+    return newly;
+  });
+  if (newly)
+    deps.logger.warn({ category: handle }, `${err.message} Marked unavailable; snapshots continue quietly.`);
+  else deps.logger.debug({ category: handle }, 'category still unavailable');
+  return {
+    kind: 'category',
+    subject: handle,
+    status: 'unavailable',
+    requests,
+    alertKinds: [],
+    messages: [],
+    error: err.message,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * One read of a competitor's developer (endpoint 4): the apps it publishes now, compared with the last
+ * successful read (store/market.ts, recordDeveloperApps). An app published or removed alerts once, to the
+ * channels of the watched apps of that developer; the first read is the baseline. A 404 marks the
+ * developer unavailable (logged once, cleared when it answers) and is no evidence of removals.
+ */
+import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
+import type { MarketAlert } from '../alerts/types.js';
+import { CatalogNotFoundError, type DeveloperDetail } from '../catalog/index.js';
+import {
+  developerRow,
+  insertMarketRun,
+  listedDeveloperApps,
+  markDeveloperUnavailable,
+  recordDeveloperApps,
+  watchedAppsOf,
+} from '../store/market.js';
+import {
+  listingUrl,
+  type MarketDeps,
+  type MarketOutcome,
+  type MarketReadOptions,
+  recordFailedRead,
+} from './market-read.js';
+
+/** A developer app's identity: its handle, else (the reduced form without URLs) its name. */
+function keyOf(app: DeveloperDetail['apps'][number]): string {
+  return app.handle || `name:${app.name.trim().toLowerCase()}`;
+}
+
+export async function readDeveloper(
+  deps: MarketDeps,
+  developer: string,
+  /** The watched app whose listing named this developer: the alert's subject when the list names none. */
+  via: string,
+  options: MarketReadOptions,
+): Promise<MarketOutcome> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const run = { kind: 'developer' as const, subject: developer, startedAt, requests: 1 };
+  const { db } = deps.store;
+  let detail: DeveloperDetail;
+  try {
+    detail = await deps.client.developer(developer);
+  } catch (err) {
+    if (err instanceof CatalogNotFoundError) {
+      const newly = await deps.store.writes.run(() => {
+        insertMarketRun(db, { ...run, finishedAt: now(), status: 'unavailable', error: err.message });
+        return markDeveloperUnavailable(db, developer, err.message, startedAt);
+      });
+      if (newly)
+        deps.logger.warn({ developer }, `${err.message} Marked unavailable; reads continue quietly.`);
+      else deps.logger.debug({ developer }, 'developer still unavailable');
+      return { ...run, status: 'unavailable', alertKinds: [], messages: [], error: err.message };
+    }
+    return recordFailedRead(deps, run, err, options);
+  }
+  const at = now();
+  const { config } = deps;
+  const handles = config.apps.map((a) => a.handle);
+  const byKey = new Map(detail.apps.map((a) => [keyOf(a), a]));
+  const result = await deps.store.writes.run(() => {
+    const wasUnavailable = developerRow(db, developer)?.unavailableSince != null;
+    const before = listedDeveloperApps(db, developer);
+    const changes = recordDeveloperApps(
+      db,
+      { handle: developer, name: detail.name },
+      [...byKey].map(([key, app]) => ({ handle: key, name: app.name })),
+      at,
+    );
+    insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
+    if (changes.added.length === 0 && changes.removed.length === 0)
+      return { wasUnavailable, raised: undefined };
+    const watched = watchedAppsOf(db, developer, handles);
+    const apps = (watched.length > 0 ? watched : [via]).map((h) => ({
+      handle: h,
+      name: config.apps.find((a) => a.handle === h)?.name ?? h,
+      url: listingUrl(h),
+    }));
+    const alert: MarketAlert = {
+      kind: 'developer',
+      developer: { handle: developer, name: detail.name },
+      apps,
+      priority: 'medium',
+      published: changes.added.map((key) => {
+        const app = byKey.get(key);
+        return { name: app?.name ?? key, url: app?.url ?? '', category: app?.category ?? '' };
+      }),
+      removed: changes.removed.map((key) => ({
+        name: before.get(key) ?? key,
+        url: key.startsWith('name:') ? '' : listingUrl(key),
+      })),
+    };
+    const notify = apps.flatMap((a) => appChannels(config, a.handle));
+    const subject = apps[0]?.handle ?? via;
+    const raised = raiseMarketAlerts(
+      db,
+      config.channels,
+      [{ subject, alert, dedupeKey: `developer:${developer}:${at.getTime()}`, notify }],
+      at,
+    );
+    return { wasUnavailable, raised };
+  });
+  if (result.wasUnavailable)
+    deps.logger.info({ developer }, `developer ${developer} answers again: no longer marked unavailable`);
+  return {
+    ...run,
+    status: 'ok',
+    alertKinds: result.raised?.kinds ?? [],
+    messages: result.raised?.messages ?? [],
+  };
+}

@@ -258,130 +258,133 @@ const listing = z.strictObject({
   ignore: z.array(z.enum(LISTING_FIELDS)).default([]),
 });
 
-export const configSchema = z
-  .strictObject({
-    catalog: catalog.prefault({}),
-    poll: poll.prefault({}),
-    apps: z.array(app).min(1, 'watch at least one app'),
-    alerts: alerts.prefault({}),
-    channels: z
-      .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a channel name is letters, digits, - and _'), channel)
-      .default({}),
-    digest: digest.optional(),
-    http: http.prefault({}),
-    web: web.prefault({}),
-    retention: retention.prefault({}),
-    categories: z.array(category).default([]),
-    market: market.prefault({}),
-    listing: listing.prefault({}),
-  })
-  .superRefine((config, ctx) => {
-    const seen = new Set<string>();
-    config.apps.forEach((entry, i) => {
-      if (seen.has(entry.handle)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['apps', i, 'handle'],
-          message: `"${entry.handle}" is listed twice`,
-        });
-      }
-      seen.add(entry.handle);
-      entry.notify.forEach((name, j) => {
-        if (!(name in config.channels)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['apps', i, 'notify', j],
-            message: `no channel named "${name}"`,
-          });
-        }
-      });
+const configShape = z.strictObject({
+  catalog: catalog.prefault({}),
+  poll: poll.prefault({}),
+  apps: z.array(app).min(1, 'watch at least one app'),
+  alerts: alerts.prefault({}),
+  channels: z
+    .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a channel name is letters, digits, - and _'), channel)
+    .default({}),
+  digest: digest.optional(),
+  http: http.prefault({}),
+  web: web.prefault({}),
+  retention: retention.prefault({}),
+  categories: z.array(category).default([]),
+  market: market.prefault({}),
+  listing: listing.prefault({}),
+});
+
+type ConfigShape = z.output<typeof configShape>;
+
+/** A rule that spans keys, broken: where and how. */
+interface ConfigProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
+/** Each handle once, and every channel it notifies defined (apps and categories alike). */
+function watchedListProblems(
+  key: 'apps' | 'categories',
+  entries: ReadonlyArray<{ handle: string; notify: readonly string[] }>,
+  channels: ConfigShape['channels'],
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, i) => {
+    if (seen.has(entry.handle)) {
+      problems.push({ path: [key, i, 'handle'], message: `"${entry.handle}" is listed twice` });
+    }
+    seen.add(entry.handle);
+    entry.notify.forEach((name, j) => {
+      if (!(name in channels))
+        problems.push({ path: [key, i, 'notify', j], message: `no channel named "${name}"` });
     });
-    const seenCategories = new Set<string>();
-    config.categories.forEach((entry, i) => {
-      if (seenCategories.has(entry.handle)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['categories', i, 'handle'],
-          message: `"${entry.handle}" is listed twice`,
-        });
-      }
-      seenCategories.add(entry.handle);
-      entry.notify.forEach((name, j) => {
-        if (!(name in config.channels)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['categories', i, 'notify', j],
-            message: `no channel named "${name}"`,
-          });
-        }
-      });
-    });
-    config.digest?.channels.forEach((name, j) => {
-      if (!(name in config.channels)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['digest', 'channels', j],
-          message: `no channel named "${name}"`,
-        });
-      }
-    });
-    for (const problem of scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['alerts', 'scoring', ...problem.path],
-        message: problem.message,
-      });
-    }
-    if (config.digest) {
-      try {
-        CronExpressionParser.parse(config.digest.schedule, { tz: config.digest.timezone });
-      } catch (err) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['digest', 'schedule'],
-          message: `not a cron schedule (${errorMessage(err)})`,
-        });
-      }
-      if (!IANAZone.isValidZone(config.digest.timezone)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['digest', 'timezone'],
-          message: 'not an IANA time zone (e.g. Europe/Berlin)',
-        });
-      }
-    }
-    const { schedule, every, minEvery, maxEvery } = config.poll;
-    if (minEvery > maxEvery) {
-      ctx.addIssue({ code: 'custom', path: ['poll', 'minEvery'], message: 'must be at most poll.maxEvery' });
-    } else if (schedule !== 'fixed' && (every < minEvery || every > maxEvery)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['poll', 'every'],
-        message: `must lie between poll.minEvery and poll.maxEvery when poll.schedule is ${schedule}`,
-      });
-    }
-    if (schedule === 'budget' && config.catalog.dailyRequestBudget === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['catalog', 'dailyRequestBudget'],
-        message: 'required when poll.schedule is budget (requests a day, e.g. 20000)',
-      });
-    }
-    if (config.catalog.baseUrl && !config.catalog.apiKey) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['catalog', 'apiKey'],
-        message: 'required when a base URL is set (set CATALOG_API_KEY)',
-      });
-    }
-    if (config.catalog.apiKey && !config.catalog.baseUrl) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['catalog', 'baseUrl'],
-        message: 'required when an API key is set (set CATALOG_API_BASE_URL)',
-      });
-    }
   });
+  return problems;
+}
+
+/** Every channel the digest goes to is defined. */
+function digestChannelProblems(config: ConfigShape): ConfigProblem[] {
+  return (config.digest?.channels ?? []).flatMap((name, j) =>
+    name in config.channels
+      ? []
+      : [{ path: ['digest', 'channels', j], message: `no channel named "${name}"` }],
+  );
+}
+
+/** The digest's schedule is cron and its time zone is IANA. */
+function digestScheduleProblems(config: ConfigShape): ConfigProblem[] {
+  const { digest } = config;
+  if (!digest) return [];
+  const problems: ConfigProblem[] = [];
+  try {
+    CronExpressionParser.parse(digest.schedule, { tz: digest.timezone });
+  } catch (err) {
+    problems.push({ path: ['digest', 'schedule'], message: `not a cron schedule (${errorMessage(err)})` });
+  }
+  if (!IANAZone.isValidZone(digest.timezone)) {
+    problems.push({ path: ['digest', 'timezone'], message: 'not an IANA time zone (e.g. Europe/Berlin)' });
+  }
+  return problems;
+}
+
+/** The poll interval lies within its bounds, and a budget schedule has a budget. */
+function pollProblems(config: ConfigShape): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const { schedule, every, minEvery, maxEvery } = config.poll;
+  if (minEvery > maxEvery) {
+    problems.push({ path: ['poll', 'minEvery'], message: 'must be at most poll.maxEvery' });
+  } else if (schedule !== 'fixed' && (every < minEvery || every > maxEvery)) {
+    problems.push({
+      path: ['poll', 'every'],
+      message: `must lie between poll.minEvery and poll.maxEvery when poll.schedule is ${schedule}`,
+    });
+  }
+  if (schedule === 'budget' && config.catalog.dailyRequestBudget === undefined) {
+    problems.push({
+      path: ['catalog', 'dailyRequestBudget'],
+      message: 'required when poll.schedule is budget (requests a day, e.g. 20000)',
+    });
+  }
+  return problems;
+}
+
+/** A catalog base URL and API key come together or not at all. */
+function catalogProblems(config: ConfigShape): ConfigProblem[] {
+  const { baseUrl, apiKey } = config.catalog;
+  if (baseUrl && !apiKey) {
+    return [
+      { path: ['catalog', 'apiKey'], message: 'required when a base URL is set (set CATALOG_API_KEY)' },
+    ];
+  }
+  if (apiKey && !baseUrl) {
+    return [
+      { path: ['catalog', 'baseUrl'], message: 'required when an API key is set (set CATALOG_API_BASE_URL)' },
+    ];
+  }
+  return [];
+}
+
+/** Every rule that spans keys, in the order its problems are reported. */
+function configProblems(config: ConfigShape): ConfigProblem[] {
+  return [
+    ...watchedListProblems('apps', config.apps, config.channels),
+    ...watchedListProblems('categories', config.categories, config.channels),
+    ...digestChannelProblems(config),
+    ...scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring).map((problem) => ({
+      path: ['alerts', 'scoring', ...problem.path],
+      message: problem.message,
+    })),
+    ...digestScheduleProblems(config),
+    ...pollProblems(config),
+    ...catalogProblems(config),
+  ];
+}
+
+export const configSchema = configShape.superRefine((config, ctx) => {
+  for (const { path, message } of configProblems(config)) ctx.addIssue({ code: 'custom', path, message });
+});
 
 export type Config = z.output<typeof configSchema>;
 export type AppConfig = Config['apps'][number];

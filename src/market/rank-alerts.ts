@@ -266,6 +266,88 @@ function nameIn(history: readonly CategorySnapshot[], handle: string): string {
   return handle;
 }
 
+/**
+ * The snapshots the app's level is taken from: the window before the move's two snapshots, after the app's
+ * last alert and the last reshuffle; null when there are too few of them for a level.
+ */
+function referenceOf(
+  history: readonly CategorySnapshot[],
+  lastReshuffle: number,
+  lastAlert: number,
+  o: RankAlertOptions,
+): number[] | null {
+  const n = history.length;
+  const cur = history[n - 1] as CategorySnapshot;
+  const reference: number[] = [];
+  for (let i = 0; i < n - 2; i++) {
+    const s = history[i] as CategorySnapshot;
+    if (cur.at - s.at > o.windowMs || s.at < lastAlert || i < lastReshuffle) continue;
+    reference.push(i);
+  }
+  // The reference starts at a reshuffle unless the app's own alert came later.
+  const sinceReshuffle = lastReshuffle >= 0 && (history[lastReshuffle] as CategorySnapshot).at >= lastAlert;
+  return reference.length < (sinceReshuffle ? o.minReferenceAfterReshuffle : o.minReference)
+    ? null
+    : reference;
+}
+
+/** How an app's two latest ranks `a`, `b` (+∞: below the pages read) stand against its level and band. */
+interface Move {
+  kind: RankAlert['kind'] | null;
+  ownMove: number | null;
+  /** The category's shift around the app's level. */
+  shift: number;
+  /** Whether it left or entered the tracked pages. */
+  crossed: boolean;
+}
+
+function classifyMove(
+  handle: string,
+  level: number,
+  a: number,
+  b: number,
+  band: number,
+  history: readonly CategorySnapshot[],
+  now: ReadonlyMap<string, number>,
+  levelOf: (h: string) => number,
+  o: RankAlertOptions,
+): Move {
+  const n = history.length;
+  const cur = history[n - 1] as CategorySnapshot;
+  const inf = Number.POSITIVE_INFINITY;
+  const none: Move = { kind: null, ownMove: null, shift: 0, crossed: false };
+  if (level !== inf && a === inf && b === inf) {
+    // Out of the pages read: counts when its level was clearly inside them.
+    const depthNow = Math.min((history[n - 2] as CategorySnapshot).depth, cur.depth);
+    return level <= depthNow - o.boundaryMargin + 1 ? { ...none, kind: 'left', crossed: true } : none;
+  }
+  if (level === inf && a !== inf && b !== inf) return { ...none, kind: 'entered', crossed: true };
+  if (level === inf) return none;
+  // Beyond the depth counts as one place below it: the least it fell.
+  const devA = (a === inf ? cur.depth + 1 : a) - level;
+  const devB = (b === inf ? cur.depth + 1 : b) - level;
+  const shift = neighbourhoodShift(handle, level, now, levelOf, o);
+  // On average beyond the band over both snapshots, each of them (nearly) out of it: a rank sitting on
+  // the band's edge (the wobble's commonest large value) has not left it.
+  const each = band - o.persistSlack;
+  const beyond = Math.abs(devA) >= each && Math.abs(devB) >= each && Math.abs(devA + devB) / 2 > band;
+  if (Math.sign(devA) !== Math.sign(devB) || !beyond) return { ...none, shift };
+  const ownMove = devB - shift;
+  const kind =
+    Math.sign(ownMove) === Math.sign(devB) && Math.abs(ownMove) >= band ? (devB > 0 ? 'fell' : 'rose') : null;
+  return { kind, ownMove, shift, crossed: false };
+}
+
+/** The top-N boundary the app crossed over both snapshots, from clearly on the other side of it. */
+function topNCrossing(level: number, a: number, b: number, o: RankAlertOptions): RankAlert['topN'] {
+  const top = o.topN;
+  if (level !== Number.POSITIVE_INFINITY && level <= top - o.boundaryMargin + 1 && a > top && b > top) {
+    return 'left';
+  }
+  if (level >= top + o.boundaryMargin && a <= top && b <= top) return 'entered';
+  return null;
+}
+
 function detectOne(
   handle: string,
   history: readonly CategorySnapshot[],
@@ -277,16 +359,8 @@ function detectOne(
   const n = history.length;
   const cur = history[n - 1] as CategorySnapshot;
   const lastAlert = input.lastAlertAt?.get(handle) ?? Number.NEGATIVE_INFINITY;
-  // The reference: the window before the move's two snapshots, after the app's last alert and the last reshuffle.
-  const reference: number[] = [];
-  for (let i = 0; i < n - 2; i++) {
-    const s = history[i] as CategorySnapshot;
-    if (cur.at - s.at > o.windowMs || s.at < lastAlert || i < lastReshuffle) continue;
-    reference.push(i);
-  }
-  // The reference starts at a reshuffle unless the app's own alert came later.
-  const sinceReshuffle = lastReshuffle >= 0 && (history[lastReshuffle] as CategorySnapshot).at >= lastAlert;
-  if (reference.length < (sinceReshuffle ? o.minReferenceAfterReshuffle : o.minReference)) return null;
+  const reference = referenceOf(history, lastReshuffle, lastAlert, o);
+  if (reference === null) return null;
 
   const levelOf = (h: string): number =>
     median(reference.map((i) => rankIn(ranks[i] as Map<string, number>, h)));
@@ -302,55 +376,31 @@ function detectOne(
     Math.round(o.bandFactor * dailyWobble(handle, history, ranks, lastReshuffle, o)),
   );
 
-  let kind: RankAlert['kind'] | null = null;
-  let ownMove: number | null = null;
-  let shift = 0;
-  let crossed = false;
-  const depthNow = Math.min((history[n - 2] as CategorySnapshot).depth, cur.depth);
-  if (level !== inf && a === inf && b === inf) {
-    // Out of the pages read: counts when its level was clearly inside them.
-    if (level <= depthNow - o.boundaryMargin + 1) {
-      kind = 'left';
-      crossed = true;
-    }
-  } else if (level === inf && a !== inf && b !== inf) {
-    kind = 'entered';
-    crossed = true;
-  } else if (level !== inf) {
-    // Beyond the depth counts as one place below it: the least it fell.
-    const ra = a === inf ? cur.depth + 1 : a;
-    const rb = b === inf ? cur.depth + 1 : b;
-    const devA = ra - level;
-    const devB = rb - level;
-    shift = neighbourhoodShift(handle, level, ranks[n - 1] as Map<string, number>, levelOf, o);
-    // On average beyond the band over both snapshots, each of them (nearly) out of it: a rank sitting on
-    // the band's edge (the wobble's commonest large value) has not left it.
-    const each = band - o.persistSlack;
-    const beyond = Math.abs(devA) >= each && Math.abs(devB) >= each && Math.abs(devA + devB) / 2 > band;
-    if (Math.sign(devA) === Math.sign(devB) && beyond) {
-      ownMove = devB - shift;
-      if (Math.sign(ownMove) === Math.sign(devB) && Math.abs(ownMove) >= band)
-        kind = devB > 0 ? 'fell' : 'rose';
-    }
-  }
+  const move = classifyMove(
+    handle,
+    level,
+    a,
+    b,
+    band,
+    history,
+    ranks[n - 1] as Map<string, number>,
+    levelOf,
+    o,
+  );
+  const topN = topNCrossing(level, a, b, o);
+  if (move.kind === null && topN === null) return null;
 
-  const top = o.topN;
-  let topN: RankAlert['topN'] = null;
-  if (level !== inf && level <= top - o.boundaryMargin + 1 && a > top && b > top) topN = 'left';
-  else if (level >= top + o.boundaryMargin && a <= top && b <= top) topN = 'entered';
-  if (topN !== null) crossed = true;
-  if (kind === null && topN === null) return null;
-
-  const beyondBand = kind === 'fell' || kind === 'rose';
+  const beyondBand = move.kind === 'fell' || move.kind === 'rose';
+  const crossed = move.crossed || topN !== null;
   if (!beyondBand && crossed && cur.at - lastAlert < o.boundaryCooldownMs) return null;
-  kind ??= topN === 'entered' ? 'rose' : 'fell';
+  const kind = move.kind ?? (topN === 'entered' ? 'rose' : 'fell');
 
   const reasons = explain(handle, kind, level, history, reference, ranks, levelOf, input.context ?? {}, o);
-  if (!beyondBand && Math.abs(shift) >= 1) {
+  if (!beyondBand && Math.abs(move.shift) >= 1) {
     // A crossing within the band: the category around it moving is the first thing to say.
     reasons.splice(0, reasons[0]?.kind === 'none' ? 1 : 0, {
       kind: 'category-shift',
-      places: Math.round(shift),
+      places: Math.round(move.shift),
     });
   }
   return {
@@ -364,7 +414,7 @@ function detectOne(
     to: b === inf ? null : b,
     previous: a === inf ? null : a,
     band,
-    ownMove: ownMove === null ? null : Math.round(ownMove),
+    ownMove: move.ownMove === null ? null : Math.round(move.ownMove),
     reasons,
   };
 }

@@ -14,16 +14,19 @@ import {
 } from '../alerts/market.js';
 import type { AppRef, CategoryRef, EntrantRef, MarketAlert } from '../alerts/types.js';
 import { CatalogNotFoundError, type CategoryPage } from '../catalog/index.js';
-import type { CategoryConfig } from '../config/index.js';
+import type { CategoryConfig, Config } from '../config/index.js';
 import {
+  type BadgeChange,
   badgeChanges,
   type CategorySnapshot,
   describeListingChange,
   detectRankAlerts,
   type ListingChange,
   type ListingChangeNote,
+  type NewEntrants,
   newEntrants,
   type OwnEventNote,
+  type RankDetection,
   type SnapshotApp,
   snapshotOf,
 } from '../market/index.js';
@@ -132,6 +135,22 @@ export async function snapshotCategory(
   };
 }
 
+/** What one snapshot was judged to show, with what raising it needs. */
+interface Judgement {
+  config: Config;
+  db: StoreDb;
+  snapshot: CategorySnapshot;
+  /** The category's last successful snapshot before this one. */
+  previous: CategorySnapshot | undefined;
+  category: CategoryRef;
+  detection: RankDetection;
+  entrants: NewEntrants | null;
+  badges: BadgeChange[];
+  /** Badge changes are stored, never alerted (`listing.ignore` has `badge`). */
+  ignoreBadge: boolean;
+  categoryNotify: string[];
+}
+
 /**
  * Everything judged against the store as it was before this snapshot (read inside the transaction, so
  * two snapshots of one category cannot both think an app new): the detector's history, the apps seen,
@@ -142,12 +161,45 @@ function judge(deps: MarketDeps, db: StoreDb, snapshot: CategorySnapshot, catego
   const { config } = deps;
   const handle = category.handle;
   const since = new Date(at.getTime() - RANK_HISTORY_MS);
-  const before = categoryRow(db, handle);
-  const baselineAt = before?.baselineAt ?? null;
-  const baseline = baselineAt === null;
+  const baselineAt = categoryRow(db, handle)?.baselineAt ?? null;
   const seen = appsSeenIn(db, handle);
   const history = snapshotsSince(db, handle, since);
   const previous = history.at(-1);
+  const watched = new Set(config.apps.map((a) => a.handle));
+  const ignoreBadge = config.listing.ignore.includes('badge');
+  const judged: Judgement = {
+    config,
+    db,
+    snapshot,
+    previous,
+    category,
+    detection: detectRanks(db, config, snapshot, history, { since, baselineAt, seen }),
+    entrants: newEntrants(snapshot, new Set(seen.keys()), { baseline: baselineAt === null }),
+    badges: previous ? badgeChanges(previous, snapshot, watched) : [],
+    ignoreBadge,
+    categoryNotify: categoryChannels(config, handle),
+  };
+  return {
+    reshuffled: judged.detection.reshuffled,
+    /** The alerts, named by the new snapshot's id (a retried job's snapshot is another moment). */
+    raises: (id: number): MarketRaise[] => [
+      ...rankRaises(judged, id),
+      ...categoryRaises(judged, id),
+      ...(ignoreBadge ? [] : badgeRaises(judged, id)),
+    ],
+    storeBadges: (): void => storeBadgeChanges(db, judged.badges, ignoreBadge, at),
+  };
+}
+
+/** The rank detector run on the stored history plus this snapshot, with what may explain each move. */
+function detectRanks(
+  db: StoreDb,
+  config: Config,
+  snapshot: CategorySnapshot,
+  history: CategorySnapshot[],
+  stored: { since: Date; baselineAt: Date | null; seen: ReturnType<typeof appsSeenIn> },
+): RankDetection {
+  const { since, baselineAt, seen } = stored;
   const own = config.apps.filter((a) => a.role === 'own').map((a) => a.handle);
   const ranked = snapshot.apps.map((a) => a.handle);
   const listingNotes: ListingChangeNote[] = listingChangesSince(db, ranked, since).map((row) => ({
@@ -168,98 +220,108 @@ function judge(deps: MarketDeps, db: StoreDb, snapshot: CategorySnapshot, catego
       return first === undefined || (baselineAt !== null && first > baselineAt && first >= since);
     }),
   );
-  const detection = detectRankAlerts({
+  return detectRankAlerts({
     history: [...history, snapshot],
     ownApps: own,
-    lastAlertAt: lastRankAlertAt(db, handle, own),
+    lastAlertAt: lastRankAlertAt(db, snapshot.category, own),
     context: { listingChanges: listingNotes, ownEvents, newEntrants: recent },
   });
-  const entrants = newEntrants(snapshot, new Set(seen.keys()), { baseline });
-  const watched = new Set(config.apps.map((a) => a.handle));
-  const ignoreBadge = config.listing.ignore.includes('badge');
-  const badges = previous ? badgeChanges(previous, snapshot, watched) : [];
-  const categoryNotify = categoryChannels(config, handle);
-  const appOf = (app: SnapshotApp | undefined, h: string): AppRef => ({
-    handle: h,
-    name: config.apps.find((a) => a.handle === h)?.name ?? app?.name ?? h,
-    url: listingUrl(h),
-  });
-  const entryOf = (h: string) => snapshot.apps.find((a) => a.handle === h);
+}
+
+/** An app as alerts name it: its configured name, else its name in the snapshot. */
+function appRefIn(judged: Judgement, handle: string): AppRef {
+  const app = judged.snapshot.apps.find((a) => a.handle === handle);
   return {
-    reshuffled: detection.reshuffled,
-    /** The alerts, named by the new snapshot's id (a retried job's snapshot is another moment). */
-    raises(id: number): MarketRaise[] {
-      const out: MarketRaise[] = [];
-      for (const move of detection.alerts) {
-        const alert: MarketAlert = {
-          kind: 'rank',
-          app: appOf(entryOf(move.handle), move.handle),
-          category,
-          priority: move.kind === 'fell' || move.kind === 'left' ? 'high' : 'medium',
-          move,
-          names: sponsorNames(move, snapshot, previous),
-        };
-        const notify = categoryNotify.length > 0 ? categoryNotify : appChannels(config, move.handle);
-        out.push({ subject: move.handle, alert, dedupeKey: rankAlertKey(handle, move.handle, id), notify });
-      }
-      if (detection.reshuffle) {
-        out.push({
-          subject: categorySubject(handle),
-          alert: { kind: 'reshuffle', category, priority: 'medium', reshuffle: detection.reshuffle },
-          dedupeKey: `reshuffle:${handle}:${id}`,
-          notify: categoryNotify,
-        });
-      }
-      if (entrants) {
-        out.push({
-          subject: categorySubject(handle),
-          alert: {
-            kind: 'entrants',
-            category,
-            priority: 'medium',
-            apps: entrants.apps.map((a) => entrantOf(db, a)),
-          },
-          dedupeKey: `entrants:${handle}:${id}`,
-          notify: categoryNotify,
-        });
-      }
-      if (!ignoreBadge) {
-        for (const change of badges) {
-          const role = config.apps.find((a) => a.handle === change.handle)?.role ?? 'competitor';
-          out.push({
-            subject: change.handle,
-            alert: {
-              kind: 'listing',
-              app: appOf(entryOf(change.handle), change.handle),
-              role,
-              priority: 'medium',
-              changes: [badgeChange(change.kind, true)],
-            },
-            dedupeKey: `badge:${change.handle}:${handle}:${id}`,
-            notify: appChannels(config, change.handle),
-          });
-        }
-      }
-      return out;
-    },
-    /** A badge change is part of the app's listing history: a new version with the badge, and the change. */
-    storeBadges(): void {
-      for (const change of badges) {
-        const stored = latestListing(db, change.handle);
-        if (stored === undefined) continue;
-        const builtFor = change.kind === 'gained';
-        if (stored.builtFor === builtFor) continue;
-        const version = recordListing(db, { ...stored, handle: change.handle, builtFor, at });
-        insertListingChanges(
-          db,
-          change.handle,
-          version.current,
-          [{ ...badgeChange(change.kind, !ignoreBadge), alerted: !ignoreBadge }],
-          at,
-        );
-      }
-    },
+    handle,
+    name: judged.config.apps.find((a) => a.handle === handle)?.name ?? app?.name ?? handle,
+    url: listingUrl(handle),
   };
+}
+
+/** One alert per own app that moved, to the category's channels or else the app's. */
+function rankRaises(judged: Judgement, id: number): MarketRaise[] {
+  const { config, category, snapshot, previous, categoryNotify } = judged;
+  return judged.detection.alerts.map((move) => {
+    const alert: MarketAlert = {
+      kind: 'rank',
+      app: appRefIn(judged, move.handle),
+      category,
+      priority: move.kind === 'fell' || move.kind === 'left' ? 'high' : 'medium',
+      move,
+      names: sponsorNames(move, snapshot, previous),
+    };
+    const notify = categoryNotify.length > 0 ? categoryNotify : appChannels(config, move.handle);
+    return { subject: move.handle, alert, dedupeKey: rankAlertKey(category.handle, move.handle, id), notify };
+  });
+}
+
+/** The category-wide messages: a reshuffle, new entrants. */
+function categoryRaises(judged: Judgement, id: number): MarketRaise[] {
+  const { db, category, detection, entrants, categoryNotify } = judged;
+  const handle = category.handle;
+  const out: MarketRaise[] = [];
+  if (detection.reshuffle) {
+    out.push({
+      subject: categorySubject(handle),
+      alert: { kind: 'reshuffle', category, priority: 'medium', reshuffle: detection.reshuffle },
+      dedupeKey: `reshuffle:${handle}:${id}`,
+      notify: categoryNotify,
+    });
+  }
+  if (entrants) {
+    out.push({
+      subject: categorySubject(handle),
+      alert: {
+        kind: 'entrants',
+        category,
+        priority: 'medium',
+        apps: entrants.apps.map((a) => entrantOf(db, a)),
+      },
+      dedupeKey: `entrants:${handle}:${id}`,
+      notify: categoryNotify,
+    });
+  }
+  return out;
+}
+
+/** A listing alert per watched app whose Built-for badge changed. */
+function badgeRaises(judged: Judgement, id: number): MarketRaise[] {
+  const { config, category } = judged;
+  return judged.badges.map((change) => ({
+    subject: change.handle,
+    alert: {
+      kind: 'listing',
+      app: appRefIn(judged, change.handle),
+      role: config.apps.find((a) => a.handle === change.handle)?.role ?? 'competitor',
+      priority: 'medium',
+      changes: [badgeChange(change.kind, true)],
+    },
+    dedupeKey: `badge:${change.handle}:${category.handle}:${id}`,
+    notify: appChannels(config, change.handle),
+  }));
+}
+
+/** A badge change is part of the app's listing history: a new version with the badge, and the change. */
+function storeBadgeChanges(
+  db: StoreDb,
+  badges: readonly BadgeChange[],
+  ignoreBadge: boolean,
+  at: Date,
+): void {
+  for (const change of badges) {
+    const stored = latestListing(db, change.handle);
+    if (stored === undefined) continue;
+    const builtFor = change.kind === 'gained';
+    if (stored.builtFor === builtFor) continue;
+    const version = recordListing(db, { ...stored, handle: change.handle, builtFor, at });
+    insertListingChanges(
+      db,
+      change.handle,
+      version.current,
+      [{ ...badgeChange(change.kind, !ignoreBadge), alerted: !ignoreBadge }],
+      at,
+    );
+  }
 }
 
 /** The names of the apps a rank alert's sponsored-slot reason names by handle. */

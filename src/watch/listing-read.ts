@@ -7,7 +7,13 @@
 import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
 import type { MarketAlert } from '../alerts/types.js';
 import { CatalogNotFoundError, handleFromUrl } from '../catalog/index.js';
-import { diffListings, listingHash, normalizeListing } from '../market/index.js';
+import {
+  diffListings,
+  type ListingChange,
+  listingHash,
+  type NormalizedListing,
+  normalizeListing,
+} from '../market/index.js';
 import { insertListingChanges, insertMarketRun, latestSnapshots, recordListing } from '../store/market.js';
 import {
   listingUrl,
@@ -30,100 +36,30 @@ function ratingOf(text: string): number | null {
   return Number.isFinite(n) && n >= 0 && n <= 5 ? n : null;
 }
 
+type ListingRun = { kind: 'listing'; subject: string; startedAt: Date; requests: number };
+
 export async function readListing(
   deps: MarketDeps,
   handle: string,
   options: MarketReadOptions,
 ): Promise<ListingOutcome> {
   const now = deps.now ?? (() => new Date());
-  const startedAt = now();
-  const { config } = deps;
-  const run = { kind: 'listing' as const, subject: handle, startedAt, requests: 1 };
+  const run: ListingRun = { kind: 'listing', subject: handle, startedAt: now(), requests: 1 };
   let detail: Awaited<ReturnType<MarketDeps['client']['app']>>;
   try {
     detail = await deps.client.app(handle);
   } catch (err) {
-    if (err instanceof CatalogNotFoundError) {
-      // The polls of the app mark it unavailable and say so; the listing read only counts its request.
-      await deps.store.writes.run(() =>
-        insertMarketRun(deps.store.db, {
-          ...run,
-          finishedAt: now(),
-          status: 'unavailable',
-          error: err.message,
-        }),
-      );
-      return { ...run, status: 'unavailable', alertKinds: [], messages: [], error: err.message };
-    }
+    if (err instanceof CatalogNotFoundError) return recordNotFound(deps, run, err, now());
     return recordFailedRead(deps, run, err, options);
   }
   const at = now();
   const listing = normalizeListing(detail);
-  const hash = listingHash(listing);
   const developer = handleFromUrl(detail.developer?.url ?? '') || undefined;
-  const role = config.apps.find((a) => a.handle === handle)?.role ?? 'competitor';
-  const { db } = deps.store;
-  const result = await deps.store.writes.run(() => {
-    // The badge is what the category pages say (the detail does not): the newest snapshot listing the app.
-    const builtFor = badgeOf(deps, handle);
-    const recorded = recordListing(db, {
-      handle,
-      listing,
-      hash,
-      builtFor,
-      rating: ratingOf(detail.rating),
-      at,
-    });
-    insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
-    if (!recorded.changed || recorded.previous === undefined)
-      return { recorded, changes: 0, raised: undefined };
-    const changes = diffListings(recorded.previous.listing, listing, { ignore: config.listing.ignore });
-    insertListingChanges(
-      db,
-      handle,
-      recorded.current,
-      changes.map((c) => ({ ...c, alerted: c.alerts })),
-      at,
-    );
-    const alerting = changes.filter((c) => c.alerts);
-    if (alerting.length === 0) return { recorded, changes: changes.length, raised: undefined };
-    const alert: MarketAlert = {
-      kind: 'listing',
-      app: {
-        handle,
-        name: config.apps.find((a) => a.handle === handle)?.name ?? listing.title,
-        url: listingUrl(handle),
-      },
-      role,
-      priority: 'medium',
-      changes: alerting,
-    };
-    const raised = raiseMarketAlerts(
-      db,
-      config.channels,
-      [
-        {
-          subject: handle,
-          alert,
-          dedupeKey: `listing:${handle}:${recorded.current}`,
-          notify: appChannels(config, handle),
-        },
-      ],
-      at,
-    );
-    return { recorded, changes: changes.length, raised };
-  });
+  const result = await deps.store.writes.run(() =>
+    storeListing(deps, run, listing, ratingOf(detail.rating), at),
+  );
   const { recorded, raised } = result;
-  if (recorded.previous === undefined) {
-    deps.logger.info({ app: handle }, `${handle}: listing stored (its baseline: nothing alerts)`);
-  } else if (result.changes > 0) {
-    deps.logger.info(
-      { app: handle, changes: result.changes, alerts: raised?.kinds.length ?? 0 },
-      `${handle}: listing changed (${result.changes} field change(s))`,
-    );
-  } else {
-    deps.logger.debug({ app: handle }, `${handle}: listing unchanged`);
-  }
+  logListingRead(deps, handle, recorded.previous === undefined, result.changes, raised?.kinds.length ?? 0);
   return {
     ...run,
     status: 'ok',
@@ -132,6 +68,98 @@ export async function readListing(
     changed: recorded.changed,
     ...(developer ? { developer } : {}),
   };
+}
+
+/** A 404: the polls of the app mark it unavailable and say so; the listing read only counts its request. */
+async function recordNotFound(
+  deps: MarketDeps,
+  run: ListingRun,
+  err: CatalogNotFoundError,
+  finishedAt: Date,
+): Promise<ListingOutcome> {
+  await deps.store.writes.run(() =>
+    insertMarketRun(deps.store.db, { ...run, finishedAt, status: 'unavailable', error: err.message }),
+  );
+  return { ...run, status: 'unavailable', alertKinds: [], messages: [], error: err.message };
+}
+
+/**
+ * Stores the listing as a new version when it moved, with its field changes, and raises those that alert.
+ * Runs inside the write transaction.
+ */
+function storeListing(
+  deps: MarketDeps,
+  run: ListingRun,
+  listing: NormalizedListing,
+  rating: number | null,
+  at: Date,
+) {
+  const { db } = deps.store;
+  const handle = run.subject;
+  // The badge is what the category pages say (the detail does not): the newest snapshot listing the app.
+  const builtFor = badgeOf(deps, handle);
+  const recorded = recordListing(db, { handle, listing, hash: listingHash(listing), builtFor, rating, at });
+  insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
+  if (!recorded.changed || recorded.previous === undefined)
+    return { recorded, changes: 0, raised: undefined };
+  const changes = diffListings(recorded.previous.listing, listing, { ignore: deps.config.listing.ignore });
+  insertListingChanges(
+    db,
+    handle,
+    recorded.current,
+    changes.map((c) => ({ ...c, alerted: c.alerts })),
+    at,
+  );
+  const alerting = changes.filter((c) => c.alerts);
+  if (alerting.length === 0) return { recorded, changes: changes.length, raised: undefined };
+  const raised = raiseListingAlert(deps, handle, listing.title, alerting, recorded.current, at);
+  return { recorded, changes: changes.length, raised };
+}
+
+/** One listing alert for the changes that alert, named by the new version. */
+function raiseListingAlert(
+  deps: MarketDeps,
+  handle: string,
+  title: string,
+  changes: ListingChange[],
+  version: number,
+  at: Date,
+) {
+  const { config } = deps;
+  const configured = config.apps.find((a) => a.handle === handle);
+  const alert: MarketAlert = {
+    kind: 'listing',
+    app: { handle, name: configured?.name ?? title, url: listingUrl(handle) },
+    role: configured?.role ?? 'competitor',
+    priority: 'medium',
+    changes,
+  };
+  const raise = {
+    subject: handle,
+    alert,
+    dedupeKey: `listing:${handle}:${version}`,
+    notify: appChannels(config, handle),
+  };
+  return raiseMarketAlerts(deps.store.db, config.channels, [raise], at);
+}
+
+function logListingRead(
+  deps: MarketDeps,
+  handle: string,
+  baseline: boolean,
+  changes: number,
+  alerts: number,
+): void {
+  if (baseline) {
+    deps.logger.info({ app: handle }, `${handle}: listing stored (its baseline: nothing alerts)`);
+  } else if (changes > 0) {
+    deps.logger.info(
+      { app: handle, changes, alerts },
+      `${handle}: listing changed (${changes} field change(s))`,
+    );
+  } else {
+    deps.logger.debug({ app: handle }, `${handle}: listing unchanged`);
+  }
 }
 
 function badgeOf(deps: MarketDeps, handle: string): boolean | null {

@@ -186,21 +186,19 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-/**
- * A simulated marketplace and a worker watching it. What arrives is scripted, not random: the burst
- * comes as soon as every app's baseline is stored, then one review every few seconds, so every run shows
- * the same alerts in the same order.
- */
-export async function startDemo(
-  logger: Logger,
-  /** Where its database and Redis keys go; tests give their own, so that two runs never meet. */
-  place: { dataDir?: string; queuePrefix?: string } = {},
-): Promise<Demo> {
-  // A fresh start each time: the first poll is a baseline, and what arrives after it alerts.
-  const databasePath = join(place.dataDir ?? DATA_DIR, 'reviewwatch.db');
+/** The demo's database, emptied: a fresh start each time, as the first poll is a baseline. */
+function freshDatabase(dataDir: string): string {
+  const databasePath = join(dataDir, 'reviewwatch.db');
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
-  // The user goes into the demo's own database, never DATABASE_PATH's; added before the worker starts,
-  // so that its ops server sees a user who can open /metrics and Bull Board.
+  return databasePath;
+}
+
+/**
+ * The demo user, with a password made for this run. It goes into the demo's own database, never
+ * DATABASE_PATH's; added before the worker starts, so that its ops server sees a user who can open
+ * /metrics and Bull Board.
+ */
+async function addDemoUser(databasePath: string): Promise<string> {
   const password = randomBytes(15).toString('base64url');
   const store = openStore(databasePath);
   try {
@@ -208,7 +206,11 @@ export async function startDemo(
   } finally {
     store.close();
   }
-  const simulator = await startSimulator({
+  return password;
+}
+
+function startDemoSimulator(): Promise<Simulator> {
+  return startSimulator({
     handles: [...DEMO_APPS, DEMO_RIVAL],
     // Enough other apps for a category of about fifty: the ranks around the own app move with them.
     appCount: 400,
@@ -221,44 +223,49 @@ export async function startDemo(
     maxReviewsPerApp: 60,
     firstNewReviewId: Math.floor(Date.now() / 1000) * 1000,
   });
-  // REVIEWWATCH_HTTP_PORT, if it names a port; else one picked here.
+}
+
+/**
+ * The worker on REVIEWWATCH_HTTP_PORT, if it names a port; else on one picked here, another when it was
+ * taken before the inbox could listen. With the config it runs on.
+ */
+async function startDemoWorker(
+  logger: Logger,
+  simulator: Simulator,
+  databasePath: string,
+  queuePrefix: string,
+): Promise<{ worker: Worker; config: Config }> {
   const wanted = settingsOf(demoConfig(simulator.url)).http.port;
-  let config = demoConfig(simulator.url);
-  let worker: Worker | undefined;
-  try {
-    for (let attempt = 1; !worker; attempt++) {
-      config = demoConfig(simulator.url, wanted || (await freePort()));
-      const settings = settingsOf(config);
-      try {
-        worker = await startWorker(
-          {
-            ...settings,
-            databasePath,
-            queuePrefix: place.queuePrefix ?? PREFIX,
-            http: { host: DEMO_HOST, port: config.http.port },
-            // Only the demo user opens its inbox, not an admin token that happens to be in the environment.
-            admin: {},
-            // Its own simulator, not catalog.simulator: every message still says the data is made up.
-            simulated: true,
-          },
-          { mode: 'service', logger, privateQueues: true, stopGraceMs: 5_000 },
-        );
-      } catch (err) {
-        if (wanted || attempt >= PORT_ATTEMPTS || !portTaken(err)) throw err;
-      }
+  for (let attempt = 1; ; attempt++) {
+    const config = demoConfig(simulator.url, wanted || (await freePort()));
+    const settings = settingsOf(config);
+    try {
+      const worker = await startWorker(
+        {
+          ...settings,
+          databasePath,
+          queuePrefix,
+          http: { host: DEMO_HOST, port: config.http.port },
+          // Only the demo user opens its inbox, not an admin token that happens to be in the environment.
+          admin: {},
+          // Its own simulator, not catalog.simulator: every message still says the data is made up.
+          simulated: true,
+        },
+        { mode: 'service', logger, privateQueues: true, stopGraceMs: 5_000 },
+      );
+      return { worker, config };
+    } catch (err) {
+      if (wanted || attempt >= PORT_ATTEMPTS || !portTaken(err)) throw err;
     }
-  } catch (err) {
-    await simulator.close();
-    throw err;
   }
-  const ops = worker.ops;
-  if (!ops) {
-    await worker.stop();
-    await simulator.close();
-    throw new Error('the demo started without its inbox');
-  }
+}
+
+/**
+ * What arrives, once every app's baseline is stored: the burst, then one review every few seconds.
+ * Returns what ends it.
+ */
+function runScript(simulator: Simulator, worker: Worker, config: Config): () => void {
   let stopped = false;
-  let stopping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const publish = (review: ScriptedReview) => {
     const { handle, ...fields } = review;
@@ -276,6 +283,41 @@ export async function startDemo(
     );
   };
   void script();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/**
+ * A simulated marketplace and a worker watching it. What arrives is scripted, not random: the burst
+ * comes as soon as every app's baseline is stored, then one review every few seconds, so every run shows
+ * the same alerts in the same order.
+ */
+export async function startDemo(
+  logger: Logger,
+  /** Where its database and Redis keys go; tests give their own, so that two runs never meet. */
+  place: { dataDir?: string; queuePrefix?: string } = {},
+): Promise<Demo> {
+  const databasePath = freshDatabase(place.dataDir ?? DATA_DIR);
+  const password = await addDemoUser(databasePath);
+  const simulator = await startDemoSimulator();
+  let started: { worker: Worker; config: Config };
+  try {
+    started = await startDemoWorker(logger, simulator, databasePath, place.queuePrefix ?? PREFIX);
+  } catch (err) {
+    await simulator.close();
+    throw err;
+  }
+  const { worker, config } = started;
+  const ops = worker.ops;
+  if (!ops) {
+    await worker.stop();
+    await simulator.close();
+    throw new Error('the demo started without its inbox');
+  }
+  const endScript = runScript(simulator, worker, config);
+  let stopping: Promise<void> | undefined;
   return {
     worker,
     simulator,
@@ -283,8 +325,7 @@ export async function startDemo(
     inbox: { url: `${config.web.publicUrl ?? ops.url}/`, user: DEMO_USER, password },
     stop() {
       stopping ??= (async () => {
-        stopped = true;
-        clearInterval(timer);
+        endScript();
         try {
           // Its password was on a terminal: the account and its sessions end with the run, before the
           // worker closes the database.

@@ -240,42 +240,39 @@ function dateOf(sort: InboxSort): string {
   return sort === 'seen' ? 'r.first_seen_at' : AT;
 }
 
-function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor: Cursor | undefined): Base {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    params.push(...values);
-  };
-  const date = dateOf(sort);
+/** Adds a condition to a query's WHERE, with the values of its `?`s in order. */
+type AddClause = (clause: string, ...values: unknown[]) => void;
 
-  // A filter only triaged reviews can match (none of them "new", an assignee, a tag) may start from those
-  // rows and sort them (`planOf` says when). Otherwise the query walks the reviews in date order and stops
-  // once the page is full.
-  const statuses = filter.statuses ? [...new Set(filter.statuses)] : undefined;
-  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
-  const keyed = plan.text === 'keyed' && match !== undefined;
-  let from: string;
+/**
+ * The FROM of a list query. A filter only triaged reviews can match (none of them "new", an assignee, a
+ * tag) may start from those rows and sort them (`planOf` says when). Otherwise the query walks the
+ * reviews in date order and stops once the page is full.
+ */
+function fromOf(filter: InboxFilter, plan: Plan, keyed: boolean, add: AddClause): string {
   if (keyed) {
     // The search's matches in key order, newest hour first, each joined to its review (see below).
-    from = `reviews_fts f cross join reviews r on r.id = (f.rowid ${ROW_ID})
+    const from = `reviews_fts f cross join reviews r on r.id = (f.rowid ${ROW_ID})
       ${filter.tag !== undefined ? 'cross join review_tags g on g.review_row_id = r.id' : ''}
       ${onlyTriaged(filter) ? 'cross' : 'left'} join review_triage t on t.review_row_id = r.id`;
     if (filter.tag !== undefined) add('g.tag = ?', filter.tag);
-  } else if (filter.tag !== undefined) {
-    from = `review_tags g cross join reviews r on r.id = g.review_row_id
-      left join review_triage t on t.review_row_id = r.id`;
-    add('g.tag = ?', filter.tag);
-  } else if (onlyTriaged(filter)) {
-    // Many triaged rows match: walk the dates and join each review's triage row instead.
-    from =
-      plan.triage === 'from-triage'
-        ? 'review_triage t cross join reviews r on r.id = t.review_row_id'
-        : 'reviews r cross join review_triage t on t.review_row_id = r.id';
-  } else {
-    from = 'reviews r left join review_triage t on t.review_row_id = r.id';
+    return from;
   }
+  if (filter.tag !== undefined) {
+    add('g.tag = ?', filter.tag);
+    return `review_tags g cross join reviews r on r.id = g.review_row_id
+      left join review_triage t on t.review_row_id = r.id`;
+  }
+  if (onlyTriaged(filter)) {
+    // Many triaged rows match: walk the dates and join each review's triage row instead.
+    return plan.triage === 'from-triage'
+      ? 'review_triage t cross join reviews r on r.id = t.review_row_id'
+      : 'reviews r cross join review_triage t on t.review_row_id = r.id';
+  }
+  return 'reviews r left join review_triage t on t.review_row_id = r.id';
+}
 
+/** The apps a list keeps and those it leaves out. */
+function addAppClauses(filter: InboxFilter, plan: Plan, add: AddClause): void {
   if (filter.apps) {
     const apps = [...new Set(filter.apps)];
     // One app: its own index gives the order. A few of many: their index, and the page's rows are sorted.
@@ -293,22 +290,69 @@ function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor: Cursor
       JSON.stringify([...new Set(filter.excludeApps)]),
     );
   }
+}
+
+/** The statuses a list keeps: "new" is also a review without a triage row. */
+function addStatusClause(statuses: readonly TriageStatus[], add: AddClause): void {
+  const named = statuses.filter((s) => s !== 'new');
+  const clauses = [
+    ...(statuses.includes('new') ? ["t.status is null or t.status = 'new'"] : []),
+    ...(named.length > 0 ? ['t.status in (select value from json_each(?))'] : []),
+  ];
+  add(
+    clauses.length > 0 ? `(${clauses.join(' or ')})` : '0',
+    ...(named.length > 0 ? [JSON.stringify(named)] : []),
+  );
+}
+
+/** A search's words, by the path the plan chose; `match` is its FTS5 query, undefined for none. */
+function addTextClause(
+  search: { match: string | undefined; keyed: boolean; path: SearchPath },
+  filter: InboxFilter,
+  cursor: Cursor | undefined,
+  add: AddClause,
+): void {
+  const { match, keyed, path } = search;
+  // Words with nothing searchable in them find nothing, rather than everything.
+  if (match === undefined) add('0');
+  else if (keyed) {
+    add('f.reviews_fts match ?', match);
+    // The dates and the cursor bound the keys too: FTS5 starts its walk at the first hour they allow.
+    let hours = LAST_HOUR + 1;
+    if (filter.to) hours = Math.min(hours, keyHour(filter.to.getTime() - 1) + 1);
+    if (cursor?.sort === 'newest') hours = Math.min(hours, keyHour(cursor.at) + 1);
+    add(`f.rowid < (? << ${KEY_BITS})`, hours);
+  }
+  // Few matches: start from them and sort them. Many: walk the dates (or an app's reviews) and check
+  // each row against the matches, gathered once (`+` keeps SQLite from starting from them). Most of the
+  // store: walk them and ask the index about each review, as the page fills within a few times its size.
+  else if (path === 'from-matches') {
+    add(`r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
+  } else if (path === 'gathered') {
+    add(`+r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
+  } else {
+    add(`exists (select 1 from reviews_fts f where f.reviews_fts match ? and f.rowid = ${KEY_OF_R})`, match);
+  }
+}
+
+function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor: Cursor | undefined): Base {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add: AddClause = (clause, ...values) => {
+    where.push(clause);
+    params.push(...values);
+  };
+  const date = dateOf(sort);
+  const match = filter.text === undefined ? undefined : ftsQuery(filter.text);
+  const keyed = plan.text === 'keyed' && match !== undefined;
+  const from = fromOf(filter, plan, keyed, add);
+  addAppClauses(filter, plan, add);
   if (filter.stars) add('r.rating in (select value from json_each(?))', JSON.stringify(filter.stars));
   if (filter.priorities) {
     const ranks = filter.priorities.map((p) => PRIORITIES.indexOf(p));
     add(`${PRIORITY_RANK} in (select value from json_each(?))`, JSON.stringify(ranks));
   }
-  if (statuses) {
-    const named = statuses.filter((s) => s !== 'new');
-    const clauses = [
-      ...(statuses.includes('new') ? ["t.status is null or t.status = 'new'"] : []),
-      ...(named.length > 0 ? ['t.status in (select value from json_each(?))'] : []),
-    ];
-    add(
-      clauses.length > 0 ? `(${clauses.join(' or ')})` : '0',
-      ...(named.length > 0 ? [JSON.stringify(named)] : []),
-    );
-  }
+  if (filter.statuses) addStatusClause([...new Set(filter.statuses)], add);
   if (filter.assignee !== undefined) add('t.assignee = ?', filter.assignee);
   // Checked on the review's row, which every path reads anyway; no index has it. `only` therefore walks
   // until it finds a page of removed reviews: bounded by the period, as any rare filter without an index.
@@ -316,31 +360,7 @@ function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor: Cursor
   else if (filter.removed === 'only') add('r.removed_at is not null');
   if (filter.from) add(`${date} >= ?`, filter.from.getTime());
   if (filter.to) add(`${date} < ?`, filter.to.getTime());
-  if (filter.text !== undefined) {
-    // Words with nothing searchable in them find nothing, rather than everything.
-    if (match === undefined) add('0');
-    else if (keyed) {
-      add('f.reviews_fts match ?', match);
-      // The dates and the cursor bound the keys too: FTS5 starts its walk at the first hour they allow.
-      let hours = LAST_HOUR + 1;
-      if (filter.to) hours = Math.min(hours, keyHour(filter.to.getTime() - 1) + 1);
-      if (cursor?.sort === 'newest') hours = Math.min(hours, keyHour(cursor.at) + 1);
-      add(`f.rowid < (? << ${KEY_BITS})`, hours);
-    }
-    // Few matches: start from them and sort them. Many: walk the dates (or an app's reviews) and check
-    // each row against the matches, gathered once (`+` keeps SQLite from starting from them). Most of the
-    // store: walk them and ask the index about each review, as the page fills within a few times its size.
-    else if (plan.text === 'from-matches') {
-      add(`r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
-    } else if (plan.text === 'gathered') {
-      add(`+r.id in (select rowid ${ROW_ID} from reviews_fts where reviews_fts match ?)`, match);
-    } else {
-      add(
-        `exists (select 1 from reviews_fts f where f.reviews_fts match ? and f.rowid = ${KEY_OF_R})`,
-        match,
-      );
-    }
-  }
+  if (filter.text !== undefined) addTextClause({ match, keyed, path: plan.text }, filter, cursor, add);
   return { from, where, params, keyed, date };
 }
 

@@ -29,28 +29,18 @@ function appName(name: string, handle: string, watched: ReadonlySet<string>): Sa
   return watched.has(handle) ? html`<a href="${appPath(handle)}">${name}</a>` : html`${name}`;
 }
 
-export function categoryPage(view: { principal: Principal; category: CategoryView; days: number }): string {
-  const c = view.category;
-  const watched = new Set(c.series.filter((s) => s.role !== 'leader').map((s) => s.handle));
+/** The ranks over the span as an SVG with its gaps, its legend, and what the gaps were. */
+function ranksSection(c: CategoryView, days: number, watched: ReadonlySet<string>): SafeHtml {
   const gapSnapshots = c.gaps.reduce((n, g) => n + g.snapshots, 0);
-  const spans = CATEGORY_SPANS.map((days) =>
-    days === view.days
-      ? html`<strong>${days} days</strong>`
-      : html`<a href="/categories/${c.handle}?days=${days}">${days} days</a>`,
-  );
-  const body = html`<p><a href="/market">← Market</a></p>
-<h1>Category <span class="muted">${c.handle}</span></h1>
-<p>${categoryStateHtml(c.status)}</p>
-<p class="muted small">Show: ${spans.map((s, i) => html`${i > 0 ? ' · ' : ''}${s}`)}</p>
-<section aria-labelledby="ranks-h">
-  <h2 id="ranks-h">Ranks, last ${view.days} days</h2>
+  return html`<section aria-labelledby="ranks-h">
+  <h2 id="ranks-h">Ranks, last ${days} days</h2>
   ${rankChart({
     since: c.since,
     until: c.until,
     depth: c.status.depth,
     series: c.series.map((s) => ({ name: s.name, own: s.role === 'own', points: s.points })),
     gaps: c.gaps,
-    title: `Organic ranks in ${c.handle} over the last ${view.days} days`,
+    title: `Organic ranks in ${c.handle} over the last ${days} days`,
   })}
   <ul class="legend series-legend">${c.series.map(
     (s, i) =>
@@ -65,8 +55,12 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       ? html`, and across the hatched ${c.gaps.length === 1 ? 'band' : 'bands'}: <span class="gap-note">${gapSnapshots} snapshot${gapSnapshots === 1 ? '' : 's'} failed (${c.gaps.map((g, i) => html`${i > 0 ? ', ' : ''}${formatDay(g.from)}${g.snapshots > 1 ? html`–${formatDay(g.to)}` : ''}`)}), so no rank is known there</span>`
       : ''
   }.</p>
-</section>
-<section aria-labelledby="top-h">
+</section>`;
+}
+
+/** The top places in the latest snapshot. */
+function topSection(c: CategoryView, watched: ReadonlySet<string>): SafeHtml {
+  return html`<section aria-labelledby="top-h">
   <h2 id="top-h">Top ${c.top.length} now</h2>
   ${
     c.top.length === 0
@@ -79,12 +73,16 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
     )}</tbody>
   </table>`
   }
-</section>
-<section aria-labelledby="entrants-h">
+</section>`;
+}
+
+/** The apps that ranked here for the first time within the span. */
+function entrantsSection(c: CategoryView, days: number, watched: ReadonlySet<string>): SafeHtml {
+  return html`<section aria-labelledby="entrants-h">
   <h2 id="entrants-h">New entrants</h2>
   ${
     c.entrants.length === 0
-      ? html`<p class="muted">None in the last ${view.days} days: no app ranked here for the first time.</p>`
+      ? html`<p class="muted">None in the last ${days} days: no app ranked here for the first time.</p>`
       : html`<table class="market data entrants">
     <thead><tr><th scope="col">First ranked</th><th scope="col">App</th><th scope="col" class="num">Came in at</th><th scope="col" class="num">Now</th></tr></thead>
     <tbody>${c.entrants
@@ -95,12 +93,16 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       )}</tbody>
   </table>${more(c.entrants.length)}`
   }
-</section>
-<section aria-labelledby="exits-h">
+</section>`;
+}
+
+/** The apps that left the tracked pages. */
+function exitsSection(c: CategoryView, days: number, watched: ReadonlySet<string>): SafeHtml {
+  return html`<section aria-labelledby="exits-h">
   <h2 id="exits-h">Left the tracked pages</h2>
   ${
     c.exits.length === 0
-      ? html`<p class="muted">None: every app ranked in the last ${view.days} days is still in the tracked pages.</p>`
+      ? html`<p class="muted">None: every app ranked in the last ${days} days is still in the tracked pages.</p>`
       : html`<table class="market data exits">
     <thead><tr><th scope="col">Gone since</th><th scope="col">App</th><th scope="col" class="num">Last rank</th></tr></thead>
     <tbody>${c.exits
@@ -111,8 +113,12 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       )}</tbody>
   </table>${more(c.exits.length)}`
   }
-</section>
-<section aria-labelledby="sponsored-h">
+</section>`;
+}
+
+/** The sponsored slots now, and who took or gave one up. */
+function sponsoredSection(c: CategoryView, watched: ReadonlySet<string>): SafeHtml {
+  return html`<section aria-labelledby="sponsored-h">
   <h2 id="sponsored-h">Sponsored slots</h2>
   ${
     c.sponsored.now.length === 0
@@ -141,5 +147,24 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
           )}</ol>${more(c.sponsored.changes.length, MAX_SPONSOR_CHANGES)}`
   }
 </section>`;
+}
+
+export function categoryPage(view: { principal: Principal; category: CategoryView; days: number }): string {
+  const c = view.category;
+  const watched = new Set(c.series.filter((s) => s.role !== 'leader').map((s) => s.handle));
+  const spans = CATEGORY_SPANS.map((days) =>
+    days === view.days
+      ? html`<strong>${days} days</strong>`
+      : html`<a href="/categories/${c.handle}?days=${days}">${days} days</a>`,
+  );
+  const body = html`<p><a href="/market">← Market</a></p>
+<h1>Category <span class="muted">${c.handle}</span></h1>
+<p>${categoryStateHtml(c.status)}</p>
+<p class="muted small">Show: ${spans.map((s, i) => html`${i > 0 ? ' · ' : ''}${s}`)}</p>
+${ranksSection(c, view.days, watched)}
+${topSection(c, watched)}
+${entrantsSection(c, view.days, watched)}
+${exitsSection(c, view.days, watched)}
+${sponsoredSection(c, watched)}`;
   return layout({ title: `Category ${c.handle}`, principal: view.principal, body });
 }

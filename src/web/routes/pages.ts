@@ -158,96 +158,109 @@ function formChange(form: z.infer<typeof reviewForm>): TriageChange {
   }
 }
 
-export function pagesRouter(ctx: WebContext): express.Router {
-  const { store, config, presenter, now } = ctx;
-  const userNames = () => listUsers(store.db).map((u) => u.name);
-  const apps = () => config.apps.map((a) => presenter.app(a.handle, ''));
-  const notFound = (req: Request, res: Response, message: string) =>
-    res
-      .status(404)
-      .type('html')
-      .send(messagePage('Not found', message, '/', principalOfRequest(req)));
+/** A route's handler, made for one context. */
+type Handler = (req: Request, res: Response) => unknown;
 
-  /**
-   * What a page needs to stay live: the open count and the store's mark now, the view it polls for, and
-   * where "show" leads (layout.ts). Read before the page's own rows, so nothing added between the two
-   * reads is missed: at worst it is counted as new and shown twice.
-   */
-  const livePage = (view: InboxQuery, extra: { show?: string; review?: number }): LivePage => {
-    const start = ctx.live.start();
-    const url = liveUrl(view, start.mark, { banner: extra.show !== undefined });
-    return { open: start.open, url, every: ctx.livePollMs, ...extra };
-  };
+function userNames(ctx: WebContext): string[] {
+  return listUsers(ctx.store.db).map((u) => u.name);
+}
 
-  const router = express.Router();
-  const viewContext = (principal: Principal): ViewContext => ({
-    me: userNameOf(principal),
-    defaultView: PAGE_VIEW,
-  });
+function notFound(req: Request, res: Response, message: string) {
+  return res
+    .status(404)
+    .type('html')
+    .send(messagePage('Not found', message, '/', principalOfRequest(req)));
+}
 
-  /** The notice of a change just made, if `events` are status changes this principal made. */
-  const undoNotice = (principal: Principal, events: readonly number[] | undefined, back: string) => {
-    const changes = events ? statusChangesBy(store.db, events, actorOf(principal)) : [];
-    return changes.length > 0
-      ? { text: undoText(changes), events: changes.map((e) => e.id), back }
-      : undefined;
-  };
+/**
+ * What a page needs to stay live: the open count and the store's mark now, the view it polls for, and
+ * where "show" leads (layout.ts). Read before the page's own rows, so nothing added between the two
+ * reads is missed: at worst it is counted as new and shown twice.
+ */
+function livePage(ctx: WebContext, view: InboxQuery, extra: { show?: string; review?: number }): LivePage {
+  const start = ctx.live.start();
+  const url = liveUrl(view, start.mark, { banner: extra.show !== undefined });
+  return { open: start.open, url, every: ctx.livePollMs, ...extra };
+}
 
-  /** The list page for a query, with what was wrong with it, or a bulk action refused above the list. */
-  const showList = (
-    req: Request,
-    res: Response,
-    options: { query: InboxQuery; problems: readonly Problem[]; undo?: UndoNotice; bulkError?: string },
-  ) => {
-    // A filter that cannot be applied shows the form with what was valid, to correct the rest.
-    const { query, problems } = options;
-    const principal = principalOfRequest(req);
-    const context = viewContext(principal);
-    const at = now();
-    const valid = problems.length === 0;
-    // The live URL names the view: `/api/live` without one means All, as the API does, and would offer a
-    // banner for reviews (a competitor's, a resolved one's edit) that this page's view never lists.
-    const live = valid
-      ? livePage(
-          { ...query, view: viewOf(query, context) },
-          { show: `/${queryString({ ...query, cursor: undefined })}` },
-        )
-      : undefined;
-    res
-      .status(!valid || options.bulkError ? 400 : 200)
-      .type('html')
-      .send(
-        inboxPage({
-          principal,
-          live,
-          query,
-          view: viewOf(query, context),
-          problems,
-          ...(valid
-            ? {
-                page: inboxPageOf(store.db, query, config, at, context),
-                counts: viewCounts(store.db, query, config, at, context),
-              }
-            : {}),
-          now: at,
-          apps: apps(),
-          users: userNames(),
-          maxRating: config.alerts.lowRating.maxRating,
-          presenter,
-          ...(options.undo ? { undo: options.undo } : {}),
-          ...(options.bulkError ? { bulkError: options.bulkError } : {}),
-        }),
-      );
-  };
+function viewContext(principal: Principal): ViewContext {
+  return { me: userNameOf(principal), defaultView: PAGE_VIEW };
+}
 
-  router.get('/', (req, res) => {
+/** The notice of a change just made, if `events` are status changes this principal made. */
+function undoNotice(
+  ctx: WebContext,
+  principal: Principal,
+  events: readonly number[] | undefined,
+  back: string,
+) {
+  const changes = events ? statusChangesBy(ctx.store.db, events, actorOf(principal)) : [];
+  return changes.length > 0 ? { text: undoText(changes), events: changes.map((e) => e.id), back } : undefined;
+}
+
+/** The list page for a query, with what was wrong with it, or a bulk action refused above the list. */
+function showList(
+  ctx: WebContext,
+  req: Request,
+  res: Response,
+  options: { query: InboxQuery; problems: readonly Problem[]; undo?: UndoNotice; bulkError?: string },
+) {
+  const { store, config, presenter } = ctx;
+  // A filter that cannot be applied shows the form with what was valid, to correct the rest.
+  const { query, problems } = options;
+  const principal = principalOfRequest(req);
+  const context = viewContext(principal);
+  const at = ctx.now();
+  const valid = problems.length === 0;
+  // The live URL names the view: `/api/live` without one means All, as the API does, and would offer a
+  // banner for reviews (a competitor's, a resolved one's edit) that this page's view never lists.
+  const live = valid
+    ? livePage(
+        ctx,
+        { ...query, view: viewOf(query, context) },
+        { show: `/${queryString({ ...query, cursor: undefined })}` },
+      )
+    : undefined;
+  res
+    .status(!valid || options.bulkError ? 400 : 200)
+    .type('html')
+    .send(
+      inboxPage({
+        principal,
+        live,
+        query,
+        view: viewOf(query, context),
+        problems,
+        ...(valid
+          ? {
+              page: inboxPageOf(store.db, query, config, at, context),
+              counts: viewCounts(store.db, query, config, at, context),
+            }
+          : {}),
+        now: at,
+        apps: config.apps.map((a) => presenter.app(a.handle, '')),
+        users: userNames(ctx),
+        maxRating: config.alerts.lowRating.maxRating,
+        presenter,
+        ...(options.undo ? { undo: options.undo } : {}),
+        ...(options.bulkError ? { bulkError: options.bulkError } : {}),
+      }),
+    );
+}
+
+/** `/`: the list, with the undo notice of a change just made. */
+function listRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const { query: read, problems } = LIST_PAGE_QUERY.read(req.query);
     const { undo, ...query } = read;
-    const notice = undoNotice(principalOfRequest(req), undo, `/${queryString(query)}`);
-    showList(req, res, { query, problems, ...(notice ? { undo: notice } : {}) });
-  });
+    const notice = undoNotice(ctx, principalOfRequest(req), undo, `/${queryString(query)}`);
+    showList(ctx, req, res, { query, problems, ...(notice ? { undo: notice } : {}) });
+  };
+}
 
-  router.post('/reviews/undo', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+/** The undo form: takes back the status changes it names, then goes back. */
+function undoRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const form = undoForm.safeParse(req.body ?? {});
     const back = safeNext(form.success ? form.data.back : undefined);
     if (!form.success) {
@@ -264,28 +277,34 @@ export function pagesRouter(ctx: WebContext): express.Router {
         );
     }
     const events = form.data.events.split(',').map(Number);
-    undoStatusChanges(store.db, events, actorOf(principalOfRequest(req)), now());
+    undoStatusChanges(ctx.store.db, events, actorOf(principalOfRequest(req)), ctx.now());
     res.redirect(303, back);
-  });
+  };
+}
 
-  // Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id.
-  router.get('/apps/:handle/reviews/:reviewId', noQuery, (req, res) => {
+/** Where alerts link (render/wording.ts inboxLinks): a review by its app and marketplace id. */
+function alertLinkRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const { handle, reviewId } = req.params;
     const id =
       typeof handle === 'string' && typeof reviewId === 'string' && HANDLE_PATTERN.test(handle)
-        ? reviewRowIdOf(store.db, handle, reviewId)
+        ? reviewRowIdOf(ctx.store.db, handle, reviewId)
         : undefined;
     if (id === undefined) return notFound(req, res, 'No such review (yet).');
     res.redirect(303, `/reviews/${id}`);
-  });
+  };
+}
 
-  router.get('/apps/:handle', noQuery, (req, res) => {
+/** An app's page: its ratings, volume and listing over time. */
+function appRoute(ctx: WebContext): Handler {
+  const { store, config, presenter } = ctx;
+  return (req, res) => {
     const handle = req.params.handle;
     const configured = config.apps.some((a) => a.handle === handle);
     const page =
       typeof handle === 'string' && HANDLE_PATTERN.test(handle)
         ? appPage(store.db, handle, {
-            now: now(),
+            now: ctx.now(),
             days: APP_PAGE_DAYS,
             weeks: APP_PAGE_WEEKS,
             compareWeeks: APP_PAGE_COMPARE_WEEKS,
@@ -295,6 +314,7 @@ export function pagesRouter(ctx: WebContext): express.Router {
     if (!page || (!page.known && !configured)) return notFound(req, res, 'No such app.');
     // Its charts count every review of the app: the banner counts them all too.
     const live = livePage(
+      ctx,
       { app: page.handle, stars: [1, 2, 3, 4, 5], period: 'all' },
       { show: `/apps/${page.handle}` },
     );
@@ -311,67 +331,78 @@ export function pagesRouter(ctx: WebContext): express.Router {
           : undefined,
       }),
     );
-  });
-
-  /** The list a review's page belongs to: the one named, else the page's default (Open). */
-  const listOf = (principal: Principal, list: string | undefined) => {
-    const query: InboxQuery = (list ? parseListRef(list) : undefined) ?? { view: PAGE_VIEW };
-    const ref = queryString({ ...query, view: viewOf(query, viewContext(principal)) }).slice(1);
-    return { query, ref };
   };
+}
 
-  /** The reviews before and after this one in its list, in the list's order. */
-  const neighboursOf = (principal: Principal, id: number, query: InboxQuery) =>
-    neighboursInList(store.db, inboxFilterOf(query, config, now(), viewContext(principal)), id, {
-      ...(query.sort ? { sort: query.sort } : {}),
-    });
+/** The list a review's page belongs to: the one named, else the page's default (Open). */
+function listOf(principal: Principal, list: string | undefined) {
+  const query: InboxQuery = (list ? parseListRef(list) : undefined) ?? { view: PAGE_VIEW };
+  const ref = queryString({ ...query, view: viewOf(query, viewContext(principal)) }).slice(1);
+  return { query, ref };
+}
 
-  const showReview = (
-    req: Request,
-    res: Response,
-    status: number,
-    options: { error?: string; list?: string | undefined; undo?: readonly number[] } = {},
-  ) => {
-    const id = reviewIdParam(req.params.id);
-    const detail = id === undefined ? undefined : reviewDetail(store.db, id);
-    if (id === undefined || !detail) return notFound(req, res, 'No such review.');
-    const principal = principalOfRequest(req);
-    const list = listOf(principal, options.list);
-    const here = `/reviews/${id}?${new URLSearchParams({ list: list.ref }).toString()}`;
-    const undo = undoNotice(principal, options.undo, here);
-    const live = livePage({}, { review: detail.review.id });
-    res
-      .status(status)
-      .type('html')
-      .send(
-        reviewPage({
-          principal,
-          live,
-          detail,
-          users: userNames(),
-          presenter,
-          now: now(),
-          list: list.ref,
-          fromList: options.list !== undefined && parseListRef(options.list) !== undefined,
-          neighbours: neighboursOf(principal, id, list.query),
-          ...(undo ? { undo } : {}),
-          ...(options.error ? { error: options.error } : {}),
-        }),
-      );
-  };
+/** The reviews before and after this one in its list, in the list's order. */
+function neighboursOf(ctx: WebContext, principal: Principal, id: number, query: InboxQuery) {
+  return neighboursInList(
+    ctx.store.db,
+    inboxFilterOf(query, ctx.config, ctx.now(), viewContext(principal)),
+    id,
+    { ...(query.sort ? { sort: query.sort } : {}) },
+  );
+}
 
-  router.get('/reviews/:id', (req, res) => {
+function showReview(
+  ctx: WebContext,
+  req: Request,
+  res: Response,
+  status: number,
+  options: { error?: string; list?: string | undefined; undo?: readonly number[] } = {},
+) {
+  const id = reviewIdParam(req.params.id);
+  const detail = id === undefined ? undefined : reviewDetail(ctx.store.db, id);
+  if (id === undefined || !detail) return notFound(req, res, 'No such review.');
+  const principal = principalOfRequest(req);
+  const list = listOf(principal, options.list);
+  const here = `/reviews/${id}?${new URLSearchParams({ list: list.ref }).toString()}`;
+  const undo = undoNotice(ctx, principal, options.undo, here);
+  const live = livePage(ctx, {}, { review: detail.review.id });
+  res
+    .status(status)
+    .type('html')
+    .send(
+      reviewPage({
+        principal,
+        live,
+        detail,
+        users: userNames(ctx),
+        presenter: ctx.presenter,
+        now: ctx.now(),
+        list: list.ref,
+        fromList: options.list !== undefined && parseListRef(options.list) !== undefined,
+        neighbours: neighboursOf(ctx, principal, id, list.query),
+        ...(undo ? { undo } : {}),
+        ...(options.error ? { error: options.error } : {}),
+      }),
+    );
+}
+
+/** A review's page, in the list it was opened from. */
+function reviewRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const { list, undo } = REVIEW_QUERY.parse(req.query);
-    showReview(req, res, 200, { list, ...(undo ? { undo } : {}) });
-  });
+    showReview(ctx, req, res, 200, { list, ...(undo ? { undo } : {}) });
+  };
+}
 
-  router.post('/reviews/:id/triage', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+/** A form of a review's page: its change, then the review again or, "& next", the next one. */
+function triageRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const id = reviewIdParam(req.params.id);
-    if (id === undefined || !reviewExists(store.db, id)) return showReview(req, res, 404);
+    if (id === undefined || !reviewExists(ctx.store.db, id)) return showReview(ctx, req, res, 404);
     const form = reviewForm.safeParse(req.body ?? {});
     const given = typeof req.body?.list === 'string' ? (req.body.list as string) : undefined;
     if (!form.success) {
-      return showReview(req, res, 400, {
+      return showReview(ctx, req, res, 400, {
         error: `Nothing was changed: ${formProblems(form.error)}.`,
         list: given,
       });
@@ -379,10 +410,10 @@ export function pagesRouter(ctx: WebContext): express.Router {
     const principal = principalOfRequest(req);
     let events: TriageEventRow[];
     try {
-      ({ events } = applyTriage(store.db, id, formChange(form.data), actorOf(principal), now()));
+      ({ events } = applyTriage(ctx.store.db, id, formChange(form.data), actorOf(principal), ctx.now()));
     } catch (err) {
       if (err instanceof TriageInputError)
-        return showReview(req, res, 400, { error: err.message, list: given });
+        return showReview(ctx, req, res, 400, { error: err.message, list: given });
       throw err;
     }
     // A list that is not one (edited by hand) is no reason to refuse the change: the default list instead.
@@ -391,36 +422,38 @@ export function pagesRouter(ctx: WebContext): express.Router {
     if (form.data.action === 'status' && form.data.advance === 'next') {
       // "& next": the review after this one in its list, where it stood before it left it; the list
       // itself when it was the last. Either way with the undo of this change.
-      const next = neighboursOf(principal, id, list.query).next;
+      const next = neighboursOf(ctx, principal, id, list.query).next;
       return res.redirect(303, withUndo(next ? `/reviews/${next.id}${listed}` : `/?${list.ref}`, events));
     }
     res.redirect(303, `/reviews/${id}${listed}#triage`);
-  });
+  };
+}
 
-  router.post('/reviews/bulk', noQuery, bodyOfType(FORM_TYPE), (req, res) => {
+/**
+ * A bulk form refused: the list it came from again, with what to do above it; a dead end only when the
+ * form did not come from a list.
+ */
+function refuseBulk(ctx: WebContext, req: Request, res: Response, back: string, message: string) {
+  const path = new URL(back, 'http://inbox.invalid');
+  const { query: read, problems } = LIST_PAGE_QUERY.read(Object.fromEntries(path.searchParams));
+  const { undo: _undo, ...query } = read;
+  if (path.pathname === '/' && problems.length === 0) {
+    return showList(ctx, req, res, { query, problems, bulkError: `Nothing was changed: ${message}.` });
+  }
+  res
+    .status(400)
+    .type('html')
+    .send(
+      messagePage('Nothing was changed', `Nothing was changed: ${message}.`, back, principalOfRequest(req)),
+    );
+}
+
+/** The list's bulk form: one change to every review ticked, then the list again with its undo. */
+function bulkRoute(ctx: WebContext): Handler {
+  return (req, res) => {
     const form = bulkForm.safeParse(req.body ?? {});
     const back = safeNext(form.success ? form.data.back : undefined);
-    // Refused: the list it came from again, with what to do above it; a dead end only when the form did
-    // not come from a list.
-    const fail = (message: string) => {
-      const path = new URL(back, 'http://inbox.invalid');
-      const { query: read, problems } = LIST_PAGE_QUERY.read(Object.fromEntries(path.searchParams));
-      const { undo: _undo, ...query } = read;
-      if (path.pathname === '/' && problems.length === 0) {
-        return showList(req, res, { query, problems, bulkError: `Nothing was changed: ${message}.` });
-      }
-      res
-        .status(400)
-        .type('html')
-        .send(
-          messagePage(
-            'Nothing was changed',
-            `Nothing was changed: ${message}.`,
-            back,
-            principalOfRequest(req),
-          ),
-        );
-    };
+    const fail = (message: string) => refuseBulk(ctx, req, res, back, message);
     if (!form.success) return fail(formProblems(form.error));
     if (form.data.ids.length === 0) return fail('select at least one review (tick its box), then apply');
     const change = bulkChange(form.data);
@@ -428,18 +461,28 @@ export function pagesRouter(ctx: WebContext): express.Router {
     let events: TriageEventRow[];
     try {
       events = applyTriageToMany(
-        store.db,
+        ctx.store.db,
         form.data.ids,
         change,
         actorOf(principalOfRequest(req)),
-        now(),
+        ctx.now(),
       ).flatMap((r) => r.events);
     } catch (err) {
       if (err instanceof TriageInputError) return fail(err.message);
       throw err;
     }
     res.redirect(303, withUndo(back, events));
-  });
+  };
+}
 
+export function pagesRouter(ctx: WebContext): express.Router {
+  const router = express.Router();
+  router.get('/', listRoute(ctx));
+  router.post('/reviews/undo', noQuery, bodyOfType(FORM_TYPE), undoRoute(ctx));
+  router.get('/apps/:handle/reviews/:reviewId', noQuery, alertLinkRoute(ctx));
+  router.get('/apps/:handle', noQuery, appRoute(ctx));
+  router.get('/reviews/:id', reviewRoute(ctx));
+  router.post('/reviews/:id/triage', noQuery, bodyOfType(FORM_TYPE), triageRoute(ctx));
+  router.post('/reviews/bulk', noQuery, bodyOfType(FORM_TYPE), bulkRoute(ctx));
   return router;
 }

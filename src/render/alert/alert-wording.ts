@@ -95,12 +95,17 @@ function signed(n: number, digits: number): string {
 
 export function dropFacts(alert: RatingDropAlert): Fact[] {
   const { from, to } = alert;
+  const [shownFrom, shownTo] = [from.average.toFixed(1), to.average.toFixed(1)];
   return [
     {
       label: 'Average',
       value: `${from.average.toFixed(2)} → ${to.average.toFixed(2)} (${signed(to.average - from.average, 2)})`,
     },
-    { label: 'Displayed rating', value: `${from.average.toFixed(1)} → ${to.average.toFixed(1)}` },
+    // "4.4 → 4.4" reads like a mistake: a fall within one displayed value says so.
+    {
+      label: 'Displayed rating',
+      value: shownFrom === shownTo ? `${shownTo}, unchanged` : `${shownFrom} → ${shownTo}`,
+    },
     {
       label: 'Reviews',
       value: `${formatCount(from.count)} → ${formatCount(to.count)} (${signed(to.count - from.count, 0)})`,

@@ -61,3 +61,20 @@ describe('a rating drop names what moved the summary when no stored review did',
     expect(subject).not.toMatch(/[\r\n]/);
   });
 });
+
+describe('a fall within one displayed value', () => {
+  it('says the displayed rating did not change, instead of "4.4 → 4.4"', () => {
+    const notification = single(
+      drop({
+        from: { average: 4.44, count: 45, at: '2026-11-25T09:00:00.000Z' },
+        to: { average: 4.37, count: 46, at: '2026-11-25T09:05:00.000Z' },
+      }),
+    );
+    const email = renderEmail(notification);
+    const slack = JSON.stringify(renderSlack(notification, {}));
+    for (const shown of [email.text, email.html, slack]) {
+      expect(shown).toContain('4.4, unchanged');
+      expect(shown).not.toContain('4.4 → 4.4');
+    }
+  });
+});

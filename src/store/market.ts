@@ -542,6 +542,19 @@ export interface StoredSnapshot {
   error: string | null;
 }
 
+const STORED_SNAPSHOT = {
+  id: categorySnapshots.id,
+  takenAt: categorySnapshots.takenAt,
+  status: categorySnapshots.status,
+  snapshot: categorySnapshots.snapshot,
+  error: categorySnapshots.error,
+};
+
+/** A snapshot row as the views read it: a gap's snapshot is null whatever the column holds. */
+function storedSnapshotOf(row: Omit<StoredSnapshot, 'snapshot'> & { snapshot: unknown }): StoredSnapshot {
+  return { ...row, snapshot: row.status === 'ok' ? (row.snapshot as CategorySnapshot) : null };
+}
+
 /** Every snapshot and gap of a category taken in [since, until), with the snapshots, oldest first. */
 export function categorySnapshotsBetween(
   db: Db,
@@ -550,13 +563,7 @@ export function categorySnapshotsBetween(
   until: Date,
 ): StoredSnapshot[] {
   return db
-    .select({
-      id: categorySnapshots.id,
-      takenAt: categorySnapshots.takenAt,
-      status: categorySnapshots.status,
-      snapshot: categorySnapshots.snapshot,
-      error: categorySnapshots.error,
-    })
+    .select(STORED_SNAPSHOT)
     .from(categorySnapshots)
     .where(
       and(
@@ -567,19 +574,13 @@ export function categorySnapshotsBetween(
     )
     .orderBy(asc(categorySnapshots.takenAt), asc(categorySnapshots.id))
     .all()
-    .map((row) => ({ ...row, snapshot: row.status === 'ok' ? (row.snapshot as CategorySnapshot) : null }));
+    .map(storedSnapshotOf);
 }
 
 /** The category's last successful snapshot taken before `before`, if any. */
 export function lastSnapshotBefore(db: Db, category: string, before: Date): StoredSnapshot | undefined {
   const row = db
-    .select({
-      id: categorySnapshots.id,
-      takenAt: categorySnapshots.takenAt,
-      status: categorySnapshots.status,
-      snapshot: categorySnapshots.snapshot,
-      error: categorySnapshots.error,
-    })
+    .select(STORED_SNAPSHOT)
     .from(categorySnapshots)
     .where(
       and(
@@ -591,7 +592,7 @@ export function lastSnapshotBefore(db: Db, category: string, before: Date): Stor
     .orderBy(desc(categorySnapshots.takenAt), desc(categorySnapshots.id))
     .limit(1)
     .get();
-  return row ? { ...row, snapshot: row.snapshot as CategorySnapshot } : undefined;
+  return row && storedSnapshotOf(row);
 }
 
 /** Apps a category's tracked pages ranked for the first time ever in [since, until), oldest first. */

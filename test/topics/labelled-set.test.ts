@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The shape of the hand-labelled set the topic matcher is measured on (test/fixtures/topics/), so a
+ * bench reading it can trust every line. How the labels were chosen is in LABELLING.md beside it.
+ */
+const FILE = join(import.meta.dirname, '..', 'fixtures', 'topics', 'reviews.jsonl');
+
+/** The built-in taxonomy of issue 24, written out here so the set does not lean on the matcher's code. */
+const TOPICS = [
+  'billing',
+  'bugs',
+  'performance',
+  'support',
+  'setup',
+  'integrations',
+  'features',
+  'data-loss',
+  'uninstall',
+  'usability',
+] as const;
+
+const MIN_REVIEWS = 400;
+const MIN_PER_TOPIC = 40;
+/** Enough holdout reviews per topic that its holdout recall is more than a coin toss. */
+const MIN_HOLDOUT_PER_TOPIC = 10;
+
+interface Labelled {
+  id: string;
+  rating: number;
+  content: string;
+  topics: string[];
+  split: string;
+}
+
+const lines = readFileSync(FILE, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '');
+
+function parse(line: string, index: number): Labelled {
+  try {
+    return JSON.parse(line) as Labelled;
+  } catch (error) {
+    throw new Error(`reviews.jsonl line ${index + 1} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+const reviews = lines.map(parse);
+const withTopic = (topic: string, among: Labelled[] = reviews) =>
+  among.filter((review) => review.topics.includes(topic)).length;
+
+describe('the labelled topic set', () => {
+  it('has one well-formed review per line', () => {
+    const malformed = reviews.filter(
+      (r) =>
+        Object.keys(r).sort().join(',') !== 'content,id,rating,split,topics' ||
+        !/^r\d{4}$/.test(r.id) ||
+        !Number.isInteger(r.rating) ||
+        r.rating < 1 ||
+        r.rating > 5 ||
+        typeof r.content !== 'string' ||
+        r.content.trim() === '' ||
+        !Array.isArray(r.topics) ||
+        !['dev', 'holdout'].includes(r.split),
+    );
+    expect(malformed.map((r) => r.id)).toEqual([]);
+  });
+
+  it('gives every review a unique id and unique text', () => {
+    const ids = reviews.map((r) => r.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const texts = reviews.map((r) => r.content.trim().toLowerCase());
+    expect(reviews.filter((_, i) => texts.indexOf(texts[i] as string) !== i).map((r) => r.id)).toEqual([]);
+  });
+
+  it('uses only the ten built-in topics, each at most once per review', () => {
+    const known = new Set<string>(TOPICS);
+    const wrong = reviews.filter(
+      (r) => r.topics.some((t) => !known.has(t)) || new Set(r.topics).size !== r.topics.length,
+    );
+    expect(wrong.map((r) => `${r.id}: ${r.topics.join(', ')}`)).toEqual([]);
+  });
+
+  it(`holds at least ${MIN_REVIEWS} reviews, ${MIN_PER_TOPIC} per topic, and some with no topic`, () => {
+    expect(reviews.length).toBeGreaterThanOrEqual(MIN_REVIEWS);
+    const short = TOPICS.filter((t) => withTopic(t) < MIN_PER_TOPIC).map((t) => `${t}: ${withTopic(t)}`);
+    expect(short).toEqual([]);
+    expect(reviews.filter((r) => r.topics.length === 0).length).toBeGreaterThan(0);
+  });
+
+  it('keeps a holdout split that covers every topic', () => {
+    const holdout = reviews.filter((r) => r.split === 'holdout');
+    expect(holdout.length).toBeGreaterThan(0);
+    expect(holdout.length).toBeLessThan(reviews.length / 2);
+    const thin = TOPICS.filter((t) => withTopic(t, holdout) < MIN_HOLDOUT_PER_TOPIC).map(
+      (t) => `${t}: ${withTopic(t, holdout)}`,
+    );
+    expect(thin).toEqual([]);
+  });
+});

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The shape of the hand-labelled set the topic matcher is measured on (test/fixtures/topics/), so a
- * bench reading it can trust every line. How the labels were chosen is in LABELLING.md beside it.
+ * The shape of the hand-labelled set the topic matcher is measured on, so a bench reading it can trust
+ * every line. How the labels were chosen is in test/fixtures/topics/LABELLING.md.
  */
 const FILE = join(import.meta.dirname, '..', 'fixtures', 'topics', 'reviews.jsonl');
 

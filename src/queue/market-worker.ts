@@ -17,7 +17,7 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
-import { lastMarketRuns, lastOkMarketRun, type MarketRunKind } from '../store/market.js';
+import { lastMarketRuns, lastOkMarketRun, type MarketRunKind } from '../store/market/runs.js';
 import { snapshotCategory } from '../watch/category-snapshot.js';
 import { readDeveloper } from '../watch/developer-read.js';
 import { readListing } from '../watch/listing-read.js';

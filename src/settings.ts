@@ -3,6 +3,7 @@ import { ExitCode, ReviewwatchError } from './errors.js';
 import type { LogOptions } from './log.js';
 import { DEFAULT_QUEUE_PREFIX, DEFAULT_REDIS_URL } from './queue/connection.js';
 import { DEFAULT_DATABASE_PATH } from './store/db.js';
+import type { AdminCredentials } from './web/auth.js';
 
 /**
  * The environment as reviewwatch reads it. This module is the only place that reads `process.env`: the
@@ -10,16 +11,6 @@ import { DEFAULT_DATABASE_PATH } from './store/db.js';
  * different environments, and the list of variables below is the whole contract.
  */
 export type Env = Readonly<Record<string, string | undefined>>;
-
-/** Credentials that open Bull Board (and, later, the web pages) to scripts and browsers. */
-export interface AdminCredentials {
-  /** REVIEWWATCH_ADMIN_TOKEN: `Authorization: Bearer <token>`, or basic auth with it as password. */
-  token?: string;
-  /** REVIEWWATCH_ADMIN_USER and REVIEWWATCH_ADMIN_PASSWORD together. */
-  basic?: { user: string; password: string };
-  /** A half-set pair, said once in the log rather than silently ignored. */
-  problem?: string;
-}
 
 export interface Settings {
   configPath: string;

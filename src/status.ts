@@ -19,13 +19,9 @@ import {
   scheduleSettings,
 } from './schedule/index.js';
 import type { StoreDb } from './store/db.js';
-import {
-  appsOutsideCategories,
-  categoryRows,
-  type MarketRunKind,
-  marketRequestsSince,
-  type OutsideCategories,
-} from './store/market.js';
+import { categoryRows } from './store/market/categories.js';
+import { type MarketRunKind, marketRequestsSince } from './store/market/runs.js';
+import { appsOutsideCategories, type OutsideCategories } from './store/market/snapshots.js';
 import { type DeliveryWithAlert, failedDeliveries, type OutboxCounts, outboxCounts } from './store/outbox.js';
 import { reconcileCost } from './store/reconcile.js';
 import { type AppStatus, appStatuses } from './store/status.js';

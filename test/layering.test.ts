@@ -28,7 +28,7 @@ const LAYER: Readonly<Record<string, number>> = {
   digest: 4,
   // Poll intervals from arrival rates: reads the store and the config, knows nothing of the queue.
   schedule: 4,
-  // Peers: queue's workers take ops' Metrics, ops' server takes settings' AdminCredentials and
+  // Peers: queue's workers take ops' Metrics, ops' server and settings take web's AdminCredentials and
   // settings name queue's defaults.
   queue: 5,
   ops: 5,

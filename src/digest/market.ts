@@ -8,13 +8,9 @@ import { type ChangeTone, changeTone, describeChange } from '../market/change-te
 import { placesClimbed, rankIn } from '../market/history.js';
 import type { ListingChange } from '../market/listing.js';
 import type { Db } from '../store/db.js';
-import {
-  categorySnapshotsBetween,
-  categoryStates,
-  firstSeenBetween,
-  lastSnapshotBefore,
-  listingChangesSince,
-} from '../store/market.js';
+import { categoryStates } from '../store/market/categories.js';
+import { listingChangesSince } from '../store/market/listings.js';
+import { categorySnapshotsBetween, firstSeenBetween, lastSnapshotBefore } from '../store/market/snapshots.js';
 import type { DigestPeriod } from './period.js';
 import { shiftWeeks } from './period.js';
 import type { AppRole } from './types.js';

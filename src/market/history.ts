@@ -1,7 +1,7 @@
 /**
  * A category's stored history read back for people: how far an app moved over a span, the runs of failed
  * snapshots (gaps, never rank 0), the apps that left the tracked pages, and the sponsored slots that
- * changed hands. Pure: the store reads the snapshots, the views (store/market-views.ts) call these.
+ * changed hands. Pure: the store reads the snapshots, the views (web/market-views/) call these.
  */
 import type { CategorySnapshot } from './snapshot.js';
 

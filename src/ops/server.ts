@@ -8,12 +8,11 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Redis } from 'ioredis';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { AdminCredentials } from '../settings.js';
 import type { Store } from '../store/db.js';
 import { openGaps } from '../store/gaps.js';
 import { listUsers } from '../store/users.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
-import { bearerMatches, sameSecret } from '../web/auth.js';
+import { type AdminCredentials, bearerMatches, sameSecret } from '../web/auth.js';
 import { refusalOf } from '../web/middleware/errors.js';
 import type { Web } from '../web/router.js';
 import type { PollingVerdict } from './health.js';

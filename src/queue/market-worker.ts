@@ -4,10 +4,10 @@
  * of each watched app's listing every `listing.every`; a competitor's listing read then asks for its
  * developer's read, once per `listing.every` however many watched apps it publishes.
  *
- * As for reconciliations (reconcile-worker.ts), each subject's moment within its period is a hash of its
- * handle, so many categories and apps spread over the period, and when each was last read comes from
- * SQLite (market_runs), never from Redis: after a flush, putting the one scheduler back is all it takes,
- * and no moment is read twice. A subject never read is read at once.
+ * As for reconciliations, each subject's moment within its period is a hash of its handle (due-slots.ts),
+ * so many categories and apps spread over the period, and when each was last read comes from SQLite
+ * (market_runs), never from Redis: after a flush, putting the one scheduler back is all it takes, and no
+ * moment is read twice. A subject never read is read at once.
  */
 import { DelayedError, type JobsOptions, type Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -17,12 +17,12 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
-import { lastMarketRuns, lastOkMarketRun, type MarketRunKind } from '../store/market.js';
+import { lastMarketRuns, lastOkMarketRun, type MarketRunKind } from '../store/market/runs.js';
 import { snapshotCategory } from '../watch/category-snapshot.js';
 import { readDeveloper } from '../watch/developer-read.js';
 import { readListing } from '../watch/listing-read.js';
 import { isFatal, type MarketOutcome } from '../watch/market-read.js';
-import { CATCH_UP_MS, latestSlot } from './reconcile-worker.js';
+import { dueSlots, latestSlot } from './due-slots.js';
 
 export const MARKET_QUEUE = 'market';
 export const MARKET_DUE_JOB = 'due';
@@ -48,22 +48,6 @@ const MARKET_JOB_OPTIONS: JobsOptions = {
 export function marketTickMs(config: Config): number {
   const shortest = Math.min(config.market.every, config.listing.every);
   return Math.min(5 * 60_000, Math.max(1_000, Math.floor(shortest / 4)));
-}
-
-/** The subjects whose moment came: never read, or last read before their moment and it is recent. */
-export function dueSubjects(
-  subjects: readonly string[],
-  last: ReadonlyMap<string, number>,
-  everyMs: number,
-  now: number,
-): Array<{ subject: string; slot: number }> {
-  return subjects.flatMap((subject) => {
-    const slot = latestSlot(subject, everyMs, now);
-    const previous = last.get(subject);
-    if (previous === undefined) return [{ subject, slot }];
-    const due = previous < slot && now - slot < Math.min(CATCH_UP_MS, everyMs);
-    return due ? [{ subject, slot }] : [];
-  });
 }
 
 /** The job id names the subject and its moment: a second look (another worker, a retried tick) adds nothing. */
@@ -92,6 +76,9 @@ export async function enqueueMarketJobs(
   );
 }
 
+/** A subject never read is read at once: a new category or app should not wait a whole period. */
+const FIRST_AT_ONCE = { firstAtOnce: true } as const;
+
 /** Enqueues every snapshot and listing read whose moment came; returns them. */
 export async function enqueueDueMarket(
   queue: Queue<MarketJobData>,
@@ -103,17 +90,19 @@ export async function enqueueDueMarket(
   const { config, store } = deps;
   const t = now.getTime();
   const every = (ms: number) => Math.round(ms * Math.max(1, stretch));
-  const snapshots = dueSubjects(
+  const snapshots = dueSlots(
     config.categories.map((c) => c.handle),
     lastMarketRuns(store.db, 'category'),
     every(config.market.every),
     t,
+    FIRST_AT_ONCE,
   ).map(({ subject, slot }): MarketJobData => ({ kind: 'snapshot', category: subject, slot }));
-  const listings = dueSubjects(
+  const listings = dueSlots(
     config.apps.map((a) => a.handle),
     lastMarketRuns(store.db, 'listing'),
     every(config.listing.every),
     t,
+    FIRST_AT_ONCE,
   ).map(({ subject, slot }): MarketJobData => ({ kind: 'listing', handle: subject, slot }));
   const due = [...snapshots, ...listings];
   await enqueueMarketJobs(queue, due);

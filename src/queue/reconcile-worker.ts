@@ -2,15 +2,13 @@
  * Reconciliations on BullMQ. One job scheduler, every few minutes, looks for the apps whose moment came
  * and enqueues a reconciliation for each; a worker runs them a couple at a time.
  *
- * Each app's moment is fixed within `poll.reconcileEvery` by a hash of its handle, so 10,000 apps spread
- * over the day instead of all reconciling at once, and a restart or another worker changes none of them.
- * When an app last reconciled is read from SQLite (its runs), never from Redis: after a flush, putting
- * the one scheduler back (`syncReconcileSchedulers`, from the worker's re-assert) is all it takes, and
- * no app is reconciled twice for one moment. An app whose moment passed while no worker ran catches up
- * only within CATCH_UP_MS; past that it waits for its next moment, so a restart after a long stop does
- * not reconcile every app at once.
+ * Each app's moment is fixed within `poll.reconcileEvery` by a hash of its handle (due-slots.ts, shared
+ * with the market reads), so 10,000 apps spread over the day instead of all reconciling at once. When an
+ * app last reconciled is read from SQLite (its runs), never from Redis: after a flush, putting the one
+ * scheduler back (`syncReconcileSchedulers`, from the worker's re-assert) is all it takes, and no app is
+ * reconciled twice for one moment. An app whose moment passed while no worker ran catches up only within
+ * CATCH_UP_MS; past that it waits for its next moment.
  */
-import { hash } from 'node:crypto';
 import { DelayedError, type JobsOptions, type Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { OutboxMessage } from '../alerts/messages.js';
@@ -29,6 +27,7 @@ import {
   reconcileApp,
 } from '../watch/reconcile.js';
 import { pollLockKey, withLock } from './app-lock.js';
+import { CATCH_UP_MS, dueSlots } from './due-slots.js';
 import { POLL_LOCK_TTL_MS } from './poll-worker.js';
 
 export const RECONCILE_QUEUE = 'reconcile';
@@ -38,8 +37,6 @@ export const RECONCILE_SCHEDULER_ID = 'reconcile-due';
 
 /** How often the scheduler looks for apps whose moment came: how late after it one may start. */
 export const RECONCILE_TICK_MS = 5 * 60_000;
-/** An app whose moment passed longer ago than this (no worker ran) waits for its next one. */
-export const CATCH_UP_MS = 60 * 60_000;
 
 export interface ReconcileJobData {
   handle: string;
@@ -88,21 +85,9 @@ export async function reconcileLocked(
   }
 }
 
-/** Where in each period of `everyMs` the handle's moment falls: stable, and spread evenly by the hash. */
-export function reconcileOffset(handle: string, everyMs: number): number {
-  const bits = Number.parseInt(hash('sha256', handle).slice(0, 12), 16);
-  return bits % everyMs;
-}
-
-/** The handle's latest moment at or before `now` (epoch ms). */
-export function latestSlot(handle: string, everyMs: number, now: number): number {
-  const offset = reconcileOffset(handle, everyMs);
-  return Math.floor((now - offset) / everyMs) * everyMs + offset;
-}
-
 /**
- * The apps to reconcile now, each with its moment: it passed less than `catchUpMs` ago and no
- * reconciliation started since. `last` holds when each app last started one.
+ * The apps to reconcile now, each with its moment (due-slots.ts). `last` holds when each app last started
+ * one.
  */
 export function dueReconciles(
   handles: readonly string[],
@@ -111,12 +96,10 @@ export function dueReconciles(
   now: number,
   catchUpMs = CATCH_UP_MS,
 ): ReconcileJobData[] {
-  return handles.flatMap((handle) => {
-    const slot = latestSlot(handle, everyMs, now);
-    const previous = last.get(handle);
-    const due = now - slot < Math.min(catchUpMs, everyMs) && (previous === undefined || previous < slot);
-    return due ? [{ handle, slot }] : [];
-  });
+  return dueSlots(handles, last, everyMs, now, { catchUpMs }).map(({ subject, slot }) => ({
+    handle: subject,
+    slot,
+  }));
 }
 
 export interface ReconcileWorkerDeps {

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/schema.js';
 import type { StoreDb } from '../store/db.js';
-import { developersOfApps } from '../store/market.js';
+import { developersOfApps } from '../store/market/developers.js';
 import { LONGEST_INTERVAL_MS } from './policy.js';
 import { DAY_MS } from './rate.js';
 

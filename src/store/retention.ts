@@ -18,11 +18,10 @@
  *   is due checks that its own period was sent, never an older one.
  *
  * Work is done in write transactions of at most about `maxLockMs` (200 ms), yielding to the event loop
- * between them: the worker's polls share the database (and, in `start`, the connection), and
- * better-sqlite3 is synchronous.
+ * between them (batched-delete.ts, which the market's pass, market/retention.ts, deletes through too):
+ * the worker's polls share the database (and, in `start`, the connection), and better-sqlite3 is
+ * synchronous.
  */
-import type Database from 'better-sqlite3';
-import type { RunResult } from 'better-sqlite3';
 import {
   and,
   eq,
@@ -44,9 +43,19 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Config } from '../config/index.js';
+import {
+  type BatchedDelete,
+  DELETE_RUN,
+  IdSet,
+  idRange,
+  pendingDeletes,
+  readRange,
+  write,
+  yieldNow,
+} from './batched-delete.js';
 import type { StoreDb } from './db.js';
 import { Downsampler, type SnapshotRef, snapshotTiers } from './downsample.js';
-import { pruneMarket } from './market-retention.js';
+import { pruneMarket } from './market/retention.js';
 import { bound, jsonEach, preparedOnce } from './prepared.js';
 import { fileBytes, freeBytes, type ReclaimMode, reclaimSpace } from './reclaim.js';
 import { alerts, deliveries, digestRuns, pollRuns, ratingSnapshots, reviewEdits, reviews } from './schema.js';
@@ -87,7 +96,7 @@ export interface PruneCounts {
   deliveries: number;
   alertPayloads: number;
   digestRuns: number;
-  /** The market's (market-retention.ts): thinned snapshots (with their ranks), listing versions, runs. */
+  /** The market's (market/retention.ts): thinned snapshots (with their ranks), listing versions, runs. */
   categorySnapshots: number;
   listingVersions: number;
   marketRuns: number;
@@ -141,8 +150,6 @@ const SCAN_MARGIN_MS = 3_600_000;
 const PRUNE_CACHE_KB = 65_536;
 /** What an alert's payload becomes when its deliveries are deleted (matches the partial index). */
 export const EMPTIED_PAYLOAD = '{}';
-
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The prune's statements, prepared once per database (prepared.ts). Literals where a partial index needs
@@ -324,13 +331,9 @@ function sentAlerts(db: StoreDb) {
 
 type Statements = ReturnType<typeof statementsOf>;
 
-/** One prune's shared state: its statements, mode, limits and running counts. */
-interface Pass {
-  client: Database.Database;
+/** One prune's shared state: how it deletes (batched-delete.ts), its statements and running counts. */
+interface Pass extends BatchedDelete {
   st: Statements;
-  dryRun: boolean;
-  batchRows: number;
-  maxLockMs: number;
   counts: PruneCounts;
   progress(phase: PrunePhase, done: number, total: number): void;
 }
@@ -378,17 +381,11 @@ export async function pruneDatabase(
     await pruneSentAlerts(pass, now.getTime() - policy.sentAlertsMs);
     pruneDigestRuns(pass, now.getTime() - policy.digestRunsMs);
     const dropped = await pruneSnapshots(pass, policy, now);
-    Object.assign(
+    await pruneMarket(pass, snapshotTiers(now, policy.snapshots, policy.timezone), {
+      runsBefore: now.getTime() - policy.pollRunsMs,
       counts,
-      pruneMarket(
-        client,
-        snapshotTiers(now, policy.snapshots, policy.timezone),
-        now.getTime() - policy.pollRunsMs,
-        pass.dryRun,
-      ),
-    );
-    pass.progress('market', 1, 1);
-    await yieldNow();
+      progress: (done, total) => pass.progress('market', done, total),
+    });
     await prunePollRuns(pass, now.getTime() - policy.pollRunsMs, dropped);
   } finally {
     client.pragma(`cache_size = ${cacheSize}`);
@@ -418,39 +415,6 @@ export async function pruneDatabase(
     checkpointed,
     durationMs: Math.round(performance.now() - started),
   };
-}
-
-/** Runs `work` as one write transaction; in a dry run, as plain reads. */
-function write(pass: Pass, work: () => void): void {
-  if (pass.dryRun) work();
-  else pass.client.transaction(work).immediate();
-}
-
-/**
- * Deletes rows by id, `batchRows` per statement, as many statements per transaction as fit in
- * `maxLockMs` (at least one), yielding between transactions. Returns the rows deleted.
- */
-async function deleteByIds(
-  pass: Pass,
-  statement: { run(values: { ids: string }): RunResult },
-  ids: number[],
-) {
-  let deleted = 0;
-  let at = 0;
-  while (at < ids.length) {
-    const lockedAt = performance.now();
-    pass.client
-      .transaction(() => {
-        do {
-          const chunk = ids.slice(at, at + pass.batchRows);
-          at += chunk.length;
-          deleted += statement.run({ ids: JSON.stringify(chunk) }).changes;
-        } while (at < ids.length && performance.now() - lockedAt < pass.maxLockMs);
-      })
-      .immediate();
-    await yieldNow();
-  }
-  return deleted;
 }
 
 async function pruneSentAlerts(pass: Pass, cutoff: number): Promise<void> {
@@ -494,111 +458,37 @@ function pruneDigestRuns(pass: Pass, cutoff: number): void {
 }
 
 /**
- * The id range to read for rows older than `before`: from the first id to the first one written at or
- * after `before` plus a margin, found by bisection (ids follow time closely, not exactly; a row written
- * far out of order is only left for a later prune).
- */
-function idRange(
-  bounds: { get(): { first: number | null; last: number | null } | undefined },
-  timeAt: { get(values: { id: number }): { id: number; at: Date } | undefined },
-  before: number,
-): { first: number; last: number } | undefined {
-  const { first, last } = bounds.get() ?? { first: null, last: null };
-  if (first === null || last === null) return undefined;
-  const stop = before + SCAN_MARGIN_MS;
-  let lo = first;
-  let hi = last + 1;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const row = timeAt.get({ id: mid });
-    if (row === undefined || row.at.getTime() >= stop) hi = mid;
-    else lo = row.id + 1;
-  }
-  return { first, last: lo - 1 };
-}
-
-/**
- * Reads `[id, ...]` rows of an id range in pages, in id order, reporting progress by id and calling
- * `afterPage` (which may write) between pages.
- */
-async function readRange<R extends [number, ...unknown[]]>(
-  pass: Pass,
-  phase: PrunePhase,
-  range: { first: number; last: number },
-  read: (after: number) => R[],
-  each: (row: R) => void,
-  afterPage: () => Promise<void>,
-): Promise<void> {
-  let after = range.first - 1;
-  for (;;) {
-    const rows = read(after);
-    for (const row of rows) each(row);
-    const last = rows.at(-1);
-    const done = !last || rows.length < pass.batchRows;
-    pass.progress(phase, (done ? range.last : last[0]) - range.first + 1, range.last - range.first + 1);
-    if (done) return;
-    after = last[0];
-    await afterPage();
-    await yieldNow();
-  }
-}
-
-/** A set of positive integers up to a known bound, in one bit each. */
-class IdSet {
-  readonly #bits: Uint8Array;
-  constructor(max: number) {
-    this.#bits = new Uint8Array((max >> 3) + 1);
-  }
-  add(id: number): void {
-    this.#bits[id >> 3] = (this.#bits[id >> 3] ?? 0) | (1 << (id & 7));
-  }
-  has(id: number): boolean {
-    return ((this.#bits[id >> 3] ?? 0) & (1 << (id & 7))) !== 0;
-  }
-}
-
-/** Deletes decided rows once this many have gathered: fewer, longer runs of neighbouring ids. */
-const DELETE_RUN = 20_000;
-
-/**
  * Downsamples the snapshots older than the full-detail window. Returns, in a dry run, the poll runs whose
  * snapshot would go (a real run deletes those snapshots, so the poll-run pass finds them gone).
  */
 async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): Promise<IdSet | undefined> {
   const { st, counts } = pass;
   const tiers = snapshotTiers(now, policy.snapshots, policy.timezone);
-  const range = idRange(st.snapshotIds, st.snapshotAt, tiers.fullFrom);
+  const range = idRange(st.snapshotIds, st.snapshotAt, tiers.fullFrom, SCAN_MARGIN_MS);
   if (!range) return undefined;
   const droppedRuns = pass.dryRun ? new IdSet(st.pollRunIds.get()?.last ?? 0) : undefined;
-  let doomed: number[] = [];
+  const doomed = pendingDeletes(pass, st.deleteSnapshots, (n) => {
+    counts.ratingSnapshots += n;
+  });
   const drop = (row: SnapshotRef) => {
     if (droppedRuns) {
       counts.ratingSnapshots++;
       droppedRuns.add(row[3]);
     } else {
-      doomed.push(row[0]);
+      doomed.add(row[0]);
     }
-  };
-  const flush = async (least: number) => {
-    if (doomed.length === 0 || doomed.length < least) return;
-    const ids = doomed.sort((a, b) => a - b);
-    doomed = [];
-    counts.ratingSnapshots += await deleteByIds(pass, st.deleteSnapshots, ids);
   };
   // One sampler per app, fed in id order: an app's bucket is decided when its next bucket begins.
   const samplers = new Map<string, Downsampler>();
-  await readRange<[number, string, number, 0 | 1, number]>(
-    pass,
-    'snapshots',
-    range,
-    (after) =>
+  await readRange<[number, string, number, 0 | 1, number]>(pass, range, {
+    read: (after) =>
       st.snapshots.values({
         after,
         last: range.last,
         before: new Date(tiers.fullFrom),
         limit: pass.batchRows,
       }) as Array<[number, string, number, 0 | 1, number]>,
-    ([id, app, takenAt, hasAverage, pollRunId]) => {
+    each: ([id, app, takenAt, hasAverage, pollRunId]) => {
       let sampler = samplers.get(app);
       if (!sampler) {
         sampler = new Downsampler(tiers.bucketOf, drop);
@@ -606,10 +496,11 @@ async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): P
       }
       sampler.add([id, takenAt, hasAverage, pollRunId]);
     },
-    () => flush(DELETE_RUN),
-  );
+    afterPage: () => doomed.flush(DELETE_RUN),
+    progress: (done, total) => pass.progress('snapshots', done, total),
+  });
   for (const sampler of samplers.values()) sampler.end();
-  await flush(0);
+  await doomed.flush(0);
   return droppedRuns;
 }
 
@@ -619,43 +510,34 @@ async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): P
  */
 async function prunePollRuns(pass: Pass, before: number, droppedRuns: IdSet | undefined): Promise<void> {
   const { st, counts } = pass;
-  const range = idRange(st.pollRunIds, st.pollRunAt, before);
+  const range = idRange(st.pollRunIds, st.pollRunAt, before, SCAN_MARGIN_MS);
   if (!range) return;
-  let doomed: number[] = [];
-  const flush = async (least: number) => {
-    if (doomed.length === 0 || doomed.length < least) return;
-    const ids = doomed;
-    doomed = [];
-    counts.pollRuns += await deleteByIds(pass, st.deletePollRuns, ids);
-  };
   const params = (after: number) => ({
     after,
     last: range.last,
     before: new Date(before),
     limit: pass.batchRows,
   });
+  const progress = (done: number, total: number) => pass.progress('poll runs', done, total);
   if (pass.dryRun) {
-    await readRange<[number, 0 | 1]>(
-      pass,
-      'poll runs',
-      range,
-      (after) => st.unpinnedPollRuns.values(params(after)) as Array<[number, 0 | 1]>,
-      ([id, hasSnapshot]) => {
+    await readRange<[number, 0 | 1]>(pass, range, {
+      read: (after) => st.unpinnedPollRuns.values(params(after)) as Array<[number, 0 | 1]>,
+      each: ([id, hasSnapshot]) => {
         if (hasSnapshot === 0 || droppedRuns?.has(id)) counts.pollRuns++;
       },
-      async () => {},
-    );
+      afterPage: async () => {},
+      progress,
+    });
     return;
   }
-  await readRange<[number]>(
-    pass,
-    'poll runs',
-    range,
-    (after) => st.freePollRuns.values(params(after)) as Array<[number]>,
-    ([id]) => {
-      doomed.push(id);
-    },
-    () => flush(DELETE_RUN),
-  );
-  await flush(0);
+  const doomed = pendingDeletes(pass, st.deletePollRuns, (n) => {
+    counts.pollRuns += n;
+  });
+  await readRange<[number]>(pass, range, {
+    read: (after) => st.freePollRuns.values(params(after)) as Array<[number]>,
+    each: ([id]) => doomed.add(id),
+    afterPage: () => doomed.flush(DELETE_RUN),
+    progress,
+  });
+  await doomed.flush(0);
 }

@@ -31,20 +31,17 @@ import {
   snapshotOf,
 } from '../market/index.js';
 import type { StoreDb } from '../store/db.js';
+import { categoryRow } from '../store/market/categories.js';
 import {
-  appsSeenIn,
-  categoryRow,
   insertListingChanges,
-  insertMarketRun,
-  lastRankAlertAt,
   latestListing,
   listingChangesSince,
-  rankAlertKey,
-  recordCategorySnapshot,
   recordListing,
-  reviewAlertsSince,
-  snapshotsSince,
-} from '../store/market.js';
+} from '../store/market/listings.js';
+import { lastRankAlertAt, rankAlertKey } from '../store/market/rank-alerts.js';
+import { insertMarketRun } from '../store/market/runs.js';
+import { appsSeenIn, recordCategorySnapshot, snapshotsSince } from '../store/market/snapshots.js';
+import { reviewAlertsSince } from '../store/review-reads.js';
 import {
   listingUrl,
   type MarketDeps,

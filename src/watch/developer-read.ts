@@ -9,12 +9,12 @@ import type { MarketAlert } from '../alerts/types.js';
 import { CatalogNotFoundError, type DeveloperDetail } from '../catalog/index.js';
 import {
   developerRow,
-  insertMarketRun,
   listedDeveloperApps,
   markDeveloperUnavailable,
   recordDeveloperApps,
   watchedAppsOf,
-} from '../store/market.js';
+} from '../store/market/developers.js';
+import { insertMarketRun } from '../store/market/runs.js';
 import {
   listingUrl,
   type MarketDeps,

@@ -14,7 +14,9 @@ import {
   type NormalizedListing,
   normalizeListing,
 } from '../market/index.js';
-import { insertListingChanges, insertMarketRun, latestSnapshots, recordListing } from '../store/market.js';
+import { insertListingChanges, recordListing } from '../store/market/listings.js';
+import { insertMarketRun } from '../store/market/runs.js';
+import { latestSnapshots } from '../store/market/snapshots.js';
 import {
   listingUrl,
   type MarketDeps,

@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
-import { insertMarketRun, type MarketRunKind, type MarketRunStatus } from '../store/market.js';
+import { insertMarketRun, type MarketRunKind, type MarketRunStatus } from '../store/market/runs.js';
 
 export interface MarketDeps {
   client: CatalogClient;

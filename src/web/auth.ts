@@ -15,6 +15,19 @@ import type { Store } from '../store/db.js';
 import { TOKEN_ACTOR } from '../store/triage.js';
 import { deleteExpiredSessions, deleteSession, insertSession, liveSession } from '../store/users.js';
 
+/**
+ * Credentials that open the inbox, its API, the metrics and Bull Board to scripts (and basic auth to
+ * browsers), read from the environment by settings.ts and checked by the ops server and the inbox.
+ */
+export interface AdminCredentials {
+  /** REVIEWWATCH_ADMIN_TOKEN: `Authorization: Bearer <token>`, or basic auth with it as password. */
+  token?: string;
+  /** REVIEWWATCH_ADMIN_USER and REVIEWWATCH_ADMIN_PASSWORD together. */
+  basic?: { user: string; password: string };
+  /** A half-set pair, said once in the log rather than silently ignored. */
+  problem?: string;
+}
+
 export type Principal =
   | { kind: 'user'; name: string; csrfToken: string; tokenHash: string }
   | { kind: 'token' };

@@ -3,7 +3,7 @@
  * documented in docs/inbox.md: dates as ISO strings, ranks organic (null: not in the tracked pages), moves
  * in places climbed (negative: fell), and each page's URL in the inbox.
  */
-import type { CategoryView, ChangeSummary, ListingTimeline, MarketOverview } from '../store/market-views.js';
+import type { CategoryView, ChangeSummary, ListingTimeline, MarketOverview } from './market-views/index.js';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { recordCategorySnapshot } from '../../src/store/market.js';
+import { recordCategorySnapshot } from '../../src/store/market/snapshots.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/index.js';
 import { seedMarketHistory } from '../helpers/market.js';

@@ -17,7 +17,8 @@ import {
 } from '../../src/market/index.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import type { Store } from '../../src/store/db.js';
-import { insertListingChanges, recordCategorySnapshot, recordListing } from '../../src/store/market.js';
+import { insertListingChanges, recordListing } from '../../src/store/market/listings.js';
+import { recordCategorySnapshot } from '../../src/store/market/snapshots.js';
 import { moveTo, snap } from '../market/helpers.js';
 
 export const SIM_KEY = 'market-test-key';

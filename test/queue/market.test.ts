@@ -3,14 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketJobData } from '../../src/queue/market-worker.js';
 import { enqueueMarketJobs, marketJobId } from '../../src/queue/market-worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import {
-  categoryRow,
-  lastOkMarketRun,
-  latestSnapshots,
-  listingChangesSince,
-  snapshotsSince,
-  snapshotTimeline,
-} from '../../src/store/market.js';
+import { categoryRow } from '../../src/store/market/categories.js';
+import { listingChangesSince } from '../../src/store/market/listings.js';
+import { lastOkMarketRun } from '../../src/store/market/runs.js';
+import { latestSnapshots, snapshotsSince, snapshotTimeline } from '../../src/store/market/snapshots.js';
 import { alerts, categoryRanks, deliveries } from '../../src/store/schema.js';
 import { snapshotCategory } from '../../src/watch/category-snapshot.js';
 import { waitFor } from '../helpers/index.js';

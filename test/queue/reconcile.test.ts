@@ -4,17 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { pollLockKey } from '../../src/queue/app-lock.js';
 import { removePrefixedKeys } from '../../src/queue/connection.js';
+import { CATCH_UP_MS, latestSlot, slotOffset } from '../../src/queue/due-slots.js';
 import {
-  CATCH_UP_MS,
   dueReconciles,
   enqueueDueReconciles,
-  latestSlot,
   RECONCILE_DUE_JOB,
   RECONCILE_JOB,
   RECONCILE_SCHEDULER_ID,
   RECONCILE_TICK_MS,
   type ReconcileJobData,
-  reconcileOffset,
   syncReconcileSchedulers,
 } from '../../src/queue/reconcile-worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
@@ -29,10 +27,10 @@ const DAY = 24 * HOUR;
 
 describe('when each app reconciles', () => {
   it('is fixed by its handle and spread evenly over the period', () => {
-    expect(reconcileOffset('my-app', DAY)).toBe(reconcileOffset('my-app', DAY));
+    expect(slotOffset('my-app', DAY)).toBe(slotOffset('my-app', DAY));
     const perHour = new Array<number>(24).fill(0);
     for (let i = 0; i < 10_000; i++) {
-      const offset = reconcileOffset(`app-${i}`, DAY);
+      const offset = slotOffset(`app-${i}`, DAY);
       expect(offset).toBeGreaterThanOrEqual(0);
       expect(offset).toBeLessThan(DAY);
       perHour[Math.floor(offset / HOUR)] = (perHour[Math.floor(offset / HOUR)] ?? 0) + 1;
@@ -47,7 +45,7 @@ describe('when each app reconciles', () => {
     const slot = latestSlot('my-app', DAY, now);
     expect(slot).toBeLessThanOrEqual(now);
     expect(now - slot).toBeLessThan(DAY);
-    expect((slot - reconcileOffset('my-app', DAY)) % DAY).toBe(0);
+    expect((slot - slotOffset('my-app', DAY)) % DAY).toBe(0);
     const at = (t: number, last = new Map<string, number>()) => dueReconciles(['my-app'], last, DAY, t);
     expect(at(slot + 1_000)).toEqual([{ handle: 'my-app', slot }]);
     expect(at(slot - 1_000)).toEqual([]);

@@ -2,16 +2,13 @@ import { afterEach, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import type { CategorySnapshot, NormalizedListing } from '../../src/market/index.js';
 import {
-  appsSeenIn,
   insertListingChanges,
-  insertMarketRun,
-  lastMarketRuns,
   latestListing,
   listingChangesSince,
-  recordCategorySnapshot,
   recordListing,
-  snapshotTimeline,
-} from '../../src/store/market.js';
+} from '../../src/store/market/listings.js';
+import { insertMarketRun, lastMarketRuns } from '../../src/store/market/runs.js';
+import { appsSeenIn, recordCategorySnapshot, snapshotTimeline } from '../../src/store/market/snapshots.js';
 import { pruneDatabase, retentionPolicyOf } from '../../src/store/retention.js';
 import { categoryRanks } from '../../src/store/schema.js';
 import { tempStore } from '../helpers/index.js';

@@ -1,15 +1,11 @@
 import { Command } from 'commander';
 import { withResources } from '../../resources.js';
-import {
-  type CategoryRank,
-  type CategoryView,
-  type MarketOverview,
-  marketInputOf,
-  marketReport,
-} from '../../store/market-views.js';
 import { categoryJson, overviewJson } from '../../web/market-json.js';
+import type { CategoryRank, CategoryView, MarketOverview } from '../../web/market-views/index.js';
+import { marketInputOf } from '../../web/market-views/index.js';
 import { settingsFor } from '../context.js';
 import { terminalSafe } from '../format.js';
+import { marketReport } from '../market-report.js';
 
 /** Names and changes come from the marketplace: no control characters reach the terminal, nor long lines. */
 function safe(text: string, max = 60): string {

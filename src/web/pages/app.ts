@@ -1,10 +1,10 @@
 import type { AppPage } from '../../store/app-page.js';
-import type { ListingTimeline } from '../../store/market-views.js';
 import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
 import { queryString } from '../filters.js';
 import { html } from '../html.js';
+import type { ListingTimeline } from '../market-views/index.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
 import { type LivePage, layout } from './layout.js';
 import { listingSection } from './listing-changes.js';

@@ -3,10 +3,11 @@
  * the span as an SVG with its gaps, the top places now, the new entrants and the apps that left, and the
  * sponsored slots. Every name comes from the marketplace and is escaped by the `html` template.
  */
-import type { CategoryView } from '../../store/market-views.js';
+
 import type { Principal } from '../auth.js';
 import { html, type SafeHtml } from '../html.js';
 import { appPath } from '../market-json.js';
+import type { CategoryView } from '../market-views/index.js';
 import { formatDay, formatTime } from '../present.js';
 import { rankChart, SERIES_COLOURS } from '../rank-chart.js';
 import { layout } from './layout.js';

@@ -6,8 +6,8 @@
 import { fieldLabel } from '../../market/change-text.js';
 import type { DiffHunk } from '../../market/description.js';
 import type { ListingChange } from '../../market/listing.js';
-import type { ListingTimeline } from '../../store/market-views.js';
 import { html, type SafeHtml } from '../html.js';
+import type { ListingTimeline } from '../market-views/index.js';
 import { formatTime } from '../present.js';
 
 /** A description diff shows at most this many hunks, and sentences a side in each. */

@@ -3,11 +3,12 @@
  * each tracked category with the week's move, its open low reviews, and its last listing change. Names
  * and changes come from the marketplace: the `html` template escapes them.
  */
-import type { CategoryRank, CategoryStatus, MarketOverview, OverviewApp } from '../../store/market-views.js';
+
 import type { Principal } from '../auth.js';
 import { queryString } from '../filters.js';
 import { html, type SafeHtml } from '../html.js';
 import { appPath, categoryPath } from '../market-json.js';
+import type { CategoryRank, CategoryStatus, MarketOverview, OverviewApp } from '../market-views/index.js';
 import { formatDay, formatTime } from '../present.js';
 import { layout } from './layout.js';
 

@@ -7,6 +7,9 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
+import type { WebContext } from '../context.js';
+import { defineQuery, noQuery, param } from '../input.js';
+import { categoryJson, changesJson, overviewJson } from '../market-json.js';
 import {
   CATEGORY_DAYS,
   categoryView,
@@ -14,10 +17,7 @@ import {
   listingTimeline,
   marketInputOf,
   marketOverview,
-} from '../../store/market-views.js';
-import type { WebContext } from '../context.js';
-import { defineQuery, noQuery, param } from '../input.js';
-import { categoryJson, changesJson, overviewJson } from '../market-json.js';
+} from '../market-views/index.js';
 import { principalOfRequest } from '../middleware/authenticate.js';
 import { categoryPage } from '../pages/category.js';
 import { marketPage } from '../pages/market.js';

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import { appPage } from '../../store/app-page.js';
 import { neighboursInList } from '../../store/inbox.js';
-import { listingKnown } from '../../store/market.js';
-import { listingTimeline } from '../../store/market-views.js';
+import { listingKnown } from '../../store/market/listings.js';
 import { reviewDetail, reviewExists, reviewRowIdOf } from '../../store/review-detail.js';
 import type { TriageEventRow } from '../../store/schema.js';
 import {
@@ -43,6 +42,7 @@ import {
 } from '../filters.js';
 import { noQuery, type Problem, reviewIdParam } from '../input.js';
 import { liveUrl } from '../live.js';
+import { listingTimeline } from '../market-views/index.js';
 import { principalOfRequest } from '../middleware/authenticate.js';
 import { bodyOfType, FORM_TYPE } from '../middleware/bodies.js';
 import { appPageHtml } from '../pages/app.js';

@@ -4,7 +4,7 @@ import {
   listingTimeline,
   type MarketViewInput,
   marketOverview,
-} from '../../src/store/market-views.js';
+} from '../../src/web/market-views/index.js';
 import {
   DAY,
   ENTRANT,

@@ -21,12 +21,17 @@ describe('logs', () => {
           },
           smtpUrl: 'smtp://u:p4ss@mail',
           headers: { 'x-api-key': 'sk-live-456' },
+          signing: { secret: 'whsec_c2VjcmV0LWtleQ==', secrets: ['whsec_b2xkLWtleQ=='] },
+          // A channel's URL is its secret; a listing's page is not.
+          channel: { type: 'slack', url: 'https://receiver.example/hook/tok-789' },
+          app: { handle: 'my-app', url: 'https://apps.platform.example/my-app' },
         },
         'loaded',
       );
       expect(text).toContain('loaded');
       expect(text).toContain('[redacted]');
-      for (const secret of ['sk-live-123', 'hooks.slack.com', 'p4ss', 'sk-live-456'])
+      expect(text).toContain('https://apps.platform.example/my-app');
+      for (const secret of ['sk-live-123', 'hooks.slack.com', 'p4ss', 'sk-live-456', 'whsec_', 'tok-789'])
         expect(text).not.toContain(secret);
     }
   });

@@ -4,9 +4,11 @@
  * (reviewer, content, location, app name) is untrusted: renderers escape it.
  */
 
+import type { AlertKind, MarketAlertKind } from '../kinds.js';
 import type { ListingChange, RankAlert, ReshuffleAlert } from '../market/index.js';
 import type { Priority, Severity } from '../scoring/priority.js';
 
+export { ALERT_KIND_NAMES, ALERT_KINDS, type AlertKind, type MarketAlertKind } from '../kinds.js';
 export { PRIORITIES, type Priority, type Severity } from '../scoring/priority.js';
 
 export interface AppRef {
@@ -165,6 +167,20 @@ export type MarketAlert =
   | DeveloperAppsAlert;
 
 export type Alert = ReviewAlert | RatingDropAlert | IncidentAlert | MarketAlert;
+
+/** The alert of one kind: `AlertOf<'rank'>` is a RankMoveAlert. */
+export type AlertOf<K extends AlertKind> = Extract<Alert, { kind: K }>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/**
+ * The union above and the table of kinds (src/kinds.ts) name the same kinds, and agree on which are
+ * market kinds: a kind added to one and not the other fails to compile here.
+ */
+export type KindsAgree = [
+  Holds<Same<Alert['kind'], AlertKind>>,
+  Holds<Same<MarketAlert['kind'], MarketAlertKind>>,
+];
 
 /** Alerts about one app's reviews: the ones with an `app` the review renderers link to. */
 export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert;

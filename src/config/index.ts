@@ -1,3 +1,10 @@
 export { formatDuration, parseDuration } from './duration.js';
 export { DEFAULT_CONFIG_PATH, loadConfig, parseConfig } from './load.js';
-export type { AppConfig, CategoryConfig, ChannelConfig, Config } from './schema.js';
+export {
+  type AppConfig,
+  type CategoryConfig,
+  CHANNEL_SCHEMAS,
+  type ChannelConfig,
+  type ChannelConfigOf,
+  type Config,
+} from './schema.js';

@@ -3,6 +3,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../catalog/handle.js';
 import { errorMessage } from '../errors.js';
+import type { ChannelType } from '../kinds.js';
 import { LISTING_FIELDS } from '../market/fields.js';
 import { DEFAULT_SCORING_RULES, PRIORITIES, scoringOverridesProblems } from '../scoring/index.js';
 import { parseDuration } from './duration.js';
@@ -165,7 +166,26 @@ const emailChannel = z.strictObject({
 /** Prints alerts in the terminal (stdout): the demo's channel, and handy beside a log collector. */
 const consoleChannel = z.strictObject({ type: z.literal('console'), minPriority });
 
-const channel = z.discriminatedUnion('type', [slackChannel, emailChannel, consoleChannel]);
+/**
+ * Per channel type (src/kinds.ts), the config it takes: the config column of the channel table
+ * (notify/channel-types.ts), kept here because the config is read below the senders.
+ */
+export const CHANNEL_SCHEMAS = {
+  slack: slackChannel,
+  email: emailChannel,
+  console: consoleChannel,
+} as const satisfies { [T in ChannelType]: z.ZodType<{ type: T }> };
+
+const channel = z.discriminatedUnion('type', [
+  CHANNEL_SCHEMAS.slack,
+  CHANNEL_SCHEMAS.email,
+  CHANNEL_SCHEMAS.console,
+]);
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** The union names every channel type and no other: one left out of the list above fails here. */
+export type ChannelUnionComplete = Holds<Same<z.infer<typeof channel>['type'], ChannelType>>;
 
 const digest = z.strictObject({
   schedule: z.string().min(1).default('0 9 * * 1'),
@@ -389,4 +409,7 @@ export const configSchema = configShape.superRefine((config, ctx) => {
 export type Config = z.output<typeof configSchema>;
 export type AppConfig = Config['apps'][number];
 export type ChannelConfig = Config['channels'][string];
+
+/** The config of a channel of one type: `ChannelConfigOf<'slack'>` has its `webhookUrl`. */
+export type ChannelConfigOf<T extends ChannelType> = Extract<ChannelConfig, { type: T }>;
 export type CategoryConfig = Config['categories'][number];

@@ -3,7 +3,7 @@ import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChannelSender } from '../notify/sender.js';
-import { coverageNote, renderDigestEmail, renderDigestSlack } from '../render/index.js';
+import { coverageNote } from '../render/index.js';
 import type { Store } from '../store/db.js';
 import { claimDigest, digestRunsOf, finishDigest } from '../store/digests.js';
 import {
@@ -38,8 +38,8 @@ export interface DigestOutcome {
 }
 
 /**
- * Sends one period's digest to each digest channel that has not had it: email channels get the full
- * digest, Slack channels the compact summary. The digest_runs claim makes it once per period and channel,
+ * Sends one period's digest to each digest channel that has not had it, rendered by the channel's type:
+ * email gets the full digest, Slack the compact summary. The digest_runs claim makes it once per period and channel,
  * whoever runs it. A period that ended before the first successful poll gets no digest (and no claim):
  * every number in it would be made of what nobody watched.
  */
@@ -74,10 +74,8 @@ export async function sendDigest(
       // With the inbox's address, the triage figures link to its views of the open reviews.
       const inboxUrl = config.web.publicUrl;
       const source = { simulated: deps.simulated === true, ...(inboxUrl ? { inboxUrl } : {}) };
-      const message =
-        sender.type === 'email' ? renderDigestEmail(data, source) : renderDigestSlack(data, source);
-      const subject = 'subject' in message ? message.subject : message.text.slice(0, 200);
-      await sender.post(message);
+      // Each channel type renders the digest its own way (notify/channel-types.ts).
+      const subject = await sender.sendDigest(data, source);
       finishDigest(store.db, { periodStart: key.periodStart, channel }, { sentAt: new Date(), subject });
       logger.info(
         { channel, period: period.label },

@@ -1,15 +1,13 @@
 import type { Config } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import type { DataSource } from '../render/index.js';
-import { ConsoleSender } from './console.js';
-import { EmailSender } from './email.js';
+import { openChannel } from './channel-types.js';
 import type { ChannelSender } from './sender.js';
-import { SlackSender } from './slack.js';
 
 /**
- * One sender per configured channel. Email channels need SMTP_URL. `source` is where the alerts' data
- * comes from: with `simulated`, every alert each sender renders says so; with an inbox address
- * (`web.publicUrl`), every alert links to it.
+ * One sender per configured channel, each opened by its type's row (channel-types.ts). Email channels
+ * need SMTP_URL. `source` is where the alerts' data comes from: with `simulated`, every alert each sender
+ * renders says so; with an inbox address (`web.publicUrl`), every alert links to it.
  */
 export function createSenders(
   config: Config,
@@ -22,15 +20,9 @@ export function createSenders(
   const problems: string[] = [];
   const senders = new Map<string, ChannelSender>();
   for (const [name, channel] of Object.entries(config.channels)) {
-    if (channel.type === 'slack') {
-      senders.set(name, new SlackSender(name, channel.webhookUrl, shared));
-    } else if (channel.type === 'console') {
-      senders.set(name, new ConsoleSender(name, process.stdout, shared));
-    } else if (!smtpUrl) {
-      problems.push(`channels.${name}: an email channel needs SMTP_URL (e.g. smtp://user:pass@host:587)`);
-    } else {
-      senders.set(name, new EmailSender(name, { smtpUrl, from: channel.from, to: channel.to, ...shared }));
-    }
+    const sender = openChannel(name, channel, { smtpUrl, source: shared });
+    if (typeof sender === 'string') problems.push(`channels.${name}: ${sender}`);
+    else senders.set(name, sender);
   }
   if (problems.length > 0) throw new ConfigError('the environment', problems);
   return senders;

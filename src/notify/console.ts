@@ -1,14 +1,6 @@
-import type { Notification } from '../alerts/types.js';
-import {
-  cleanText,
-  type DataSource,
-  type EmailMessage,
-  notificationPriority,
-  renderEmail,
-  type SlackMessage,
-} from '../render/index.js';
+import { cleanText, type EmailMessage } from '../render/index.js';
 import type { Priority } from '../scoring/priority.js';
-import type { ChannelSender } from './sender.js';
+import type { PostMeta, Transport } from './sender.js';
 
 const COLOR: Record<Priority, string> = {
   critical: '\x1b[1;31m',
@@ -21,35 +13,19 @@ const DIM = '\x1b[2m';
 
 /**
  * A channel that prints alerts in the terminal: what the demo shows, and a way to watch alerts in a
- * service's log without a Slack workspace. The text is the email's plain-text version, stripped of
- * control characters: review text cannot drive the terminal.
+ * service's log without a Slack workspace. It prints the email's plain-text version (its type renders
+ * email), stripped of control characters: review text cannot drive the terminal.
  */
-export class ConsoleSender implements ChannelSender {
-  readonly type = 'console' as const;
+export class ConsoleSender implements Transport<EmailMessage> {
   readonly name: string;
   readonly #out: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly #source: DataSource;
 
-  constructor(
-    name: string,
-    out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
-    source: DataSource = {},
-  ) {
+  constructor(name: string, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout) {
     this.name = name;
     this.#out = out;
-    this.#source = source;
   }
 
-  async send(notification: Notification): Promise<void> {
-    this.#print(renderEmail(notification, this.#source), notificationPriority(notification));
-  }
-
-  async post(message: SlackMessage | EmailMessage): Promise<void> {
-    if ('subject' in message) this.#print(message, 'low');
-    else this.#print({ subject: message.text, html: '', text: '' }, 'low');
-  }
-
-  #print(message: EmailMessage, priority: Priority): void {
+  async post(message: EmailMessage, meta: Pick<PostMeta, 'priority'>): Promise<void> {
     const tty = this.#out.isTTY === true;
     const rule = '─'.repeat(72);
     const body = message.text
@@ -60,7 +36,7 @@ export class ConsoleSender implements ChannelSender {
     const headline = cleanText(message.subject);
     this.#out.write(
       tty
-        ? `\n${DIM}${rule}${RESET}\n${COLOR[priority]}${headline}${RESET}\n${body}\n${DIM}${rule}${RESET}\n`
+        ? `\n${DIM}${rule}${RESET}\n${COLOR[meta.priority]}${headline}${RESET}\n${body}\n${DIM}${rule}${RESET}\n`
         : `\n${rule}\n${headline}\n${body}\n${rule}\n`,
     );
   }

@@ -117,7 +117,7 @@ export async function deliver(
   const sentIds = new Set<number>();
   try {
     for (const chunk of notificationsOf(deliveries)) {
-      await sender.send(chunk.notification);
+      await sender.send(chunk.notification, { deliveryIds: chunk.ids });
       markSent(store.db, chunk.ids, deps.now());
       for (const id of chunk.ids) sentIds.add(id);
     }

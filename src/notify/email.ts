@@ -1,29 +1,21 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
-import { type DataSource, type EmailMessage, renderEmail, type SlackMessage } from '../render/index.js';
+import type { EmailMessage } from '../render/index.js';
 import { DeliveryError } from './errors.js';
-import type { ChannelSender } from './sender.js';
-import { sourceOf } from './sender.js';
+import type { Transport } from './sender.js';
 
 /**
  * Mail through the SMTP relay in SMTP_URL. A 5xx answer or a rejected address is permanent; 4xx and
  * connection problems are retried.
  */
-export class EmailSender implements ChannelSender {
-  readonly type = 'email' as const;
+export class EmailSender implements Transport<EmailMessage> {
   readonly name: string;
   readonly #transport: Transporter;
   readonly #from: string;
   readonly #to: string[];
-  readonly #source: DataSource;
 
-  constructor(
-    name: string,
-    options: { smtpUrl: string; from: string; to: string[]; ignoreTLS?: boolean } & DataSource,
-  ) {
+  constructor(name: string, options: { smtpUrl: string; from: string; to: string[]; ignoreTLS?: boolean }) {
     this.name = name;
-    this.#source = sourceOf(options);
     this.#from = options.from;
     this.#to = options.to;
     const url = new URL(options.smtpUrl);
@@ -41,13 +33,7 @@ export class EmailSender implements ChannelSender {
     });
   }
 
-  send(notification: Notification): Promise<void> {
-    return this.post(renderEmail(notification, this.#source));
-  }
-
-  async post(message: SlackMessage | EmailMessage): Promise<void> {
-    if (!('subject' in message))
-      throw new Error(`channel "${this.name}" is an email channel: it takes an email`);
+  async post(message: EmailMessage): Promise<void> {
     const { subject, html, text } = message;
     try {
       const info = await this.#transport.sendMail({ from: this.#from, to: this.#to, subject, html, text });

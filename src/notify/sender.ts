@@ -1,13 +1,42 @@
 import type { Notification } from '../alerts/types.js';
-import type { DataSource, EmailMessage, SlackMessage } from '../render/index.js';
+import type { DigestData } from '../digest/types.js';
+import type { ChannelType } from '../kinds.js';
+import type { DataSource, DigestRenderOptions } from '../render/index.js';
+import type { Priority } from '../scoring/priority.js';
 
-/** One configured channel: sends a notification or throws a DeliveryError. */
+/** Where a notification comes from in the outbox: what makes its message id stable across retries. */
+export interface SendContext {
+  deliveryIds: readonly number[];
+}
+
+/**
+ * One configured channel: renders what it is given for its type (notify/channel-types.ts) and sends it,
+ * or throws a DeliveryError.
+ */
 export interface ChannelSender {
   readonly name: string;
-  readonly type: 'slack' | 'email' | 'console';
-  send(notification: Notification): Promise<void>;
-  /** Sends content already rendered for this channel type (the digest). */
-  post(message: SlackMessage | EmailMessage): Promise<void>;
+  readonly type: ChannelType;
+  send(notification: Notification, context?: SendContext): Promise<void>;
+  /** Sends the weekly digest; resolves to the subject its run records. */
+  sendDigest(data: DigestData, options: DigestRenderOptions): Promise<string>;
+  /** What `reviewwatch notify test` sends. */
+  sendTest(at: Date): Promise<void>;
+  close?(): void;
+}
+
+/** What a transport is told about a message besides its content. */
+export interface PostMeta {
+  /** The same for every attempt at one message, so a receiver can tell a retry from a new message. */
+  id: string;
+  /** When what it reports happened (the first attempt's time for a message with no date of its own). */
+  at: Date;
+  /** The notification's priority; `low` for the digest and the test message. */
+  priority: Priority;
+}
+
+/** A channel type's way out: posts a message already rendered for the type. */
+export interface Transport<M> {
+  post(message: M, meta: PostMeta): Promise<void>;
   close?(): void;
 }
 

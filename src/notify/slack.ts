@@ -1,11 +1,9 @@
 import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webhook';
-import type { Notification } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
-import { type DataSource, type EmailMessage, renderSlack, type SlackMessage } from '../render/index.js';
+import type { SlackMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
-import type { ChannelSender } from './sender.js';
-import { sourceOf } from './sender.js';
+import type { Transport } from './sender.js';
 
 /** Statuses that mean the webhook itself is gone or refused: retrying the same message cannot help. */
 const PERMANENT = new Set([400, 401, 403, 404, 410]);
@@ -14,16 +12,13 @@ const PERMANENT = new Set([400, 401, 403, 404, 410]);
  * A Slack incoming webhook. @slack/webhook's error for a 429 carries no headers, so the fetch it uses is
  * wrapped to read Retry-After on the way through.
  */
-export class SlackSender implements ChannelSender {
-  readonly type = 'slack' as const;
+export class SlackSender implements Transport<SlackMessage> {
   readonly name: string;
   readonly #webhook: IncomingWebhook;
-  readonly #source: DataSource;
   #retryAfterMs: number | undefined;
 
-  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } & DataSource = {}) {
+  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } = {}) {
     this.name = name;
-    this.#source = sourceOf(options);
     this.#webhook = new IncomingWebhook(webhookUrl, {
       timeout: options.timeoutMs ?? 10_000,
       fetch: async (url, init) => {
@@ -35,13 +30,7 @@ export class SlackSender implements ChannelSender {
     });
   }
 
-  send(notification: Notification): Promise<void> {
-    return this.post(renderSlack(notification, this.#source));
-  }
-
-  async post(message: SlackMessage | EmailMessage): Promise<void> {
-    if (!('blocks' in message))
-      throw new Error(`channel "${this.name}" is a Slack channel: it takes Block Kit`);
+  async post(message: SlackMessage): Promise<void> {
     try {
       await this.#webhook.send(message as IncomingWebhookSendArguments);
     } catch (err) {

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CatalogResponseInfo } from '../catalog/client.js';
+import { ALERT_KIND_NAMES } from '../kinds.js';
 import { handleOfSchedulerId } from '../queue/names.js';
 import type { Plan } from '../schedule/policy.js';
 import type { OpenGap } from '../store/gaps.js';
@@ -77,7 +78,7 @@ export class Metrics {
   });
   readonly alertsRaised = new Counter({
     name: 'reviewwatch_alerts_raised_total',
-    help: 'Alerts written to the outbox, by kind (review, rating-drop, incident)',
+    help: `Alerts written to the outbox, by kind (${ALERT_KIND_NAMES.join(', ')})`,
     labelNames: ['kind'],
     registers: this.#registers,
   });

@@ -6,11 +6,19 @@ export { emailSubject, renderEmail } from './alert/alert-email.js';
 export { MAX_EMAIL_REVIEW_CHARACTERS } from './alert/alert-email-doc.js';
 export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
 export { notificationPriority } from './alert/alert-wording.js';
+export { EMAIL_RENDERERS, SLACK_RENDERERS } from './channels.js';
 export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
 export { renderDigestSlack } from './digest/digest-slack.js';
 export { coverageNote, type DigestRenderOptions } from './digest/digest-wording.js';
 export type { EmailMessage } from './email-blocks.js';
 export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
+export {
+  type AlertRenderers,
+  type ChannelRenderers,
+  type GroupNotification,
+  renderAlert,
+  renderWith,
+} from './renderers.js';
 export {
   type ActionsBlock,
   type ButtonElement,

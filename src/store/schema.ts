@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { ALERT_KIND_NAMES } from '../kinds.js';
 import { PRIORITIES } from '../scoring/priority.js';
 
 /**
@@ -232,10 +233,8 @@ export const alerts = sqliteTable(
     appHandle: text('app_handle')
       .notNull()
       .references(() => apps.handle),
-    /** A type only (no CHECK in SQL): a new kind needs no migration (alerts/types.ts). */
-    kind: text('kind', {
-      enum: ['review', 'rating-drop', 'incident', 'rank', 'reshuffle', 'entrants', 'listing', 'developer'],
-    }).notNull(),
+    /** A type only (no CHECK in SQL): a new kind needs no migration (src/kinds.ts). */
+    kind: text('kind', { enum: ALERT_KIND_NAMES }).notNull(),
     /** What the alert is about, so a retried or concurrent poll cannot raise it twice. */
     dedupeKey: text('dedupe_key').notNull(),
     priority: text('priority', { enum: PRIORITIES }).notNull(),

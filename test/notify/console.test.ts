@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ConsoleSender } from '../../src/notify/console.js';
 import { reviewAlert } from '../fixtures/alert-sample.js';
+import { consoleChannel } from '../helpers/channels.js';
 
 function sink(isTTY = false) {
   let text = '';
@@ -17,7 +17,7 @@ function sink(isTTY = false) {
 describe('the console channel', () => {
   it('prints a readable alert without letting review text drive the terminal', async () => {
     const out = sink();
-    const sender = new ConsoleSender('terminal', out.stream);
+    const sender = consoleChannel(out.stream);
     await sender.send({
       kind: 'single',
       alert: {
@@ -48,7 +48,7 @@ describe('the console channel', () => {
     const out = sink(true);
     const low = reviewAlert({ reviewId: '1' }, { score: 20, priority: 'low', reasons: ['4 stars'] });
     const critical = reviewAlert({ reviewId: '2' }, { score: 90, priority: 'critical', reasons: ['1 star'] });
-    await new ConsoleSender('terminal', out.stream).send({
+    await consoleChannel(out.stream).send({
       kind: 'group',
       app: low.app,
       alerts: [low, critical],

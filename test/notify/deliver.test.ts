@@ -21,7 +21,8 @@ const limited: ChannelSender = {
   async send(_notification: Notification) {
     throw new DeliveryError('support', 'Slack answered 429', { retryAfterMs: 1_000 });
   },
-  async post() {},
+  sendDigest: async () => '',
+  async sendTest() {},
 };
 
 function oneDelivery(n = 1): number {
@@ -80,7 +81,8 @@ describe('deliver under the throttle', () => {
       async send(notification) {
         sent.push(notification);
       },
-      async post() {},
+      sendDigest: async () => '',
+      async sendTest() {},
     };
     const deps: DeliverDeps = {
       store,

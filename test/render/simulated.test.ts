@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/alerts/types.js';
-import { ConsoleSender } from '../../src/notify/console.js';
 import {
   type EmailMessage,
   renderDigestEmail,
@@ -16,6 +15,7 @@ import {
 } from '../../src/render/index.js';
 import { drop, group, incident, reviewAlert, single } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
+import { consoleChannel } from '../helpers/channels.js';
 
 const SIMULATED = /SIMULATED DATA/;
 
@@ -101,13 +101,13 @@ describe('a message built from simulated data', () => {
         done();
       },
     });
-    await new ConsoleSender('terminal', stream, { simulated: true }).send(single(reviewAlert()));
+    await consoleChannel(stream, { simulated: true }).send(single(reviewAlert()));
     const lines = out.trim().split('\n');
     expect(lines[1]).toMatch(/^\[SIMULATED DATA\] ★☆☆☆☆ /);
     expect(lines[2]).toMatch(/^\*\*\* SIMULATED DATA: /);
 
     out = '';
-    await new ConsoleSender('terminal', stream).send(single(reviewAlert()));
+    await consoleChannel(stream).send(single(reviewAlert()));
     expectNoMarker(out);
   });
 

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { testMessage } from '../../render/test-message.js';
 import { withResources } from '../../resources.js';
 import { retryFailedNotifications } from '../../root/notify.js';
 import { settingsFor } from '../context.js';
@@ -22,7 +21,7 @@ export function notifyCommand(): Command {
       }
       await withResources(settings, async (resources) => {
         const sender = resources.senders().get(options.channel);
-        if (sender) await sender.post(testMessage(options.channel, sender.type, new Date()));
+        if (sender) await sender.sendTest(new Date());
         process.stdout.write(`Sent a test message to "${options.channel}" (${sender?.type}).\n`);
       });
     });

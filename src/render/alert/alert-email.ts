@@ -1,7 +1,8 @@
-import type { Notification } from '../../alerts/types.js';
+import type { Alert, Notification } from '../../alerts/types.js';
 import { plural } from '../../util/plural.js';
 import type { EmailMessage } from '../email-blocks.js';
 import { oneLine, stars } from '../escape.js';
+import type { AlertRenderers, GroupNotification } from '../renderers.js';
 import { appTag, type DataSource, excerpt, reviewContent, tagSimulated } from '../wording.js';
 import { emailDocOf } from './alert-email-doc.js';
 import { emailHtml } from './alert-email-html.js';
@@ -48,4 +49,27 @@ export function emailSubject(notification: Notification, source: DataSource = {}
 export function renderEmail(notification: Notification, source: DataSource = {}): EmailMessage {
   const doc = emailDocOf(notification, source);
   return { subject: emailSubject(notification, source), html: emailHtml(doc), text: emailText(doc) };
+}
+
+function emailOfAlert(alert: Alert, source: DataSource): EmailMessage {
+  return renderEmail({ kind: 'single', alert }, source);
+}
+
+/**
+ * Email's renderer of each alert kind. They share one document builder (alert-email-doc.ts) whose choices
+ * over the kinds are exhaustive themselves: a kind it does not handle fails to compile there.
+ */
+export const EMAIL_ALERTS = {
+  review: emailOfAlert,
+  'rating-drop': emailOfAlert,
+  incident: emailOfAlert,
+  rank: emailOfAlert,
+  reshuffle: emailOfAlert,
+  entrants: emailOfAlert,
+  listing: emailOfAlert,
+  developer: emailOfAlert,
+} satisfies AlertRenderers<EmailMessage>;
+
+export function renderEmailGroup(notification: GroupNotification, source: DataSource): EmailMessage {
+  return renderEmail(notification, source);
 }

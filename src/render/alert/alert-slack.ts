@@ -14,6 +14,7 @@ import type {
 } from '../../alerts/types.js';
 import { plural } from '../../util/plural.js';
 import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
+import { type AlertRenderers, type GroupNotification, renderAlert } from '../renderers.js';
 import {
   type ActionsBlock,
   type ContextBlock,
@@ -56,7 +57,7 @@ import {
   priorityCounts,
   reviewHeadline,
 } from './alert-wording.js';
-import { isMarketAlert, marketDoc } from './market-wording.js';
+import { marketDoc } from './market-wording.js';
 
 export interface SlackRenderOptions extends DataSource {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
@@ -219,10 +220,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
   };
 }
 
-function renderGroup(
-  notification: Extract<Notification, { kind: 'group' }>,
-  options: SlackRenderOptions,
-): SlackMessage {
+export function renderSlackGroup(notification: GroupNotification, options: SlackRenderOptions): SlackMessage {
   const alerts = bySeverity(notification.alerts);
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
@@ -272,16 +270,19 @@ function renderMarket(alert: MarketAlert, options: SlackRenderOptions): SlackMes
   };
 }
 
+/** Slack's renderer of each alert kind; the market kinds share one layout. */
+export const SLACK_ALERTS = {
+  review: renderReview,
+  'rating-drop': renderDrop,
+  incident: renderIncident,
+  rank: renderMarket,
+  reshuffle: renderMarket,
+  entrants: renderMarket,
+  listing: renderMarket,
+  developer: renderMarket,
+} satisfies AlertRenderers<SlackMessage>;
+
 export function renderSlack(notification: Notification, options: SlackRenderOptions = {}): SlackMessage {
-  if (notification.kind === 'group') return renderGroup(notification, options);
-  const { alert } = notification;
-  if (isMarketAlert(alert)) return renderMarket(alert, options);
-  switch (alert.kind) {
-    case 'review':
-      return renderReview(alert, options);
-    case 'rating-drop':
-      return renderDrop(alert, options);
-    case 'incident':
-      return renderIncident(alert, options);
-  }
+  if (notification.kind === 'group') return renderSlackGroup(notification, options);
+  return renderAlert(SLACK_ALERTS, notification.alert, options);
 }

@@ -13,6 +13,7 @@ import type {
   NewEntrantsAlert,
   RankMoveAlert,
 } from '../../alerts/types.js';
+import { isMarketKind } from '../../kinds.js';
 import { describeListingChange, type RankReason } from '../../market/index.js';
 import type { Priority } from '../../scoring/priority.js';
 import { plural } from '../../util/plural.js';
@@ -355,6 +356,7 @@ export function marketSubject(alert: MarketAlert): string {
   return marketDoc(alert, {}).title;
 }
 
+/** Derived from the table of kinds (src/kinds.ts): a new market kind needs no edit here. */
 export function isMarketAlert(alert: { kind: string }): alert is MarketAlert {
-  return ['rank', 'reshuffle', 'entrants', 'listing', 'developer'].includes(alert.kind);
+  return isMarketKind(alert.kind);
 }

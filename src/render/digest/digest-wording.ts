@@ -14,6 +14,7 @@ import type {
   FailedAlert,
   RatingPoint,
 } from '../../digest/types.js';
+import { ALERT_KINDS } from '../../kinds.js';
 import type { Severity } from '../../scoring/priority.js';
 import { formatCount, plural } from '../../util/plural.js';
 import { oneLine, truncate } from '../escape.js';
@@ -103,19 +104,8 @@ export function dayLabel(at: Date, timezone: string): string {
   return DateTime.fromJSDate(at, { zone: timezone }).setLocale('en').toFormat('d LLL yyyy');
 }
 
-const KIND_LABELS: Record<FailedAlert['kind'], string> = {
-  review: 'Review alert',
-  'rating-drop': 'Rating drop',
-  incident: 'Possible incident',
-  rank: 'Rank move',
-  reshuffle: 'Category reshuffle',
-  entrants: 'New entrants',
-  listing: 'Listing change',
-  developer: 'Developer apps',
-};
-
 export function failedKind(kind: FailedAlert['kind']): string {
-  return KIND_LABELS[kind];
+  return ALERT_KINDS[kind].label;
 }
 
 export function failedReason(alert: FailedAlert): string {
@@ -157,7 +147,7 @@ function describeAlert(kind: FailedAlert['kind'], payload: unknown): string {
         : 'several low reviews';
     default:
       // Market alerts: their kind says what they were about; the payload is not needed to say it.
-      return KIND_LABELS[kind].toLowerCase();
+      return ALERT_KINDS[kind].label.toLowerCase();
   }
 }
 

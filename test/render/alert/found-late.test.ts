@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Notification, ReviewAlert } from '../../../src/alerts/types.js';
-import { ConsoleSender } from '../../../src/notify/console.js';
 import { renderEmail, renderSlack } from '../../../src/render/index.js';
 import { app, reviewAlert } from '../../fixtures/alert-sample.js';
+import { consoleChannel } from '../../helpers/channels.js';
 
 /** A review a reconciliation found after the polls missed it. */
 const late = (alert: ReviewAlert): ReviewAlert => ({ ...alert, foundLate: true });
@@ -19,7 +19,7 @@ async function consoleText(notification: Notification): Promise<string> {
       done();
     },
   });
-  await new ConsoleSender('terminal', out).send(notification);
+  await consoleChannel(out).send(notification);
   return text;
 }
 

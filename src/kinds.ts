@@ -1,0 +1,50 @@
+/**
+ * The alert kinds and the channel types, each written down once. Everything that names them derives from
+ * these tables: the `Alert` union (alerts/types.ts checks it matches), the outbox's `kind` column, the
+ * renderers every channel type must have (render/channels.ts), the channel table (notify/channel-types.ts),
+ * the metrics' help and the digest's labels. A new kind or type added here fails to compile wherever a
+ * choice over them has no case for it (docs/architecture.md, "Where to make a change").
+ *
+ * They sit in layer 0 because the store's schema (layer 3) and the config (layer 2) name them, below the
+ * alerts and the senders that give them meaning.
+ */
+
+/** Per alert kind: how people call it, and whether it is about a market (no review renderer applies). */
+export const ALERT_KINDS = {
+  review: { label: 'Review alert', market: false },
+  'rating-drop': { label: 'Rating drop', market: false },
+  incident: { label: 'Possible incident', market: false },
+  rank: { label: 'Rank move', market: true },
+  reshuffle: { label: 'Category reshuffle', market: true },
+  entrants: { label: 'New entrants', market: true },
+  listing: { label: 'Listing change', market: true },
+  developer: { label: 'Developer apps', market: true },
+} as const satisfies Record<string, { label: string; market: boolean }>;
+
+export type AlertKind = keyof typeof ALERT_KINDS;
+
+/** The kinds about an app's market (rank, listing, …), as opposed to its reviews. */
+export type MarketAlertKind = {
+  [K in AlertKind]: (typeof ALERT_KINDS)[K]['market'] extends true ? K : never;
+}[AlertKind];
+
+/** Every kind, in the table's order: what a column enum or a help text lists. */
+export const ALERT_KIND_NAMES = Object.keys(ALERT_KINDS) as [AlertKind, ...AlertKind[]];
+
+export function isMarketKind(kind: string): kind is MarketAlertKind {
+  return Object.hasOwn(ALERT_KINDS, kind) && ALERT_KINDS[kind as AlertKind].market;
+}
+
+/**
+ * Per channel type, what it is. The rest of a type's row (its config schema, its sender, its renderers)
+ * lives in notify/channel-types.ts, which must have a row for each of these.
+ */
+export const CHANNEL_TYPES = {
+  slack: { label: 'Slack' },
+  email: { label: 'email' },
+  console: { label: 'console' },
+} as const satisfies Record<string, { label: string }>;
+
+export type ChannelType = keyof typeof CHANNEL_TYPES;
+
+export const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPES) as [ChannelType, ...ChannelType[]];

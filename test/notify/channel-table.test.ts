@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ALERT_KIND_NAMES, type Alert } from '../../src/alerts/types.js';
+import { CHANNEL_TYPE_NAMES } from '../../src/kinds.js';
+import { CHANNEL_TABLE } from '../../src/notify/channel-types.js';
+import {
+  type ChannelRenderers,
+  EMAIL_RENDERERS,
+  renderWith,
+  SLACK_RENDERERS,
+  type SlackMessage,
+} from '../../src/render/index.js';
+import { EVERY_KIND } from '../fixtures/every-kind.js';
+
+/**
+ * The channel table's promise is a compile-time one: each `@ts-expect-error` below fails `npm run
+ * typecheck` ("unused directive") the day a channel type could leave a renderer out and still compile.
+ */
+describe('the channel table', () => {
+  it('does not compile with a renderer missing for an alert kind, the group or the digest', () => {
+    const { rank: _rank, ...withoutRank } = SLACK_RENDERERS.alerts;
+    // @ts-expect-error: no renderer for `rank` alerts
+    const noRank: ChannelRenderers<SlackMessage> = { ...SLACK_RENDERERS, alerts: withoutRank };
+    const { digest: _digest, ...withoutDigest } = SLACK_RENDERERS;
+    // @ts-expect-error: no renderer for the weekly digest
+    const noDigest: ChannelRenderers<SlackMessage> = withoutDigest;
+    // @ts-expect-error: an email renderer where Slack's belongs
+    const mixed: ChannelRenderers<SlackMessage> = { ...SLACK_RENDERERS, alerts: EMAIL_RENDERERS.alerts };
+    expect([noRank, noDigest, mixed].every((r) => typeof r.group === 'function')).toBe(true);
+  });
+
+  it('does not compile without a row for every channel type', () => {
+    const { console: _console, ...withoutConsole } = CHANNEL_TABLE;
+    // @ts-expect-error: the console type has no row
+    const table: typeof CHANNEL_TABLE = withoutConsole;
+    expect(Object.keys(table)).not.toContain('console');
+    expect(Object.keys(CHANNEL_TABLE).sort()).toEqual([...CHANNEL_TYPE_NAMES].sort());
+  });
+
+  it('renders every alert kind on every set of renderers, each saying what it is about', () => {
+    expect(Object.keys(EVERY_KIND).sort()).toEqual([...ALERT_KIND_NAMES].sort());
+    for (const alert of Object.values(EVERY_KIND) as Alert[]) {
+      const slack = renderWith(SLACK_RENDERERS, { kind: 'single', alert }, {});
+      const email = renderWith(EMAIL_RENDERERS, { kind: 'single', alert }, {});
+      expect(slack.blocks.length, alert.kind).toBeGreaterThan(0);
+      expect(slack.text, alert.kind).not.toBe('');
+      expect(email.subject, alert.kind).not.toBe('');
+      expect(email.text, alert.kind).not.toBe('');
+    }
+  });
+});

@@ -6,7 +6,6 @@ import {
   CatalogNotFoundError,
   type FetchedReview,
   identify,
-  parseReviewDate,
   type RatingSummary,
   summarize,
 } from '../catalog/index.js';
@@ -15,11 +14,11 @@ import { getApp, pollState, recordPollSuccess, updateApp } from '../store/apps.j
 import type { Store } from '../store/db.js';
 import { type Gap, gapOf, newestReviewRowId, saveGap } from '../store/gaps.js';
 import { insertPollRun, setPollRunCounts } from '../store/polls.js';
+import { reviewChangeOf, reviewRowOf } from '../store/review-fields.js';
 import {
   findKnown,
   insertNewReviews,
   pageIsStored,
-  type ReviewChange,
   recordEdit,
   refreshReview,
   restoreListed,
@@ -320,19 +319,6 @@ function olderThanLastPoll(created: Date | null, lastSuccessAt: number | null): 
   return created !== null && lastSuccessAt !== null && created.getTime() < lastSuccessAt - HISTORY_MARGIN_MS;
 }
 
-function changeOf(handle: string, review: FetchedReview): ReviewChange {
-  return {
-    appHandle: handle,
-    identity: review.identity,
-    reviewId: review.reviewId,
-    fingerprint: review.fingerprint,
-    rating: review.rating,
-    content: review.content,
-    createdDate: review.createdDate,
-    createdAt: parseReviewDate(review.createdDate),
-  };
-}
-
 async function commit(
   deps: PollDeps,
   handle: string,
@@ -455,30 +441,22 @@ function storeReviews(
   },
 ) {
   const { pollRunId, finishedAt } = context;
+  const stored = {
+    pollRunId,
+    at: finishedAt,
+    fromBaseline: (createdAt: Date | null) =>
+      context.baseline || olderThanLastPoll(createdAt, context.historyBefore),
+  };
   const newReviews = insertNewReviews(
     db,
-    fetched.fresh.map((review) => {
-      const change = changeOf(handle, review);
-      return {
-        ...change,
-        location: review.location,
-        reviewer: review.reviewer,
-        timeUsingApp: review.timeUsingApp,
-        appName: review.appName,
-        appUrl: review.appUrl,
-        fromBaseline: context.baseline || olderThanLastPoll(change.createdAt, context.historyBefore),
-        firstSeenAt: finishedAt,
-        updatedAt: finishedAt,
-        pollRunId,
-      };
-    }),
+    fetched.fresh.map((review) => reviewRowOf(handle, review, stored)),
   );
   const edits = fetched.edited.flatMap((edit) => {
-    const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), finishedAt, pollRunId);
+    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched), finishedAt, pollRunId);
     return editId === undefined ? [] : [{ ...edit, editId }];
   });
   for (const refresh of fetched.refreshed) {
-    refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), finishedAt);
+    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched), finishedAt);
   }
   // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
   const restored = restoreListed(db, fetched.relisted, context.startedAt);

@@ -41,13 +41,8 @@ import {
   setReconcileRunCounts,
   storedReviews,
 } from '../store/reconcile.js';
-import {
-  insertNewReviews,
-  type KnownLookup,
-  type ReviewChange,
-  recordEdit,
-  refreshReview,
-} from '../store/reviews.js';
+import { reviewChangeOf, reviewRowOf } from '../store/review-fields.js';
+import { insertNewReviews, type KnownLookup, recordEdit, refreshReview } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
 import { diffPage, matchKnown, SeenInPoll } from './diff.js';
 import { type GapReport, pollApp } from './poll.js';
@@ -452,19 +447,6 @@ function datedNoLater(row: StoredReview, review: FetchedReview): boolean {
   return row.createdAt === null || listedAt === null || row.createdAt <= listedAt;
 }
 
-function changeOf(handle: string, review: FetchedReview): ReviewChange {
-  return {
-    appHandle: handle,
-    identity: review.identity,
-    reviewId: review.reviewId,
-    fingerprint: review.fingerprint,
-    rating: review.rating,
-    content: review.content,
-    createdDate: review.createdDate,
-    createdAt: parseReviewDate(review.createdDate),
-  };
-}
-
 function commit(
   deps: ReconcileDeps,
   handle: string,
@@ -541,24 +523,15 @@ interface Applied {
 function apply(db: StoreDb, handle: string, plan: ReconcilePlan, runId: number, at: Date): Applied {
   const found = insertNewReviews(
     db,
-    plan.missed.map(({ review, recent }) => ({
-      ...changeOf(handle, review),
-      location: review.location,
-      reviewer: review.reviewer,
-      timeUsingApp: review.timeUsingApp,
-      appName: review.appName,
-      appUrl: review.appUrl,
-      // Not recent: history, as a baseline's is, alerting on nothing.
-      fromBaseline: !recent,
-      firstSeenAt: at,
-      updatedAt: at,
-      pollRunId: runId,
-    })),
+    // Not recent: history, as a baseline's is, alerting on nothing.
+    plan.missed.map(({ review, recent }) =>
+      reviewRowOf(handle, review, { pollRunId: runId, at, fromBaseline: !recent }),
+    ),
   );
   const alertableEdits: Applied['alertableEdits'] = [];
   let edited = 0;
   for (const edit of plan.edits) {
-    const editId = recordEdit(db, edit.known, changeOf(handle, edit.fetched), at, runId);
+    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched), at, runId);
     if (editId === undefined) continue;
     edited++;
     if (edit.recent) {
@@ -571,11 +544,11 @@ function apply(db: StoreDb, handle: string, plan: ReconcilePlan, runId: number, 
     }
   }
   for (const refresh of plan.refreshes)
-    refreshReview(db, refresh.known, changeOf(handle, refresh.fetched), at);
+    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched), at);
   let merged = 0;
   for (const merge of plan.merges) {
     const { into, fetched } = merge;
-    const change = changeOf(handle, fetched);
+    const change = reviewChangeOf(handle, fetched);
     let editId: number | undefined;
     if (into.rating !== fetched.rating || into.content !== fetched.content) {
       editId = recordEdit(db, into, change, at, runId);

@@ -140,10 +140,13 @@ const DECODED = INBOX_FIELDS.flatMap((field) => {
   return RAW_TYPES.has(column.columnType) ? [] : [{ field, column }];
 });
 
-/** Decodes the review's fields of a raw row in place (a row straight from better-sqlite3). */
-export function decodeInboxFields(raw: Record<string, unknown>): void {
+/** The review's fields of a raw row (straight from better-sqlite3), decoded. */
+export function inboxFieldsOf(raw: Readonly<Record<InboxField, unknown>>): InboxReviewFields {
+  const fields: Record<string, unknown> = {};
+  for (const field of INBOX_FIELDS) fields[field] = raw[field];
   for (const { field, column } of DECODED) {
     const value = raw[field];
-    if (value !== null && value !== undefined) raw[field] = column.mapFromDriverValue(value);
+    if (value !== null) fields[field] = column.mapFromDriverValue(value);
   }
+  return fields as InboxReviewFields;
 }

@@ -150,3 +150,8 @@ export function inboxFieldsOf(raw: Readonly<Record<InboxField, unknown>>): Inbox
   }
   return fields as InboxReviewFields;
 }
+
+/** A field's column in SQL (`time_using_app`): also its name where the review goes out as a table (CSV). */
+export function reviewColumnName(field: ReviewField): string {
+  return COLUMNS[field].name;
+}

@@ -365,6 +365,7 @@ it('migration 0006 keeps every poll run as a poll and every review listed', () =
     const path = join(temp.dir, 'old.db');
     const old = new Database(path);
     migrate(drizzle({ client: old }), { migrationsFolder: folder });
+    // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
     old.exec(`
       insert into apps (handle) values ('shop');
       insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)

@@ -17,7 +17,8 @@ import { alerts, pollRuns, reviewEdits } from '../../src/store/schema.js';
 import { appStatuses } from '../../src/store/status.js';
 import { applyTriage, notesOf, triageOf } from '../../src/store/triage.js';
 import { pollApp } from '../../src/watch/poll.js';
-import { planReconcile, type ReconcileDeps, reconcileApp, spanOf } from '../../src/watch/reconcile.js';
+import { type ReconcileDeps, reconcileApp } from '../../src/watch/reconcile.js';
+import { planReconcile, spanOf } from '../../src/watch/reconcile-plan.js';
 import { captureLog, tempDir, tempStore } from '../helpers/index.js';
 
 const APP = 'my-app';

@@ -5,42 +5,31 @@
  */
 import { and, count, eq, gt, gte, inArray, isNotNull, isNull, max, sql, sum } from 'drizzle-orm';
 import type { StoreDb } from './db.js';
+import { insertPollRun, setPollRunCounts } from './polls.js';
 import { bound, jsonEach, preparedOnce } from './prepared.js';
+import { reviewColumns } from './review-fields.js';
 import { alerts, apps, pollRuns, type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { moveTriage } from './triage.js';
 
-/** A stored review as a reconciliation compares it. */
-export type StoredReview = { rowId: ReviewRow['id'] } & Pick<
-  ReviewRow,
-  | 'identity'
-  | 'fingerprint'
-  | 'reviewId'
-  | 'reviewer'
-  | 'location'
-  | 'rating'
-  | 'content'
-  | 'createdDate'
-  | 'createdAt'
-  | 'firstSeenAt'
-  | 'updatedAt'
-  | 'removedAt'
->;
+const STORED_FIELDS = [
+  'identity',
+  'fingerprint',
+  'reviewId',
+  'reviewer',
+  'location',
+  'rating',
+  'content',
+  'createdDate',
+  'createdAt',
+  'firstSeenAt',
+  'updatedAt',
+  'removedAt',
+] as const;
 
-const COLUMNS = {
-  rowId: reviews.id,
-  identity: reviews.identity,
-  fingerprint: reviews.fingerprint,
-  reviewId: reviews.reviewId,
-  reviewer: reviews.reviewer,
-  location: reviews.location,
-  rating: reviews.rating,
-  content: reviews.content,
-  createdDate: reviews.createdDate,
-  createdAt: reviews.createdAt,
-  firstSeenAt: reviews.firstSeenAt,
-  updatedAt: reviews.updatedAt,
-  removedAt: reviews.removedAt,
-};
+/** A stored review as a reconciliation compares it. */
+export type StoredReview = { rowId: ReviewRow['id'] } & Pick<ReviewRow, (typeof STORED_FIELDS)[number]>;
+
+const COLUMNS = { rowId: reviews.id, ...reviewColumns(STORED_FIELDS) };
 
 const statements = preparedOnce((db: StoreDb) => {
   const ofApp = eq(reviews.appHandle, bound(reviews.appHandle, 'handle'));
@@ -95,30 +84,6 @@ const statements = preparedOnce((db: StoreDb) => {
       .update(apps)
       .set({ newestPageHash: null })
       .where(eq(apps.handle, bound(apps.handle, 'handle')))
-      .prepare(),
-    insertRun: db
-      .insert(pollRuns)
-      .values({
-        appHandle: bound(pollRuns.appHandle, 'appHandle'),
-        startedAt: bound(pollRuns.startedAt, 'startedAt'),
-        finishedAt: bound(pollRuns.finishedAt, 'finishedAt'),
-        status: bound(pollRuns.status, 'status'),
-        requests: bound(pollRuns.requests, 'requests'),
-        pages: bound(pollRuns.pages, 'pages'),
-        newReviews: 0,
-        editedReviews: 0,
-        error: bound(pollRuns.error, 'error'),
-        kind: 'reconcile',
-      })
-      .returning({ id: pollRuns.id })
-      .prepare(),
-    setRunCounts: db
-      .update(pollRuns)
-      .set({
-        newReviews: bound(pollRuns.newReviews, 'found'),
-        editedReviews: bound(pollRuns.editedReviews, 'edited'),
-      })
-      .where(eq(pollRuns.id, bound(pollRuns.id, 'id')))
       .prepare(),
     lastReconciled: db
       .select({ handle: pollRuns.appHandle, at: max(pollRuns.startedAt) })
@@ -210,13 +175,11 @@ export interface ReconcileRun {
 
 /** Records a reconciliation as a poll run of kind `reconcile`; returns its id. */
 export function insertReconcileRun(db: StoreDb, run: ReconcileRun): number {
-  const row = statements(db).insertRun.get({ ...run, error: run.error ?? null });
-  if (!row) throw new Error('inserting a reconcile run returned nothing');
-  return row.id;
+  return insertPollRun(db, { ...run, kind: 'reconcile', newReviews: 0, editedReviews: 0 });
 }
 
 export function setReconcileRunCounts(db: StoreDb, id: number, found: number, edited: number): void {
-  statements(db).setRunCounts.run({ id, found, edited });
+  setPollRunCounts(db, id, found, edited);
 }
 
 /** When each app's last reconciliation started (whatever its outcome), in epoch ms. */

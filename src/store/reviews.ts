@@ -1,10 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { FetchedReview } from '../catalog/index.js';
 import type { Db, StoreDb } from './db.js';
-import { type NewReviewRow, type ReviewRow, reviewEdits, reviews } from './schema.js';
+import { changedColumns, type NewReview, type ReviewChange } from './review-fields.js';
+import { type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { type KnownReview, statements } from './statements.js';
 import { reopenIfRerated } from './triage.js';
 
+export type { NewReview, ReviewChange } from './review-fields.js';
 export type { KnownReview } from './statements.js';
 
 /** The stored reviews a page's reviews matched, by identity and by fingerprint. */
@@ -65,7 +67,7 @@ export function pageIsStored(
 }
 
 /** Inserts what is not stored yet and returns only those rows: a concurrent poll cannot double them. */
-export function insertNewReviews(db: StoreDb, rows: Array<Omit<ReviewRow, 'id' | 'removedAt'>>): ReviewRow[] {
+export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): ReviewRow[] {
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
@@ -85,17 +87,6 @@ export function restoreListed(db: StoreDb, rowIds: readonly number[], pollStarte
   if (rowIds.length === 0) return 0;
   return statements(db).restoreListed.run({ pollStartedAt, ids: JSON.stringify([...new Set(rowIds)]) })
     .changes;
-}
-
-export interface ReviewChange {
-  appHandle: string;
-  identity: string;
-  reviewId: string;
-  fingerprint: string;
-  rating: number;
-  content: string;
-  createdDate: string;
-  createdAt: Date | null;
 }
 
 /**
@@ -140,20 +131,6 @@ export function recordEdit(
 /** Brings a stored review's date, fingerprint or id up to date without calling it an edit. */
 export function refreshReview(db: Db, known: KnownReview, change: ReviewChange, at: Date): void {
   db.update(reviews).set(changedColumns(change, at)).where(eq(reviews.id, known.rowId)).run();
-}
-
-function changedColumns(change: ReviewChange, at: Date): Partial<NewReviewRow> {
-  // Never trade a real review_id for a fingerprint identity: an id that went missing once stays known.
-  const identity = change.reviewId === '' ? {} : { identity: change.identity, reviewId: change.reviewId };
-  return {
-    ...identity,
-    fingerprint: change.fingerprint,
-    rating: change.rating,
-    content: change.content,
-    createdDate: change.createdDate,
-    createdAt: change.createdAt,
-    updatedAt: at,
-  };
 }
 
 export function reviewsOf(db: Db, handle: string): ReviewRow[] {

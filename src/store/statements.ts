@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { bound, jsonEach, preparedOnce } from './prepared.js';
+import { reviewColumns, reviewInsertBindings } from './review-fields.js';
 import {
   type AppRow,
   alerts,
@@ -28,19 +29,20 @@ export type PollState = Pick<
   | 'gapUnread'
 >;
 
+const LOW_REVIEW_FIELDS = [
+  'id',
+  'reviewId',
+  'reviewer',
+  'location',
+  'rating',
+  'content',
+  'createdDate',
+  'timeUsingApp',
+  'firstSeenAt',
+] as const;
+
 /** A low review as the incident look-back reads it. */
-export type LowReviewRow = Pick<
-  ReviewRow,
-  | 'id'
-  | 'reviewId'
-  | 'reviewer'
-  | 'location'
-  | 'rating'
-  | 'content'
-  | 'createdDate'
-  | 'timeUsingApp'
-  | 'firstSeenAt'
->;
+export type LowReviewRow = Pick<ReviewRow, (typeof LOW_REVIEW_FIELDS)[number]>;
 
 /** One line of how stored reviews moved the counts of one star since a moment. */
 export interface StoredStarsRow {
@@ -49,28 +51,17 @@ export interface StoredStarsRow {
   n: number;
 }
 
-/** What the store knows of a review, enough to tell new, edited and unchanged apart (watch/diff.ts). */
-export type KnownReview = { rowId: ReviewRow['id'] } & Pick<
-  ReviewRow,
-  | 'identity'
-  | 'fingerprint'
-  | 'rating'
-  | 'content'
-  | 'createdDate'
-  /** When a reconciliation found it gone from the listing; null while it is listed. */
-  | 'removedAt'
->;
+/** The fields of KnownReview besides the row id. */
+const KNOWN_FIELDS = ['identity', 'fingerprint', 'rating', 'content', 'createdDate', 'removedAt'] as const;
+
+/**
+ * What the store knows of a review, enough to tell new, edited and unchanged apart (watch/diff.ts);
+ * `removedAt` is set when a reconciliation found it gone from the listing, null while it is listed.
+ */
+export type KnownReview = { rowId: ReviewRow['id'] } & Pick<ReviewRow, (typeof KNOWN_FIELDS)[number]>;
 
 /** The columns of KnownReview. */
-const KNOWN = {
-  rowId: reviews.id,
-  identity: reviews.identity,
-  fingerprint: reviews.fingerprint,
-  rating: reviews.rating,
-  content: reviews.content,
-  createdDate: reviews.createdDate,
-  removedAt: reviews.removedAt,
-};
+const KNOWN = { rowId: reviews.id, ...reviewColumns(KNOWN_FIELDS) };
 
 /**
  * The summary's counts per star at the rating level, as stored: five counts or nothing. Read as text and
@@ -157,25 +148,7 @@ function build(db: Store['db']) {
       .prepare(),
     insertReview: db
       .insert(reviews)
-      .values({
-        appHandle: bound(reviews.appHandle, 'appHandle'),
-        identity: bound(reviews.identity, 'identity'),
-        fingerprint: bound(reviews.fingerprint, 'fingerprint'),
-        reviewId: bound(reviews.reviewId, 'reviewId'),
-        reviewer: bound(reviews.reviewer, 'reviewer'),
-        location: bound(reviews.location, 'location'),
-        rating: bound(reviews.rating, 'rating'),
-        content: bound(reviews.content, 'content'),
-        createdDate: bound(reviews.createdDate, 'createdDate'),
-        createdAt: bound(reviews.createdAt, 'createdAt'),
-        timeUsingApp: bound(reviews.timeUsingApp, 'timeUsingApp'),
-        appName: bound(reviews.appName, 'appName'),
-        appUrl: bound(reviews.appUrl, 'appUrl'),
-        fromBaseline: bound(reviews.fromBaseline, 'fromBaseline'),
-        firstSeenAt: bound(reviews.firstSeenAt, 'firstSeenAt'),
-        updatedAt: bound(reviews.updatedAt, 'updatedAt'),
-        pollRunId: bound(reviews.pollRunId, 'pollRunId'),
-      })
+      .values(reviewInsertBindings())
       .onConflictDoNothing({ target: [reviews.appHandle, reviews.identity] })
       .returning({ id: reviews.id })
       .prepare(),
@@ -200,17 +173,7 @@ function build(db: Store['db']) {
      * customers to read: it does not make a burst, nor is it quoted in one.
      */
     lowReviewsSince: db
-      .select({
-        id: reviews.id,
-        reviewId: reviews.reviewId,
-        reviewer: reviews.reviewer,
-        location: reviews.location,
-        rating: reviews.rating,
-        content: reviews.content,
-        createdDate: reviews.createdDate,
-        timeUsingApp: reviews.timeUsingApp,
-        firstSeenAt: reviews.firstSeenAt,
-      })
+      .select(reviewColumns(LOW_REVIEW_FIELDS))
       .from(reviews)
       .where(
         and(
@@ -293,6 +256,7 @@ function build(db: Store['db']) {
       })
       .returning({ id: deliveries.id })
       .prepare(),
+    /** A poll's run, or a reconciliation's (kind `reconcile`, store/reconcile.ts). */
     insertPollRun: db
       .insert(pollRuns)
       .values({
@@ -306,6 +270,7 @@ function build(db: Store['db']) {
         editedReviews: bound(pollRuns.editedReviews, 'editedReviews'),
         capped: bound(pollRuns.capped, 'capped'),
         error: bound(pollRuns.error, 'error'),
+        kind: bound(pollRuns.kind, 'kind'),
       })
       .returning({ id: pollRuns.id })
       .prepare(),

@@ -7,35 +7,16 @@ import type { ReviewDetail } from '../store/review-detail.js';
 import type { TriageEventRow } from '../store/schema.js';
 import type { TriageState } from '../store/triage.js';
 import type { Presenter } from './present.js';
+import { listedOf, REVIEW_OUTPUT, reviewUrl } from './review-output.js';
+
+const JSON_FIELDS = REVIEW_OUTPUT.flatMap((field) => (field.json ? [field.json] : []));
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
-export function reviewUrl(id: number, publicUrl: string | undefined): string {
-  return publicUrl ? new URL(`/reviews/${id}`, publicUrl).href : `/reviews/${id}`;
-}
-
+/** A listed review as the API gives it (web/review-output.ts). */
 export function rowJson(row: InboxRow, presenter: Presenter, publicUrl: string | undefined) {
-  const severity = presenter.severity(row);
-  return {
-    id: row.id,
-    url: reviewUrl(row.id, publicUrl),
-    app: presenter.app(row.appHandle, row.appName),
-    reviewer: row.reviewer,
-    location: row.location,
-    rating: row.rating,
-    content: row.content,
-    createdDate: row.createdDate,
-    date: iso(row.at),
-    firstSeenAt: iso(row.firstSeenAt),
-    timeUsingApp: row.timeUsingApp,
-    removedAt: iso(row.removedAt),
-    priority: row.priority,
-    severity: { score: severity.score, reasons: severity.reasons },
-    keywordGroups: presenter.keywordGroups(row.content),
-    status: row.status,
-    assignee: row.assignee,
-    tags: row.tags,
-  };
+  const review = listedOf(row, presenter, publicUrl);
+  return Object.fromEntries(JSON_FIELDS.map((field) => [field.key, field.value(review)]));
 }
 
 export function triageJson(triage: TriageState) {

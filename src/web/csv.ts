@@ -7,31 +7,13 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { StoreDb } from '../store/db.js';
 import { type InboxFilter, type InboxRow, type InboxSort, listInbox, MAX_PAGE_SIZE } from '../store/inbox.js';
-import { reviewUrl } from './api-json.js';
 import type { Presenter } from './present.js';
+import { listedOf, REVIEW_OUTPUT } from './review-output.js';
 
-export const CSV_COLUMNS = [
-  'id',
-  'url',
-  'app',
-  'app_handle',
-  'role',
-  'rating',
-  'date',
-  'first_seen_at',
-  'reviewer',
-  'location',
-  'time_using_app',
-  'priority',
-  'severity',
-  'reasons',
-  'keyword_groups',
-  'status',
-  'assignee',
-  'tags',
-  'removed_at',
-  'content',
-] as const;
+/** The export's columns, in order (web/review-output.ts). */
+const CSV_FIELDS = REVIEW_OUTPUT.flatMap((field) => (field.csv ? [field.csv] : []));
+
+export const CSV_COLUMNS: readonly string[] = CSV_FIELDS.map((field) => field.name);
 
 /**
  * A text starting with `=`, `+`, `-`, `@`, a tab or a CR would run as a formula in a spreadsheet, and so
@@ -53,31 +35,8 @@ export function csvField(value: string | number | null | undefined): string {
 }
 
 function csvRow(row: InboxRow, presenter: Presenter, publicUrl: string | undefined): string {
-  const app = presenter.app(row.appHandle, row.appName);
-  const severity = presenter.severity(row);
-  const values = [
-    row.id,
-    reviewUrl(row.id, publicUrl),
-    app.name,
-    app.handle,
-    app.role ?? '',
-    row.rating,
-    row.at.toISOString(),
-    row.firstSeenAt.toISOString(),
-    row.reviewer,
-    row.location,
-    row.timeUsingApp,
-    row.priority ?? '',
-    severity.score,
-    severity.reasons.join('; '),
-    presenter.keywordGroups(row.content).join('; '),
-    row.status,
-    row.assignee ?? '',
-    row.tags.join('; '),
-    row.removedAt?.toISOString() ?? '',
-    row.content,
-  ];
-  return `${values.map(csvField).join(',')}\r\n`;
+  const review = listedOf(row, presenter, publicUrl);
+  return `${CSV_FIELDS.map((field) => csvField(field.value(review))).join(',')}\r\n`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { openStore, type Store } from '../../src/store/db.js';
 import { insertPollRun } from '../../src/store/polls.js';
 import { dropsOverMonth, HOVERING_APP, monthOfPolls } from '../fixtures/rating-month.js';
 import { tempDir } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 
 const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, maxRating: 2 };
 const zero = [0, 0, 0, 0, 0] as const;
@@ -172,17 +173,20 @@ describe('rating-drop state in SQLite', () => {
 
   /** A review as a poll stores it, first seen at `at` (epoch ms) by the poll run of that moment. */
   let reviews = 0;
-  function storeReview(store: Store, rating: number, at: number, pollRunId: number): number {
+  function storeAt(store: Store, rating: number, at: number, pollRunId: number): number {
     const id = `r${++reviews}`;
-    return Number(
-      store.db.$client
-        .prepare(
-          `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-           created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-           values ('shop', ?, ?, ?, 'Shop', 'Germany', ?, 'text', ?, ?, '', 'Shop', '', 0, ?, ?, ?)`,
-        )
-        .run(id, `fp-${id}`, id, rating, new Date(at).toISOString(), at, at, at, pollRunId).lastInsertRowid,
-    );
+    return storeReview(store.db, {
+      appHandle: 'shop',
+      identity: id,
+      reviewer: 'Shop',
+      location: 'Germany',
+      rating,
+      content: 'text',
+      createdAt: new Date(at),
+      appName: 'Shop',
+      firstSeenAt: new Date(at),
+      pollRunId,
+    });
   }
 
   it('tells what the stored reviews explain from what moved the summary without one', () => {
@@ -196,12 +200,12 @@ describe('rating-drop state in SQLite', () => {
       )
       .get();
     if (!baseline) throw new Error('no baseline poll run');
-    const rerated = storeReview(store, 5, baseline.at, baseline.id);
-    const removed = storeReview(store, 5, baseline.at, baseline.id);
+    const rerated = storeAt(store, 5, baseline.at, baseline.id);
+    const removed = storeAt(store, 5, baseline.at, baseline.id);
     // Since: a new 3-star review, the first five-star review re-rated to 2 stars, the second one
     // removed from the listing, and two one-star ratings the listing shows no review for.
     const later = baseline.at + 30_000;
-    storeReview(store, 3, later, baseline.id);
+    storeAt(store, 3, later, baseline.id);
     store.db.$client
       .prepare(
         `insert into review_edits (review_row_id, app_handle, old_rating, new_rating, old_content, new_content,

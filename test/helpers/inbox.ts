@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/db.js';
+import { storeReview } from './reviews.js';
 
 export interface SeedReview {
   app?: string;
@@ -56,31 +57,21 @@ export class ReviewSeeder {
     const n = ++this.#n;
     const app = seed.app ?? 'shop';
     const createdAt = seed.createdAt === undefined ? Date.UTC(2026, 10, 1) + n * 60_000 : seed.createdAt;
-    const result = this.#store.db.$client
-      .prepare(
-        `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-         created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-         poll_run_id)
-         values (@app, @identity, @fingerprint, @identity, @reviewer, @location, @rating, @content, @createdDate,
-         @createdAt, @timeUsingApp, @appName, @appUrl, 0, @firstSeenAt, @firstSeenAt, @run)`,
-      )
-      .run({
-        app,
-        identity: `r${n}`,
-        fingerprint: `f${n}`,
-        reviewer: seed.reviewer ?? `Reviewer ${n}`,
-        location: seed.location ?? 'Canada',
-        rating: seed.rating ?? 1,
-        content: seed.content ?? `Review number ${n}`,
-        createdDate: createdAt === null ? 'Invalid Date' : new Date(createdAt).toISOString(),
-        createdAt,
-        timeUsingApp: seed.timeUsingApp ?? '2 months using the app',
-        appName: `${app} app`,
-        appUrl: seed.appUrl ?? `https://apps.example.com/${app}`,
-        firstSeenAt: seed.firstSeenAt ?? createdAt ?? Date.UTC(2026, 10, 1),
-        run: this.#runOf(app),
-      });
-    return Number(result.lastInsertRowid);
+    return storeReview(this.#store.db, {
+      appHandle: app,
+      identity: `r${n}`,
+      fingerprint: `f${n}`,
+      reviewer: seed.reviewer ?? `Reviewer ${n}`,
+      location: seed.location ?? 'Canada',
+      rating: seed.rating ?? 1,
+      content: seed.content ?? `Review number ${n}`,
+      createdAt: createdAt === null ? null : new Date(createdAt),
+      timeUsingApp: seed.timeUsingApp ?? '2 months using the app',
+      appName: `${app} app`,
+      appUrl: seed.appUrl ?? `https://apps.example.com/${app}`,
+      firstSeenAt: new Date(seed.firstSeenAt ?? createdAt ?? Date.UTC(2026, 10, 1)),
+      pollRunId: this.#runOf(app),
+    });
   }
 
   /** A review alert about this review, as the outbox stores one, with a delivery per channel. */

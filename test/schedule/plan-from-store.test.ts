@@ -3,6 +3,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { planFromStore } from '../../src/schedule/index.js';
 import type { Store } from '../../src/store/db.js';
 import { tempStore } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,7 +22,7 @@ function store(): Store {
   return s;
 }
 
-/** An app with a baseline and reviews dated (and first seen) so many days ago, written with plain SQL. */
+/** An app with a baseline and reviews dated (and first seen) so many days ago, stored as a poll stores them. */
 function seed(s: Store, handle: string, baselineAt: number, daysAgo: number[]): void {
   const raw = s.db.$client;
   raw.prepare('insert into apps (handle, baseline_at) values (?, ?)').run(handle, baselineAt);
@@ -31,14 +32,18 @@ function seed(s: Store, handle: string, baselineAt: number, daysAgo: number[]): 
        values (?, ?, ?, 'ok', 1, 1, 0, 0) returning id`,
     )
     .get(handle, baselineAt, baselineAt) as { id: number };
-  const insert = raw.prepare(
-    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-     values (?, ?, ?, ?, 'r', '', 5, '', '', ?, '', '', '', 0, ?, ?, ?)`,
-  );
   daysAgo.forEach((ago, i) => {
     const id = `${handle}-${i}`;
-    insert.run(handle, id, id, id, TODAY - ago * DAY, NOW - ago * DAY, NOW - ago * DAY, run.id);
+    storeReview(s.db, {
+      appHandle: handle,
+      identity: id,
+      fingerprint: id,
+      reviewer: 'r',
+      createdDate: '',
+      createdAt: new Date(TODAY - ago * DAY),
+      firstSeenAt: new Date(NOW - ago * DAY),
+      pollRunId: run.id,
+    });
   });
 }
 

@@ -3,6 +3,7 @@ import { recordIncident } from '../../src/store/apps.js';
 import { appArrivals } from '../../src/store/arrivals.js';
 import type { Store } from '../../src/store/db.js';
 import { tempStore } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -28,7 +29,7 @@ interface Review {
   fromBaseline?: boolean;
 }
 
-/** Writes an app, one poll run, and its reviews with plain SQL: what the poll would have stored. */
+/** Writes an app, one poll run, and its reviews: what the poll would have stored. */
 function seed(s: Store, handle: string, baselineAt: number | null, reviews: Review[]): void {
   const raw = s.db.$client;
   raw.prepare('insert into apps (handle, baseline_at) values (?, ?)').run(handle, baselineAt);
@@ -38,25 +39,20 @@ function seed(s: Store, handle: string, baselineAt: number | null, reviews: Revi
        values (?, ?, ?, 'ok', 1, 1, 0, 0) returning id`,
     )
     .get(handle, NOW - DAY, NOW - DAY) as { id: number };
-  const insert = raw.prepare(
-    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-     values (?, ?, ?, ?, 'r', '', ?, '', '', ?, '', '', '', ?, ?, ?, ?)`,
-  );
   reviews.forEach((r, i) => {
     const id = `${handle}-${i}`;
-    insert.run(
-      handle,
-      id,
-      id,
-      id,
-      r.rating ?? 5,
-      r.createdAt,
-      r.fromBaseline ? 1 : 0,
-      r.firstSeenAt,
-      r.firstSeenAt,
-      run.id,
-    );
+    storeReview(s.db, {
+      appHandle: handle,
+      identity: id,
+      fingerprint: id,
+      reviewer: 'r',
+      createdDate: '',
+      createdAt: r.createdAt === null ? null : new Date(r.createdAt),
+      firstSeenAt: new Date(r.firstSeenAt),
+      rating: r.rating ?? 5,
+      fromBaseline: r.fromBaseline ?? false,
+      pollRunId: run.id,
+    });
   });
 }
 

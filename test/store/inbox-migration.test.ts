@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/db.js';
 import { listInbox } from '../../src/store/inbox.js';
 import { fullTextDrift, ReviewSeeder } from '../helpers/inbox.js';
 import { tempDir } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
@@ -30,6 +31,7 @@ it('0008 indexes the reviews stored before it for full-text search', () => {
   const path = join(temp.dir, 'old.db');
   const old = new Database(path);
   migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0008_inbox') });
+  // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`
     insert into apps (handle) values ('shop');
     insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
@@ -59,6 +61,7 @@ it('0009 re-indexes the reviews with stemming: a word finds its other forms', ()
   const path = join(temp.dir, 'old.db');
   const old = new Database(path);
   migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0009_fts_stemmed') });
+  // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`
     insert into apps (handle) values ('shop');
     insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
@@ -72,14 +75,21 @@ it('0009 re-indexes the reviews with stemming: a word finds its other forms', ()
   const store = openStore(path);
   try {
     expect(listInbox(store.db, { text: 'refunds' }).rows.map((r) => r.reviewer)).toEqual(['Ana']);
-    store.db.$client
-      .prepare(
-        `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-         created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-         poll_run_id) values ('shop', '2', 'f2', '2', 'Ben', 'Canada', 1, 'Refunding takes weeks', 'x', 6000, '',
-         'Shop', 'u', 0, 6000, 6000, 1)`,
-      )
-      .run();
+    storeReview(store.db, {
+      appHandle: 'shop',
+      identity: '2',
+      fingerprint: 'f2',
+      reviewer: 'Ben',
+      location: 'Canada',
+      rating: 1,
+      content: 'Refunding takes weeks',
+      createdDate: 'x',
+      createdAt: new Date(6000),
+      appName: 'Shop',
+      appUrl: 'u',
+      firstSeenAt: new Date(6000),
+      pollRunId: 1,
+    });
     expect(listInbox(store.db, { text: 'refund' }).rows.map((r) => r.reviewer)).toEqual(['Ben', 'Ana']);
   } finally {
     store.close();
@@ -93,6 +103,7 @@ it('0010 re-keys the full-text index by date: the stored reviews are found newes
   const old = new Database(path);
   migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0010_fts_by_date') });
   // Row ids out of date order, two in one hour (the later row the older), and a date that did not parse.
+  // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`
     insert into apps (handle) values ('shop');
     insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)

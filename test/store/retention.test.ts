@@ -18,6 +18,7 @@ import {
   retentionPolicyOf,
 } from '../../src/store/retention.js';
 import { tempDir } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -98,7 +99,7 @@ function simulatePolls(store: Store, handle: string, from: number, to: number, e
 }
 
 /** A stored review (first seen at `at`, by the poll run of that moment); returns its row id. */
-function storeReview(store: Store, handle: string, rating: number, at: number, fromBaseline = false): number {
+function storeAt(store: Store, handle: string, rating: number, at: number, fromBaseline = false): number {
   const client = store.db.$client;
   const run = client
     .prepare<[string, number], { id: number }>(
@@ -107,28 +108,19 @@ function storeReview(store: Store, handle: string, rating: number, at: number, f
     .get(handle, at);
   if (!run) throw new Error(`no poll run of ${handle} before ${new Date(at).toISOString()}`);
   const id = `r${at}-${rating}`;
-  return Number(
-    client
-      .prepare(
-        `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-         created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at, poll_run_id)
-         values (?, ?, ?, ?, 'Shop', 'Germany', ?, 'text', ?, ?, '', ?, '', ?, ?, ?, ?)`,
-      )
-      .run(
-        handle,
-        id,
-        `fp-${id}`,
-        id,
-        rating,
-        new Date(at).toISOString(),
-        at,
-        handle,
-        fromBaseline ? 1 : 0,
-        at,
-        at,
-        run.id,
-      ).lastInsertRowid,
-  );
+  return storeReview(store.db, {
+    appHandle: handle,
+    identity: id,
+    reviewer: 'Shop',
+    location: 'Germany',
+    rating,
+    content: 'text',
+    createdAt: new Date(at),
+    appName: handle,
+    fromBaseline,
+    firstSeenAt: new Date(at),
+    pollRunId: run.id,
+  });
 }
 
 function storeEdit(store: Store, handle: string, reviewRowId: number, from: number, to: number, at: number) {
@@ -237,12 +229,12 @@ describe('pruneDatabase', () => {
         'update apps set rating_level_average = 4.6, rating_level_count = 100, rating_level_at = ? where handle = ?',
       )
       .run(levelAt, 'my-app');
-    storeReview(store, 'my-app', 1, levelAt - 5 * DAY);
-    storeReview(store, 'my-app', 2, levelAt + 3 * DAY);
-    storeReview(store, 'my-app', 1, levelAt + 9 * DAY);
-    storeReview(store, 'my-app', 5, levelAt + 10 * DAY);
-    storeReview(store, 'my-app', 1, levelAt + 11 * DAY, true);
-    const edited = storeReview(store, 'my-app', 4, levelAt - 40 * DAY);
+    storeAt(store, 'my-app', 1, levelAt - 5 * DAY);
+    storeAt(store, 'my-app', 2, levelAt + 3 * DAY);
+    storeAt(store, 'my-app', 1, levelAt + 9 * DAY);
+    storeAt(store, 'my-app', 5, levelAt + 10 * DAY);
+    storeAt(store, 'my-app', 1, levelAt + 11 * DAY, true);
+    const edited = storeAt(store, 'my-app', 4, levelAt - 40 * DAY);
     storeEdit(store, 'my-app', edited, 4, 2, levelAt + 2 * DAY);
     const before = twin(store);
 
@@ -349,7 +341,7 @@ describe('pruneDatabase', () => {
         .run(NOW.getTime() - daysAgo * DAY, NOW.getTime() - daysAgo * DAY);
     }
     simulatePolls(store, 'my-app', NOW.getTime() - 70 * DAY, NOW.getTime());
-    const reviewed = storeReview(store, 'my-app', 1, NOW.getTime() - 30 * DAY);
+    const reviewed = storeAt(store, 'my-app', 1, NOW.getTime() - 30 * DAY);
     const policy = retentionPolicyOf(config());
     await pruneDatabase(store.db, policy, NOW);
 

@@ -17,7 +17,8 @@ import { alerts, pollRuns, reviewEdits } from '../../src/store/schema.js';
 import { appStatuses } from '../../src/store/status.js';
 import { applyTriage, notesOf, triageOf } from '../../src/store/triage.js';
 import { pollApp } from '../../src/watch/poll.js';
-import { planReconcile, type ReconcileDeps, reconcileApp, spanOf } from '../../src/watch/reconcile.js';
+import { type ReconcileDeps, reconcileApp } from '../../src/watch/reconcile.js';
+import { planReconcile, spanOf } from '../../src/watch/reconcile-plan.js';
 import { captureLog, tempDir, tempStore } from '../helpers/index.js';
 
 const APP = 'my-app';
@@ -365,6 +366,7 @@ it('migration 0006 keeps every poll run as a poll and every review listed', () =
     const path = join(temp.dir, 'old.db');
     const old = new Database(path);
     migrate(drizzle({ client: old }), { migrationsFolder: folder });
+    // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
     old.exec(`
       insert into apps (handle) values ('shop');
       insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)

@@ -1,0 +1,157 @@
+/**
+ * The review's fields, written down once: what a new row holds and how a listed review fills it, what an
+ * edit brings up to date, the insert's bindings, the column sets reads select, and the fields the inbox
+ * reads (with how its raw SQL rows become values). The table itself is drizzle's, in schema.ts; everything
+ * here is derived from it where it can be, so a new column of `reviews` is added there, in `reviewRowOf`
+ * (where its value comes from) and, if the inbox shows it, in `INBOX_FIELDS` (docs/architecture.md,
+ * "Where to make a change").
+ */
+import { getTableColumns, type SQL } from 'drizzle-orm';
+import { type FetchedReview, parseReviewDate } from '../catalog/index.js';
+import { bound } from './prepared.js';
+import { type ReviewRow, reviews } from './schema.js';
+
+/** A column of the review's row, by its name in TypeScript. */
+export type ReviewField = keyof ReviewRow;
+
+/** The row a poll or a reconciliation writes for a review it stores: every column but the id and the removal. */
+export type NewReview = Omit<ReviewRow, 'id' | 'removedAt'>;
+
+const COLUMNS = getTableColumns(reviews);
+
+/** Written by the store on its own: the row's id, and the removal a reconciliation marks later. */
+const NOT_INSERTED: ReadonlySet<string> = new Set<ReviewField>(['id', 'removedAt']);
+
+/**
+ * The insert's values: every column of NewReview bound to the placeholder of its own name, so a row binds
+ * as it is (statements.ts prepares the insert once). Derived from the table: a new column binds with no
+ * edit here.
+ */
+export function reviewInsertBindings(): Record<keyof NewReview, SQL> {
+  return Object.fromEntries(
+    Object.entries(COLUMNS)
+      .filter(([key]) => !NOT_INSERTED.has(key))
+      .map(([key, column]) => [key, bound(column, key)]),
+  ) as Record<keyof NewReview, SQL>;
+}
+
+/** Drizzle's columns for these fields, keyed by their names: a read's select list. */
+export function reviewColumns<const K extends ReviewField>(
+  fields: readonly K[],
+): { [F in K]: (typeof COLUMNS)[F] } {
+  return Object.fromEntries(fields.map((field) => [field, COLUMNS[field]])) as {
+    [F in K]: (typeof COLUMNS)[F];
+  };
+}
+
+/**
+ * What a listed review says of itself that an edit can change: the columns a poll writes on a new row and
+ * brings up to date when the review is edited or refreshed (`changedColumns`). A column computed from the
+ * review's text (its topics, say) belongs here, so an edit recomputes it.
+ */
+export type ReviewChange = Pick<
+  NewReview,
+  'appHandle' | 'identity' | 'reviewId' | 'fingerprint' | 'rating' | 'content' | 'createdDate' | 'createdAt'
+>;
+
+export function reviewChangeOf(handle: string, review: FetchedReview): ReviewChange {
+  return {
+    appHandle: handle,
+    identity: review.identity,
+    reviewId: review.reviewId,
+    fingerprint: review.fingerprint,
+    rating: review.rating,
+    content: review.content,
+    createdDate: review.createdDate,
+    createdAt: parseReviewDate(review.createdDate),
+  };
+}
+
+/** Where and when a review is stored, and whether as history (alerting on nothing). */
+export interface StoredAs {
+  pollRunId: number;
+  at: Date;
+  /** History: a baseline's, or dated too long ago to alert on; given the review's parsed date. */
+  fromBaseline: boolean | ((createdAt: Date | null) => boolean);
+}
+
+/** The new row of a review a poll or a reconciliation found listed and not stored. */
+export function reviewRowOf(handle: string, review: FetchedReview, stored: StoredAs): NewReview {
+  const change = reviewChangeOf(handle, review);
+  const { fromBaseline } = stored;
+  return {
+    ...change,
+    reviewer: review.reviewer,
+    location: review.location,
+    timeUsingApp: review.timeUsingApp,
+    appName: review.appName,
+    appUrl: review.appUrl,
+    fromBaseline: typeof fromBaseline === 'boolean' ? fromBaseline : fromBaseline(change.createdAt),
+    firstSeenAt: stored.at,
+    updatedAt: stored.at,
+    pollRunId: stored.pollRunId,
+  };
+}
+
+/**
+ * The columns an edit or a refresh sets: the change, and when. Never trades a real review_id for a
+ * fingerprint identity: an id that went missing once stays known.
+ */
+export function changedColumns(change: ReviewChange, at: Date): Partial<NewReview> {
+  const { appHandle: _app, identity, reviewId, ...rest } = change;
+  return { ...(reviewId === '' ? {} : { identity, reviewId }), ...rest, updatedAt: at };
+}
+
+/**
+ * The review's fields the inbox reads (store/inbox.ts), in the order the CSV export and the JSON API list
+ * those they carry as they are (web/review-output.ts). Each is read as `r.<column>` and decoded as drizzle
+ * decodes the column (a timestamp to a Date).
+ */
+export const INBOX_FIELDS = [
+  'id',
+  'appHandle',
+  'appName',
+  'reviewer',
+  'location',
+  'rating',
+  'content',
+  'createdDate',
+  'createdAt',
+  'firstSeenAt',
+  'timeUsingApp',
+  'removedAt',
+] as const satisfies readonly ReviewField[];
+
+export type InboxField = (typeof INBOX_FIELDS)[number];
+
+/** The review's part of an inbox row. */
+export type InboxReviewFields = Pick<ReviewRow, InboxField>;
+
+/** `r.<column> as <field>, …`: the inbox's select list of the review's fields. */
+export const INBOX_FIELDS_SQL = INBOX_FIELDS.map((field) => `r.${COLUMNS[field].name} as ${field}`).join(
+  ', ',
+);
+
+/** Column types whose raw SQLite value is the value: the others (a timestamp's integer) are decoded. */
+const RAW_TYPES: ReadonlySet<string> = new Set(['SQLiteText', 'SQLiteInteger', 'SQLiteReal']);
+
+const DECODED = INBOX_FIELDS.flatMap((field) => {
+  const column = COLUMNS[field];
+  return RAW_TYPES.has(column.columnType) ? [] : [{ field, column }];
+});
+
+/** The review's fields of a raw row (straight from better-sqlite3), decoded. */
+export function inboxFieldsOf(raw: Readonly<Record<InboxField, unknown>>): InboxReviewFields {
+  const fields: Record<string, unknown> = {};
+  for (const field of INBOX_FIELDS) fields[field] = raw[field];
+  for (const { field, column } of DECODED) {
+    const value = raw[field];
+    if (value !== null) fields[field] = column.mapFromDriverValue(value);
+  }
+  return fields as InboxReviewFields;
+}
+
+/** A field's column in SQL (`time_using_app`): also its name where the review goes out as a table (CSV). */
+export function reviewColumnName(field: ReviewField): string {
+  return COLUMNS[field].name;
+}

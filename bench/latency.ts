@@ -6,8 +6,8 @@ import { silentLogger } from '../src/log.js';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { POLL_JOB } from '../src/queue/names.js';
 import { type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
+import { startWorker } from '../src/root/worker.js';
 import { loadSettings } from '../src/settings.js';
-import { startWorker } from '../src/worker.js';
 import {
   alertBenchConfig,
   control,

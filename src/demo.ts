@@ -5,13 +5,13 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Config, parseConfig } from './config/index.js';
 import type { Logger } from './log.js';
+import { startWorker, type Worker } from './root/worker.js';
 import { demoChannelsFrom, settingsOf } from './settings.js';
 import { type MarketEvent, type Simulator, startSimulator, type WireReview } from './simulator/index.js';
 import { getApp } from './store/apps.js';
 import { openStore } from './store/db.js';
 import { deleteUser } from './store/users.js';
 import { addUser } from './web/users.js';
-import { startWorker, type Worker } from './worker.js';
 
 export const DEMO_APPS = ['acme-bundles', 'bolt-subscriptions', 'cobalt-reviews'] as const;
 export const DEMO_RIVAL = 'rival-bundles';

@@ -35,12 +35,9 @@ const LAYER: Readonly<Record<string, number>> = {
   'settings.ts': 5,
   // The inbox's pages and API, mounted by ops' server: a peer it may import, importing nothing of ops.
   web: 5,
-  'worker.ts': 6,
-  // The composition root's steps, and what commands do with a worker.
+  // The composition roots (`worker.ts` for long-running work, `resources.ts` for the short commands)
+  // and the named steps `worker.ts` runs.
   root: 6,
-  // The short commands' composition root, and what `status` reads through it.
-  'resources.ts': 6,
-  'status.ts': 6,
   'demo.ts': 7,
   cli: 8,
 };
@@ -171,7 +168,7 @@ describe('layering', () => {
       "const d = await import('../queue/d.js');",
       "type E = import('../cli/e.js').E;",
       "import {\n  f,\n  type G,\n} from '../scoring/f.js';",
-      "// import { h } from '../worker.js';",
+      "// import { h } from '../root/worker.js';",
       'const i = "from \'../ops/i.js\'";',
     ].join('\n');
     const specifiers = relativeImports(source);

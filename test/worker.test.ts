@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { ExitCode, ReviewwatchError } from '../src/errors.js';
+import { startWorker } from '../src/root/worker.js';
 import { settingsOf } from '../src/settings.js';
-import { startWorker } from '../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from './helpers/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
+import { startWorker, type Worker } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { startWorker, type Worker } from '../../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 

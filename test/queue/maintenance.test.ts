@@ -7,10 +7,10 @@ import {
   PRUNE_SCHEDULER_ID,
   syncMaintenanceSchedule,
 } from '../../src/queue/maintenance.js';
+import type { Worker } from '../../src/root/worker.js';
 import { getApp } from '../../src/store/apps.js';
 import type { Store } from '../../src/store/db.js';
 import type { PruneResult } from '../../src/store/retention.js';
-import type { Worker } from '../../src/worker.js';
 import { waitFor } from '../helpers/index.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import {
   type CategoryRank,
   type CategoryView,

@@ -1,10 +1,10 @@
-import { alertPolicyOf } from '../alerts/policy.js';
-import { CatalogError } from '../catalog/index.js';
-import { errorMessage } from '../errors.js';
-import { enqueueMessages } from '../queue/notify-worker.js';
-import { reconcileLocked } from '../queue/reconcile-worker.js';
-import { ReconcileError, type ReconcileOutcome } from '../watch/reconcile.js';
-import type { Worker } from '../worker.js';
+import { alertPolicyOf } from '../../alerts/policy.js';
+import { CatalogError } from '../../catalog/index.js';
+import { errorMessage } from '../../errors.js';
+import { enqueueMessages } from '../../queue/notify-worker.js';
+import { reconcileLocked } from '../../queue/reconcile-worker.js';
+import type { Worker } from '../../root/worker.js';
+import { ReconcileError, type ReconcileOutcome } from '../../watch/reconcile.js';
 
 /** How long `reconcile` waits for a poll of the app (here or in a running `start`) to finish. */
 export const BUSY_WAIT_MS = 60_000;

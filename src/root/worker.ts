@@ -7,34 +7,30 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { CatalogClient } from './catalog/index.js';
-import type { Logger } from './log.js';
-import { createSenders } from './notify/channels.js';
-import type { ChannelSender } from './notify/sender.js';
-import { PollingHealth } from './ops/health.js';
-import { Metrics } from './ops/metrics.js';
-import type { OpsServer } from './ops/server.js';
-import type { MarketJobData } from './queue/market-worker.js';
-import type { NotifyJobData, PollJobData } from './queue/names.js';
-import type { PollSchedule } from './queue/poll-schedule.js';
-import type { RetryPolicy } from './queue/poll-worker.js';
-import type { ReconcileJobData } from './queue/reconcile-worker.js';
-import { catalogTargetOf, type OnFatal, openCatalog } from './root/catalog.js';
-import { type Controls, lifecycle, onDemand } from './root/handle.js';
-import type { Mode } from './root/mode.js';
-import { openOps } from './root/ops.js';
-import { allQueues, openQueues } from './root/queues.js';
-import { planSchedule, startScheduling } from './root/scheduling.js';
-import { openStorage } from './root/storage.js';
-import { createWorkers, type NotifyWorker, type PollWorker } from './root/workers.js';
-import type { Settings } from './settings.js';
-import type { Simulator } from './simulator/index.js';
-import type { Store } from './store/db.js';
-import { type Releasers, withReleasers } from './util/releasers.js';
-
-export { catalogTargetOf } from './root/catalog.js';
-export type { PollNowResult } from './root/handle.js';
-export type { Mode } from './root/mode.js';
+import type { CatalogClient } from '../catalog/index.js';
+import type { Logger } from '../log.js';
+import { createSenders } from '../notify/channels.js';
+import type { ChannelSender } from '../notify/sender.js';
+import { PollingHealth } from '../ops/health.js';
+import { Metrics } from '../ops/metrics.js';
+import type { OpsServer } from '../ops/server.js';
+import type { MarketJobData } from '../queue/market-worker.js';
+import type { NotifyJobData, PollJobData } from '../queue/names.js';
+import type { PollSchedule } from '../queue/poll-schedule.js';
+import type { RetryPolicy } from '../queue/poll-worker.js';
+import type { ReconcileJobData } from '../queue/reconcile-worker.js';
+import type { Settings } from '../settings.js';
+import type { Simulator } from '../simulator/index.js';
+import type { Store } from '../store/db.js';
+import { type Releasers, withReleasers } from '../util/releasers.js';
+import { catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
+import { type Controls, lifecycle, onDemand } from './handle.js';
+import type { Mode } from './mode.js';
+import { openOps } from './ops.js';
+import { allQueues, openQueues } from './queues.js';
+import { planSchedule, startScheduling } from './scheduling.js';
+import { openStorage } from './storage.js';
+import { createWorkers, type NotifyWorker, type PollWorker } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;

@@ -310,8 +310,8 @@ export async function startDemo(
     throw err;
   }
   const { worker, config } = started;
-  const ops = worker.ops;
-  if (!ops) {
+  const opsUrl = worker.opsUrl;
+  if (opsUrl === undefined) {
     await worker.stop();
     await simulator.close();
     throw new Error('the demo started without its inbox');
@@ -322,7 +322,7 @@ export async function startDemo(
     worker,
     simulator,
     config,
-    inbox: { url: `${config.web.publicUrl ?? ops.url}/`, user: DEMO_USER, password },
+    inbox: { url: `${config.web.publicUrl ?? opsUrl}/`, user: DEMO_USER, password },
     stop() {
       stopping ??= (async () => {
         endScript();

@@ -160,6 +160,21 @@ describe('layering', () => {
     expect(offences(upper), 'these imports point up the layers').toEqual([]);
   });
 
+  it("keeps the root's steps from importing the roots that run them", () => {
+    const roots = ['src/root/worker.ts', 'src/root/resources.ts'];
+    const back = edgesOf('root')
+      .filter((edge) => !roots.includes(edge.file) && roots.includes(edge.target))
+      .map((edge) => `${edge.file} -> ${edge.target}`);
+    expect(back, 'a step imports the root that runs it').toEqual([]);
+  });
+
+  it("leaves a worker's parts (partsOf) to the tests and benchmarks", () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => /\bpartsOf\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file).split(sep).join('/'));
+    expect(users, 'src/ uses the Worker handle, not its parts').toEqual(['src/root/worker.ts']);
+  });
+
   it('reads every kind of import and catches one that points up', () => {
     const source = [
       "import type { A } from '../watch/diff.js';",

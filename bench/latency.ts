@@ -6,8 +6,8 @@ import { silentLogger } from '../src/log.js';
 import { connectRedis, DEFAULT_REDIS_URL } from '../src/queue/connection.js';
 import { POLL_JOB } from '../src/queue/names.js';
 import { type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
+import { partsOf, startWorker } from '../src/root/worker.js';
 import { loadSettings } from '../src/settings.js';
-import { startWorker } from '../src/worker.js';
 import {
   alertBenchConfig,
   control,
@@ -66,16 +66,17 @@ const settings = loadSettings({
 });
 // The worker `start` runs, less its schedules: this benchmark enqueues its own polls.
 const services = await startWorker(settings, { mode: 'once', logger: silentLogger });
+const parts = partsOf(services);
 
 const samples = new Map<string, Sample>();
 const deliveryToJob = new Map<number, string>();
 const notifyActiveByDelivery = new Map<number, number>();
 const finished = new Map<string, (result: PollJobResult | Error) => void>();
-services.pollWorker.on('active', (job) => {
+parts.pollWorker.on('active', (job) => {
   const sample = job.id ? samples.get(job.id) : undefined;
   if (sample) sample.pollActive = performance.now();
 });
-services.pollWorker.on('completed', (job, result) => {
+parts.pollWorker.on('completed', (job, result) => {
   const now = performance.now();
   const sample = job.id ? samples.get(job.id) : undefined;
   if (sample) {
@@ -85,10 +86,10 @@ services.pollWorker.on('completed', (job, result) => {
   }
   if (job.id) finished.get(job.id)?.(result);
 });
-services.pollWorker.on('failed', (job, err) => {
+parts.pollWorker.on('failed', (job, err) => {
   if (job?.id) finished.get(job.id)?.(err);
 });
-services.notifyWorker.on('active', (job) => {
+parts.notifyWorker.on('active', (job) => {
   const id = job.data.deliveryIds[0];
   if (id !== undefined && !notifyActiveByDelivery.has(id)) notifyActiveByDelivery.set(id, performance.now());
 });
@@ -105,11 +106,11 @@ async function poll(jobs: Array<{ jobId: string; handle: string }>): Promise<Pol
         });
       }),
   );
-  await services.pollQueue.addBulk(
+  await parts.pollQueue.addBulk(
     jobs.map(({ jobId, handle }) => ({
       name: POLL_JOB,
       data: { handle },
-      opts: { ...pollJobOptions(services.retry), jobId },
+      opts: { ...pollJobOptions(parts.retry), jobId },
     })),
   );
   return Promise.all(done);

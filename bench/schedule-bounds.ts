@@ -1,6 +1,6 @@
 /**
  * The best any schedule could do on a world's own rates, to hold the policies against. Written apart from
- * src/schedule/policy.ts on purpose: a bound computed with the code it judges would prove nothing.
+ * src/schedule/solvers.ts on purpose: a bound computed with the code it judges would prove nothing.
  *
  * Setting: app i gets Poisson arrivals at rate λ_i (its mean rate in the simulated world)
  * and is polled every T_i ∈ [min, max]; polls/day = Σ 1 / T_i. A review waits uniformly on [0, T_i], so

@@ -5,13 +5,13 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Config, parseConfig } from './config/index.js';
 import type { Logger } from './log.js';
+import { startWorker, type Worker } from './root/worker.js';
 import { demoChannelsFrom, settingsOf } from './settings.js';
 import { type MarketEvent, type Simulator, startSimulator, type WireReview } from './simulator/index.js';
 import { getApp } from './store/apps.js';
 import { openStore } from './store/db.js';
 import { deleteUser } from './store/users.js';
 import { addUser } from './web/users.js';
-import { startWorker, type Worker } from './worker.js';
 
 export const DEMO_APPS = ['acme-bundles', 'bolt-subscriptions', 'cobalt-reviews'] as const;
 export const DEMO_RIVAL = 'rival-bundles';
@@ -310,8 +310,8 @@ export async function startDemo(
     throw err;
   }
   const { worker, config } = started;
-  const ops = worker.ops;
-  if (!ops) {
+  const opsUrl = worker.opsUrl;
+  if (opsUrl === undefined) {
     await worker.stop();
     await simulator.close();
     throw new Error('the demo started without its inbox');
@@ -322,7 +322,7 @@ export async function startDemo(
     worker,
     simulator,
     config,
-    inbox: { url: `${config.web.publicUrl ?? ops.url}/`, user: DEMO_USER, password },
+    inbox: { url: `${config.web.publicUrl ?? opsUrl}/`, user: DEMO_USER, password },
     stop() {
       stopping ??= (async () => {
         endScript();

@@ -37,12 +37,9 @@ const LAYER: Readonly<Record<string, number>> = {
   'settings.ts': 5,
   // The inbox's pages and API, mounted by ops' server: a peer it may import, importing nothing of ops.
   web: 5,
-  'worker.ts': 6,
-  // The composition root's steps, and what commands do with a worker.
+  // The composition roots (`worker.ts` for long-running work, `resources.ts` for the short commands)
+  // and the named steps `worker.ts` runs.
   root: 6,
-  // The short commands' composition root, and what `status` reads through it.
-  'resources.ts': 6,
-  'status.ts': 6,
   'demo.ts': 7,
   cli: 8,
 };
@@ -165,6 +162,21 @@ describe('layering', () => {
     expect(offences(upper), 'these imports point up the layers').toEqual([]);
   });
 
+  it("keeps the root's steps from importing the roots that run them", () => {
+    const roots = ['src/root/worker.ts', 'src/root/resources.ts'];
+    const back = edgesOf('root')
+      .filter((edge) => !roots.includes(edge.file) && roots.includes(edge.target))
+      .map((edge) => `${edge.file} -> ${edge.target}`);
+    expect(back, 'a step imports the root that runs it').toEqual([]);
+  });
+
+  it("leaves a worker's parts (partsOf) to the tests and benchmarks", () => {
+    const users = sourceFiles(SRC)
+      .filter((file) => /\bpartsOf\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file).split(sep).join('/'));
+    expect(users, 'src/ uses the Worker handle, not its parts').toEqual(['src/root/worker.ts']);
+  });
+
   it('reads every kind of import and catches one that points up', () => {
     const source = [
       "import type { A } from '../watch/diff.js';",
@@ -173,7 +185,7 @@ describe('layering', () => {
       "const d = await import('../queue/d.js');",
       "type E = import('../cli/e.js').E;",
       "import {\n  f,\n  type G,\n} from '../scoring/f.js';",
-      "// import { h } from '../worker.js';",
+      "// import { h } from '../root/worker.js';",
       'const i = "from \'../ops/i.js\'";',
     ].join('\n');
     const specifiers = relativeImports(source);

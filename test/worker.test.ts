@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { ExitCode, ReviewwatchError } from '../src/errors.js';
+import { partsOf, startWorker } from '../src/root/worker.js';
 import { settingsOf } from '../src/settings.js';
-import { startWorker } from '../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from './helpers/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -88,16 +88,16 @@ describe('startWorker', () => {
       logger: captureLog().logger,
       privateQueues: true,
     });
-    expect(worker.simulator).toBeDefined();
+    expect(partsOf(worker).simulator).toBeDefined();
     const [outcome] = await worker.pollNow(['shop']);
     expect(outcome?.result?.status).toBe('baseline');
     await Promise.all([worker.stop(), worker.stop(), worker.kill()]);
     await worker.done;
     expect(openHandles().files.filter((f) => f.startsWith(settings.databasePath))).toEqual([]);
     await waitFor(
-      () => worker.redis.status === 'end',
+      () => partsOf(worker).redis.status === 'end',
       5_000,
-      () => `Redis is ${worker.redis.status}`,
+      () => `Redis is ${partsOf(worker).redis.status}`,
     );
   });
 });

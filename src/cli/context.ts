@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createLogger, type Logger } from '../log.js';
+import type { Worker } from '../root/worker.js';
 import { loadSettings, logOptionsFrom, type Settings } from '../settings.js';
-import type { Worker } from '../worker.js';
 
 export interface GlobalOptions {
   config?: string;

@@ -176,7 +176,7 @@ export class PollSchedule {
   /**
    * After a poll of an app finished: a baseline asks for a new plan; under `adaptive` and `budget`, new
    * low reviews beyond the app's pace (an incident) bring its next poll to `poll.minEvery`, relaxing
-   * back to its interval over the next polls (schedule/policy.ts).
+   * back to its interval over the next polls (schedule/incident.ts).
    */
   pollFinished(handle: string, result: PollJobResult, startedAt: number): Promise<void> {
     if (result.status === 'skipped') return Promise.resolve();

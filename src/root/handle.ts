@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Job, type Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { PollJobData } from '../queue/names.js';
+import type { NotifyJobData, PollJobData } from '../queue/names.js';
 import { POLL_JOB } from '../queue/names.js';
+import { enqueueMessages } from '../queue/notify-worker.js';
 import {
   POLL_LOCK_TTL_MS,
   type PollJobResult,
   pollJobOptions,
   type RetryPolicy,
 } from '../queue/poll-worker.js';
+import { reconcileLocked } from '../queue/reconcile-worker.js';
 import type { Store } from '../store/db.js';
 import { type DeliveryState, deliveryStates } from '../store/outbox.js';
 import { plural } from '../util/plural.js';
 import type { Releasers } from '../util/releasers.js';
+import type { ReconcileDeps, ReconcileOutcome } from '../watch/reconcile.js';
 
 /** A one-shot job stops waiting for another poll of its app this long before its run's deadline, to say so. */
 const LOCK_WAIT_MARGIN_MS = 1_000;
@@ -37,6 +41,12 @@ export interface Controls {
    * its last error, and its job is taken off the queue where it can be.
    */
   pollNow(handles: string[], options?: PollNowOptions): Promise<PollNowResult[]>;
+  /**
+   * Reconciles this app now under its poll lock, waiting up to `waitMs` for a poll of it (`busy` when that
+   * poll held on), and puts the alerts it raised on the notify queue; if Redis refuses them, they stay in
+   * the outbox for `start` to deliver.
+   */
+  reconcile(handle: string, options: { waitMs: number }): Promise<ReconcileOutcome | 'busy'>;
   /** Waits until none of these deliveries is pending, or `timeoutMs` passes; returns their states. */
   settle(
     ids: number[],
@@ -142,6 +152,32 @@ export function onDemand(
         states = deliveryStates(store.db, ids);
       }
       return states;
+    },
+  };
+}
+
+/** `reconcile` through a worker's catalog client, store, poll locks and notify queue. */
+export function reconcileOnDemand(parts: {
+  deps: ReconcileDeps;
+  redis: Redis;
+  prefix: string;
+  pages: number;
+  notifyQueue: Queue<NotifyJobData>;
+}): Pick<Controls, 'reconcile'> {
+  const { deps, redis, prefix, pages, notifyQueue } = parts;
+  return {
+    async reconcile(handle, options) {
+      const outcome = await reconcileLocked(deps, { redis, prefix, waitMs: options.waitMs }, handle, {
+        pages,
+      });
+      if (outcome !== 'busy' && outcome.messages.length > 0) {
+        await enqueueMessages(notifyQueue, outcome.messages).catch((err) =>
+          deps.logger.warn(
+            `could not enqueue notifications now (${errorMessage(err)}); they stay in the outbox`,
+          ),
+        );
+      }
+      return outcome;
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Adaptive poll scheduling: each app's interval from its review arrival rate (rate.ts) under one of the
- * policies of `poll.schedule` (policy.ts). This file joins them to the config and the store: one call
- * plans every watched app.
+ * policies of `poll.schedule` (policy.ts, with solvers.ts, incident.ts and reservations.ts). This file
+ * joins them to the config and the store: one call plans every watched app.
  */
 import type { Config } from '../config/schema.js';
 import { appArrivals } from '../store/arrivals.js';
@@ -14,14 +14,18 @@ import {
   DEFAULT_RELAX_RATIO,
   type Plan,
   planSchedule,
-  reservedPerDay,
   type ScheduleSettings,
 } from './policy.js';
 import { createRateEstimator, DEFAULT_RATE_MODEL, historyHorizonMs, type RateModel } from './rate.js';
+import { reservedPerDay } from './reservations.js';
 
+export * from './incident.js';
 export * from './market.js';
 export * from './policy.js';
 export * from './rate.js';
+export * from './reservations.js';
+export { BUDGET_MARGIN, LONGEST_INTERVAL_MS } from './solvers.js';
+export { fmtDuration } from './units.js';
 
 /** How many of an app's newest reviews the rate is judged on: enough for ±10%, cheap for 10,000 apps. */
 export const ARRIVALS_READ_PER_APP = 100;

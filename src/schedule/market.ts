@@ -7,8 +7,8 @@
 import type { Config } from '../config/schema.js';
 import type { StoreDb } from '../store/db.js';
 import { developersOfApps } from '../store/market/developers.js';
-import { LONGEST_INTERVAL_MS } from './policy.js';
 import { DAY_MS } from './rate.js';
+import { LONGEST_INTERVAL_MS } from './solvers.js';
 
 export interface MarketCost {
   categoryPages: number;

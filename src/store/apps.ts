@@ -48,7 +48,7 @@ export function lastPollTimes(db: Db): Map<string, number> {
   return new Map(rows.flatMap((row) => (row.at ? [[row.handle, row.at.getTime()] as const] : [])));
 }
 
-/** A poll found an incident on the app (schedule/policy.ts, isIncident): its polls are tightened. */
+/** A poll found an incident on the app (schedule/incident.ts, isIncident): its polls are tightened. */
 export function recordIncident(db: Db, handle: string, at: number): void {
   db.update(apps)
     .set({ lastIncidentAt: new Date(at) })

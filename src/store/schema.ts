@@ -54,7 +54,7 @@ export const apps = sqliteTable('apps', {
   lastSuccessAt: timestamp('last_success_at'),
   /**
    * When a poll last found an incident on the app: more new low reviews than its pace explains
-   * (schedule/policy.ts, isIncident). Its polls are tightened for a while after; kept here so a restart
+   * (schedule/incident.ts, isIncident). Its polls are tightened for a while after; kept here so a restart
    * tightens only the apps that had one, not every app with a routine low review.
    */
   lastIncidentAt: timestamp('last_incident_at'),

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { messagesOf } from '../../src/alerts/messages.js';
 import { NOTIFY_JOB } from '../../src/queue/names.js';
 import { enqueueMessages, enqueueUndelivered } from '../../src/queue/notify-worker.js';
+import { partsOf } from '../../src/root/worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { deliveryStates, retryFailed, undeliveredDeliveries } from '../../src/store/outbox.js';
 import { alerts, deliveries } from '../../src/store/schema.js';
@@ -93,10 +94,10 @@ describe('alerts end to end', () => {
     expect(smtp.mails[0]?.text).toContain('Charged twice');
 
     // Enqueued again (a sweep, a restart): SQLite says sent, nothing goes out twice.
-    await h.worker.notifyQueue.addBulk(
+    await partsOf(h.worker).notifyQueue.addBulk(
       ids.map((id) => ({ name: NOTIFY_JOB, data: { deliveryIds: [id] }, opts: { jobId: `again-${id}` } })),
     );
-    await drained(h.worker.notifyQueue);
+    await drained(partsOf(h.worker).notifyQueue);
     expect(slack.calls).toHaveLength(1);
     expect(smtp.mails).toHaveLength(1);
     // A quiet poll raises nothing.
@@ -146,7 +147,7 @@ describe('alerts end to end', () => {
     expect(state?.lastError).not.toContain('secret-token-xyz');
     expect(h.log.text()).not.toContain('secret-token-xyz');
 
-    await enqueueMessages(h.worker.notifyQueue, messagesOf(retryFailed(h.worker.store.db)));
+    await enqueueMessages(partsOf(h.worker).notifyQueue, messagesOf(retryFailed(h.worker.store.db)));
     await h.settle(ids);
     expect(deliveryStates(h.worker.store.db, ids)[0]?.status).toBe('sent');
     expect(slack.accepted()).toHaveLength(1);
@@ -183,13 +184,13 @@ describe('alerts end to end', () => {
 
   it('lose nothing when Redis loses the queue: the outbox is re-enqueued', async () => {
     await baselineThen(config({ apps: [{ handle: 'shop', notify: ['support'] }] }));
-    await h.worker.notifyWorker.pause();
+    await partsOf(h.worker).notifyWorker.pause();
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Lost my data' }]);
     const [result] = await h.poll(['shop']);
-    await h.worker.notifyQueue.obliterate({ force: true });
+    await partsOf(h.worker).notifyQueue.obliterate({ force: true });
     expect(undeliveredDeliveries(h.worker.store.db).map((d) => d.id)).toEqual(result?.deliveryIds);
-    await enqueueUndelivered(h.worker.notifyQueue, h.worker.store);
-    h.worker.notifyWorker.resume();
+    await enqueueUndelivered(partsOf(h.worker).notifyQueue, h.worker.store);
+    partsOf(h.worker).notifyWorker.resume();
     await h.settle(result?.deliveryIds ?? []);
     expect(slack.accepted()).toHaveLength(1);
   });

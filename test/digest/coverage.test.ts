@@ -16,11 +16,11 @@ import { createSenders } from '../../src/notify/channels.js';
 import { connectRedis } from '../../src/queue/connection.js';
 import { enqueueOverdueDigest } from '../../src/queue/digest-worker.js';
 import { DIGEST_QUEUE } from '../../src/queue/names.js';
+import { partsOf, startWorker } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { openStore, type StoreDb } from '../../src/store/db.js';
 import { apps, digestRuns, pollRuns } from '../../src/store/schema.js';
-import { startWorker } from '../../src/worker.js';
 import { runCli } from '../helpers/cli.js';
 import { captureLog, REDIS_URL, tempDir, tempStore, uniquePrefix } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
@@ -245,7 +245,7 @@ describe('the first start after installation', () => {
       { mode: 'service', logger: captureLog().logger, privateQueues: true },
     );
     cleanups.push(() => worker.stop());
-    const queue = worker.digestQueue;
+    const queue = partsOf(worker).digestQueue;
     if (!queue) throw new Error('a service made no digest queue');
     expect(await catchUps(queue)).toEqual([]);
   });

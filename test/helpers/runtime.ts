@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseConfig } from '../../src/config/index.js';
 import type { PollJobResult } from '../../src/queue/poll-worker.js';
+import { startWorker, type Worker, type WorkerOptions } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
-import { startWorker, type Worker, type WorkerOptions } from '../../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix } from './index.js';
 
 export interface Harness {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
+import { partsOf, startWorker, type Worker } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { startWorker, type Worker } from '../../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
@@ -59,7 +59,7 @@ describe('alerts from the simulator, end to end', () => {
   it('say SIMULATED DATA in Slack when the worker polls its built-in simulator (catalog.simulator: true)', async () => {
     const slack = await fakeSlack();
     const w = await worker({ simulator: true }, slack);
-    const sim = w.simulator;
+    const sim = partsOf(w).simulator;
     if (!sim) throw new Error('catalog.simulator: true started no simulator');
     const body = await firstAlert(w, sim, slack);
     expect(body?.text).toMatch(/^\[SIMULATED DATA\] ★☆☆☆☆ /);

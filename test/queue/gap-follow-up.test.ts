@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
+import { startWorker, type Worker } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { getApp } from '../../src/store/apps.js';
 import { openGaps } from '../../src/store/gaps.js';
 import { reviewsOf } from '../../src/store/reviews.js';
-import { startWorker, type Worker } from '../../src/worker.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 
 let sim: Simulator;

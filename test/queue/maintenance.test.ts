@@ -7,10 +7,10 @@ import {
   PRUNE_SCHEDULER_ID,
   syncMaintenanceSchedule,
 } from '../../src/queue/maintenance.js';
+import { partsOf, type Worker } from '../../src/root/worker.js';
 import { getApp } from '../../src/store/apps.js';
 import type { Store } from '../../src/store/db.js';
 import type { PruneResult } from '../../src/store/retention.js';
-import type { Worker } from '../../src/worker.js';
 import { waitFor } from '../helpers/index.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 
@@ -62,10 +62,10 @@ async function start(): Promise<Harness> {
 }
 
 async function runJob(worker: Worker): Promise<PruneResult> {
-  const queue = worker.maintenanceQueue;
+  const queue = partsOf(worker).maintenanceQueue;
   if (!queue) throw new Error('a service has a maintenance queue');
   const events = new QueueEvents(MAINTENANCE_QUEUE, {
-    connection: worker.redis.duplicate(),
+    connection: partsOf(worker).redis.duplicate(),
     prefix: worker.settings.queuePrefix,
   });
   cleanups.push(() => events.close());
@@ -76,7 +76,7 @@ async function runJob(worker: Worker): Promise<PruneResult> {
 
 it('schedules the daily prune in the digest time zone and prunes when its job runs', async () => {
   const { worker, log } = await start();
-  const schedulers = await worker.maintenanceQueue?.getJobSchedulers();
+  const schedulers = await partsOf(worker).maintenanceQueue?.getJobSchedulers();
   expect(schedulers).toEqual([
     expect.objectContaining({ key: PRUNE_SCHEDULER_ID, pattern: '15 4 * * *', tz: 'Europe/Berlin' }),
   ]);
@@ -103,7 +103,7 @@ it('schedules the daily prune in the digest time zone and prunes when its job ru
 
 it('removes the schedule when retention is turned off', async () => {
   const { worker, log } = await start();
-  const queue = worker.maintenanceQueue;
+  const queue = partsOf(worker).maintenanceQueue;
   if (!queue) throw new Error('a service has a maintenance queue');
   expect(await queue.getJobSchedulers()).toHaveLength(1);
   await syncMaintenanceSchedule(queue, {

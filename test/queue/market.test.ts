@@ -2,6 +2,7 @@ import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketJobData } from '../../src/queue/market-worker.js';
 import { enqueueMarketJobs, marketJobId } from '../../src/queue/market-worker.js';
+import { partsOf } from '../../src/root/worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { categoryRow } from '../../src/store/market/categories.js';
 import { listingChangesSince } from '../../src/store/market/listings.js';
@@ -56,7 +57,7 @@ beforeAll(async () => {
     {},
     { mode: 'service' },
   );
-  const queue = harness.worker.marketQueue;
+  const queue = partsOf(harness.worker).marketQueue;
   if (!queue) throw new Error('no market queue in service mode');
   events = new QueueEvents(queue.name, { connection: queue.opts.connection, prefix: queue.opts.prefix });
   await events.waitUntilReady();
@@ -83,7 +84,7 @@ afterAll(async () => {
 type Read = MarketJobData extends infer T ? (T extends MarketJobData ? Omit<T, 'slot'> : never) : never;
 
 async function read(data: Read): Promise<unknown> {
-  const queue = harness.worker.marketQueue;
+  const queue = partsOf(harness.worker).marketQueue;
   if (!queue) throw new Error('no market queue');
   // A moment after every read so far: a job for a moment already read is skipped as done.
   slot = Math.max(slot + 1, Date.now());
@@ -167,9 +168,9 @@ describe('category snapshots', () => {
   it('a failed page makes the whole snapshot a gap, never ranks of 0', async () => {
     const { db } = harness.worker.store;
     const deps = {
-      client: harness.worker.client,
+      client: partsOf(harness.worker).client,
       store: harness.worker.store,
-      logger: harness.worker.logger,
+      logger: harness.log.logger,
       config: harness.worker.settings.config,
     };
     const entry = { handle: CATEGORY, pages: 2, notify: [] };
@@ -247,7 +248,7 @@ describe('listing.ignore', () => {
       {},
       { mode: 'service' },
     );
-    const queue = other.worker.marketQueue;
+    const queue = partsOf(other.worker).marketQueue;
     if (!queue) throw new Error('no market queue');
     otherEvents = new QueueEvents(queue.name, {
       connection: queue.opts.connection,
@@ -266,7 +267,7 @@ describe('listing.ignore', () => {
     sim.controls.addMarketEvents([
       { kind: 'price', at: sim.controls.marketTick(), handle: 'rival-app', plan: 'Pro', price: '$5/month' },
     ]);
-    const queue = other.worker.marketQueue;
+    const queue = partsOf(other.worker).marketQueue;
     if (!queue) throw new Error('no market queue');
     const job = { kind: 'listing' as const, handle: 'rival-app', slot: Date.now() + 1 };
     await enqueueMarketJobs(queue, [job]);

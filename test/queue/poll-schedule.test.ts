@@ -3,17 +3,17 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { collectStatus } from '../../src/cli/actions/status-report.js';
 import { parseConfig } from '../../src/config/index.js';
 import { connectRedis, removePrefixedKeys } from '../../src/queue/connection.js';
 import { POLL_QUEUE, type PollJobData } from '../../src/queue/names.js';
 import { PollSchedule } from '../../src/queue/poll-schedule.js';
 import type { PollJobResult } from '../../src/queue/poll-worker.js';
-import { withResources } from '../../src/resources.js';
+import { withResources } from '../../src/root/resources.js';
+import { partsOf, startWorker, type Worker } from '../../src/root/worker.js';
 import { settingsOf } from '../../src/settings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { collectStatus } from '../../src/status.js';
 import { lastPollTimes } from '../../src/store/apps.js';
-import { startWorker, type Worker } from '../../src/worker.js';
 import { runCli } from '../helpers/cli.js';
 import { captureLog, REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 
@@ -145,7 +145,7 @@ async function baselined(worker: Worker, handles: string[]): Promise<void> {
     30_000,
     () => `baselines of ${handles.join(', ')}`,
   );
-  await worker.schedule?.sync();
+  await partsOf(worker).schedule?.sync();
 }
 
 describe('poll schedule on the worker', () => {
@@ -175,7 +175,7 @@ describe('poll schedule on the worker', () => {
     for (const h of HANDLES) expect(after[h]?.next).toBeGreaterThan(Date.now());
     expect(log.text()).toMatch(/poll schedule \(adaptive\): 4 app\(s\) every/);
 
-    const metrics = await worker.metrics.metrics();
+    const metrics = await partsOf(worker).metrics.metrics();
     expect(metrics).toContain(`reviewwatch_poll_interval_seconds{app="busy"} ${every('busy') / 1000}`);
     expect(metrics).toMatch(/reviewwatch_review_rate_per_day\{app="busy"\} \d/);
     expect(metrics).toMatch(/reviewwatch_poll_next_timestamp_seconds\{app="quiet"\} \d+/);
@@ -198,11 +198,11 @@ describe('poll schedule on the worker', () => {
     const fx = await setUp();
     const { worker, log } = await fx.start(adaptive());
     const schedule = new PollSchedule({
-      queue: worker.pollQueue,
-      redis: worker.redis,
+      queue: partsOf(worker).pollQueue,
+      redis: partsOf(worker).redis,
       store: worker.store,
       config: worker.settings.config,
-      retry: worker.retry,
+      retry: partsOf(worker).retry,
       logger: log.logger,
       replanGapMs: 100,
     });
@@ -244,7 +244,7 @@ describe('poll schedule on the worker', () => {
       /quiet: 1 new low review\(s\), more than its pace explains: polling it every 2m/,
     );
     // Kept in the store: a new plan (a restart's too) tightens quiet, and no app with only routine reviews.
-    const plan = await worker.schedule?.sync();
+    const plan = await partsOf(worker).schedule?.sync();
     expect(plan?.entries.filter((e) => e.reason === 'tightened').map((e) => e.handle)).toEqual(['quiet']);
   });
 
@@ -253,11 +253,11 @@ describe('poll schedule on the worker', () => {
     const { worker, log } = await fx.start(adaptive());
     await baselined(worker, HANDLES);
     const schedule = new PollSchedule({
-      queue: worker.pollQueue,
-      redis: worker.redis,
+      queue: partsOf(worker).pollQueue,
+      redis: partsOf(worker).redis,
       store: worker.store,
       config: worker.settings.config,
-      retry: worker.retry,
+      retry: partsOf(worker).retry,
       logger: log.logger,
     });
     cleanups.push(() => schedule.stop());
@@ -282,10 +282,10 @@ describe('poll schedule on the worker', () => {
     const fx = await setUp();
     const { worker } = await fx.start(adaptive());
     await baselined(worker, HANDLES);
-    const first = worker.schedule?.sync();
+    const first = partsOf(worker).schedule?.sync();
     // Redis loses everything while that plan is being written; the upkeep asks for a new one.
     await removePrefixedKeys(fx.redis, fx.prefix);
-    const second = worker.schedule?.sync();
+    const second = partsOf(worker).schedule?.sync();
     await Promise.all([first, second]);
     expect(Object.keys(await fx.schedulers()).sort()).toEqual([...HANDLES].sort());
     expect(await fx.queued()).toEqual([...HANDLES].sort());
@@ -318,10 +318,10 @@ describe('poll schedule on the worker', () => {
     // Redis loses every key (a FLUSHALL, a restart without persistence): the upkeep re-plans; the next
     // polls come one interval after the last poll, not all at once.
     await removePrefixedKeys(fx.redis, fx.prefix);
-    await second.worker.schedule?.sync();
+    await partsOf(second.worker).schedule?.sync();
     const healed = await fx.schedulers();
     const polled = lastPollTimes(second.worker.store.db);
-    const plan = new Map(second.worker.schedule?.plan?.entries.map((e) => [e.handle, e.intervalMs]));
+    const plan = new Map(partsOf(second.worker).schedule?.plan?.entries.map((e) => [e.handle, e.intervalMs]));
     for (const h of HANDLES) {
       // The plan's own interval now (a kept one may have been within 20% of it).
       expect(healed[h]?.every).toBe(plan.get(h));
@@ -356,7 +356,7 @@ describe('poll schedule on the worker', () => {
       catalog: { dailyRequestBudget: 40 },
       apps: APPS,
     });
-    const plan = third.worker.schedule?.plan;
+    const plan = partsOf(third.worker).schedule?.plan;
     expect(plan?.policy).toBe('budget');
     expect(plan?.projected.total).toBeLessThanOrEqual(40);
     expect(third.log.text()).toMatch(/the budget cannot keep every own app within poll.maxEvery \(1h\)/);

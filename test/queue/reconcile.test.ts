@@ -15,6 +15,7 @@ import {
   type ReconcileJobData,
   syncReconcileSchedulers,
 } from '../../src/queue/reconcile-worker.js';
+import { partsOf } from '../../src/root/worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { getApp } from '../../src/store/apps.js';
 import { deliveries, pollRuns } from '../../src/store/schema.js';
@@ -113,7 +114,7 @@ describe('the reconcile service', () => {
       {},
       { mode: 'service' },
     );
-    const service = harness.worker.reconcileQueue;
+    const service = partsOf(harness.worker).reconcileQueue;
     if (!service) throw new Error('a service has a reconcile queue');
     queue = service;
     const { db } = harness.worker.store;
@@ -198,7 +199,8 @@ describe('the reconcile service', () => {
   });
 
   it('waits while the app is being polled, and reconciles once the poll is done', async () => {
-    const { redis, settings } = harness.worker;
+    const { settings } = harness.worker;
+    const { redis } = partsOf(harness.worker);
     const before = reconcileRuns().filter((r) => r.appHandle === shopA).length;
     // A poll of the app holds its lock (in this or another process).
     const lock = pollLockKey(settings.queuePrefix, shopA);
@@ -227,7 +229,8 @@ describe('the reconcile service', () => {
   });
 
   it('has its scheduler put back by the upkeep after Redis lost it', async () => {
-    const { redis, settings } = harness.worker;
+    const { settings } = harness.worker;
+    const { redis } = partsOf(harness.worker);
     const schedulers = async () => (await queue.getJobSchedulers(0, -1)).map((s) => [s.key, s.every]);
     // The service put it in place; a second sync changes nothing.
     expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);

@@ -16,7 +16,7 @@ import {
   reservedPerDay,
   type ScheduleSettings,
   tighteningPerDay,
-} from '../../src/schedule/policy.js';
+} from '../../src/schedule/index.js';
 import { DAY_MS } from '../../src/schedule/rate.js';
 import { Rng } from '../../src/simulator/random.js';
 

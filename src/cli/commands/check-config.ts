@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
 import { ConfigError, errorMessage } from '../../errors.js';
-import { withResources } from '../../resources.js';
-import { configCost, costParts, outsideLine } from '../../status.js';
-import { catalogTargetOf } from '../../worker.js';
+import { catalogTargetOf } from '../../root/catalog.js';
+import { withResources } from '../../root/resources.js';
+import { configCost, costParts, outsideLine } from '../actions/status-report.js';
 import { settingsFor } from '../context.js';
 
 export function checkConfigCommand(): Command {

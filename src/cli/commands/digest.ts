@@ -10,8 +10,8 @@ import {
 import { sendDigest } from '../../digest/send.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { coverageNote, renderDigestEmail } from '../../render/index.js';
-import { withResources } from '../../resources.js';
-import { catalogTargetOf } from '../../worker.js';
+import { catalogTargetOf } from '../../root/catalog.js';
+import { withResources } from '../../root/resources.js';
 import { loggerFor, settingsFor } from '../context.js';
 
 interface DigestOptions {

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import { categoryJson, overviewJson } from '../../web/market-json.js';
 import type { CategoryRank, CategoryView, MarketOverview } from '../../web/market-views/index.js';
 import { marketInputOf } from '../../web/market-views/index.js';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { withResources } from '../../resources.js';
-import { retryFailedNotifications } from '../../root/notify.js';
+import { withResources } from '../../root/resources.js';
+import { retryFailedNotifications } from '../actions/notify-retry.js';
 import { settingsFor } from '../context.js';
 
 export function notifyCommand(): Command {

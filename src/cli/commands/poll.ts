@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { pollOnce } from '../../root/poll-once.js';
+import { startWorker } from '../../root/worker.js';
 import type { DeliveryState } from '../../store/outbox.js';
 import { plural } from '../../util/plural.js';
-import { startWorker } from '../../worker.js';
+import { pollOnce } from '../actions/poll-once.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { formatLowRated, formatPollLine } from '../format.js';
 

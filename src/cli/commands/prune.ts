@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import {
   type PruneCounts,
   type PruneProgress,

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
-import { reconcileNow } from '../../root/reconcile.js';
+import { startWorker } from '../../root/worker.js';
 import { plural } from '../../util/plural.js';
 import type { ReconcileOutcome } from '../../watch/reconcile.js';
-import { startWorker } from '../../worker.js';
+import { reconcileNow } from '../actions/reconcile.js';
 import { loggerFor, settingsFor } from '../context.js';
 import { reportDeliveries, seconds } from './poll.js';
 

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { alertPolicyOf } from '../../alerts/policy.js';
 import { replayReviews } from '../../alerts/replay.js';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import { PRIORITIES } from '../../scoring/priority.js';
 import { reviewsSince } from '../../store/history.js';
 import { settingsFor } from '../context.js';

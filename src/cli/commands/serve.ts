@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
+import { startWorker } from '../../root/worker.js';
 import { listUsers } from '../../store/users.js';
-import { startWorker } from '../../worker.js';
 import { loggerFor, settingsFor } from '../context.js';
 
 interface ServeOptions {

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { formatDuration } from '../../config/index.js';
+import { STOP_GRACE_MS, startWorker } from '../../root/worker.js';
 import { plural } from '../../util/plural.js';
-import { STOP_GRACE_MS, startWorker } from '../../worker.js';
 import { loggerFor, runUntilSignal, settingsFor } from '../context.js';
 
 export function startCommand(): Command {

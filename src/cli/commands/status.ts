@@ -1,7 +1,13 @@
 import { Command } from 'commander';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import { fmtDuration } from '../../schedule/index.js';
-import { type AppReport, collectStatus, costParts, outsideLine, type StatusReport } from '../../status.js';
+import {
+  type AppReport,
+  collectStatus,
+  costParts,
+  outsideLine,
+  type StatusReport,
+} from '../actions/status-report.js';
 import { settingsFor } from '../context.js';
 import { stars } from '../format.js';
 

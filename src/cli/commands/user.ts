@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { withResources } from '../../resources.js';
+import { withResources } from '../../root/resources.js';
 import type { Store } from '../../store/db.js';
 import { addUser, removeUser, UserError, usersOf } from '../../web/users.js';
 import { settingsFor } from '../context.js';

@@ -1,8 +1,8 @@
-import { messagesOf } from '../alerts/messages.js';
-import { NOTIFY_QUEUE, type NotifyJobData } from '../queue/names.js';
-import { enqueueMessages } from '../queue/notify-worker.js';
-import type { CommandResources } from '../resources.js';
-import { retryFailed } from '../store/outbox.js';
+import { messagesOf } from '../../alerts/messages.js';
+import { NOTIFY_QUEUE, type NotifyJobData } from '../../queue/names.js';
+import { enqueueMessages } from '../../queue/notify-worker.js';
+import type { CommandResources } from '../../root/resources.js';
+import { retryFailed } from '../../store/outbox.js';
 
 /**
  * `reviewwatch notify retry`: puts the deliveries that failed for good (of one channel, or all) back in

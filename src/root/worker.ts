@@ -7,34 +7,30 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { CatalogClient } from './catalog/index.js';
-import type { Logger } from './log.js';
-import { createSenders } from './notify/channels.js';
-import type { ChannelSender } from './notify/sender.js';
-import { PollingHealth } from './ops/health.js';
-import { Metrics } from './ops/metrics.js';
-import type { OpsServer } from './ops/server.js';
-import type { MarketJobData } from './queue/market-worker.js';
-import type { NotifyJobData, PollJobData } from './queue/names.js';
-import type { PollSchedule } from './queue/poll-schedule.js';
-import type { RetryPolicy } from './queue/poll-worker.js';
-import type { ReconcileJobData } from './queue/reconcile-worker.js';
-import { catalogTargetOf, type OnFatal, openCatalog } from './root/catalog.js';
-import { type Controls, lifecycle, onDemand } from './root/handle.js';
-import type { Mode } from './root/mode.js';
-import { openOps } from './root/ops.js';
-import { allQueues, openQueues } from './root/queues.js';
-import { planSchedule, startScheduling } from './root/scheduling.js';
-import { openStorage } from './root/storage.js';
-import { createWorkers, type NotifyWorker, type PollWorker } from './root/workers.js';
-import type { Settings } from './settings.js';
-import type { Simulator } from './simulator/index.js';
-import type { Store } from './store/db.js';
-import { type Releasers, withReleasers } from './util/releasers.js';
-
-export { catalogTargetOf } from './root/catalog.js';
-export type { PollNowResult } from './root/handle.js';
-export type { Mode } from './root/mode.js';
+import { alertPolicyOf } from '../alerts/policy.js';
+import type { CatalogClient } from '../catalog/index.js';
+import type { Logger } from '../log.js';
+import { createSenders } from '../notify/channels.js';
+import type { ChannelSender } from '../notify/sender.js';
+import { PollingHealth } from '../ops/health.js';
+import { Metrics } from '../ops/metrics.js';
+import type { MarketJobData } from '../queue/market-worker.js';
+import type { NotifyJobData, PollJobData } from '../queue/names.js';
+import type { PollSchedule } from '../queue/poll-schedule.js';
+import type { RetryPolicy } from '../queue/poll-worker.js';
+import type { ReconcileJobData } from '../queue/reconcile-worker.js';
+import type { Settings } from '../settings.js';
+import type { Simulator } from '../simulator/index.js';
+import type { Store } from '../store/db.js';
+import { type Releasers, withReleasers } from '../util/releasers.js';
+import { catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
+import { type Controls, lifecycle, onDemand, reconcileOnDemand } from './handle.js';
+import type { Mode } from './mode.js';
+import { openOps } from './ops.js';
+import { allQueues, openQueues } from './queues.js';
+import { planSchedule, startScheduling } from './scheduling.js';
+import { openStorage } from './storage.js';
+import { createWorkers, type NotifyWorker, type PollWorker } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;
@@ -56,11 +52,23 @@ export interface WorkerOptions {
   stopGraceMs?: number;
 }
 
+/**
+ * A started worker, as its callers use it: its settings and store to report from, polls and
+ * reconciliations on demand, waiting on deliveries, stopping. The parts it was wired from stay inside;
+ * tests reach them through `partsOf`.
+ */
 export interface Worker extends Controls {
-  readonly mode: Exclude<Mode, 'serve'>;
   readonly settings: Settings;
-  readonly logger: Logger;
   readonly store: Store;
+  /** Where the ops server (and the inbox) listens, in `service` mode with `http.enabled`. */
+  readonly opsUrl: string | undefined;
+  /** Catalog API requests this worker sent, answered or not (429s, errors and timeouts included). */
+  requests(): number;
+}
+
+/** What a worker was wired from: for tests and benchmarks that look inside, never for the commands. */
+export interface WorkerParts {
+  readonly mode: Exclude<Mode, 'serve'>;
   readonly redis: Redis;
   readonly client: CatalogClient;
   readonly senders: ReadonlyMap<string, ChannelSender>;
@@ -70,8 +78,6 @@ export interface Worker extends Controls {
   readonly pollWorker: PollWorker;
   readonly notifyWorker: NotifyWorker;
   readonly retry: RetryPolicy;
-  /** The ops server, in `service` mode with `http.enabled`. */
-  readonly ops: OpsServer | undefined;
   /** The digest, prune and reconciliation queues, in `service` mode. */
   readonly digestQueue: Queue | undefined;
   readonly maintenanceQueue: Queue | undefined;
@@ -84,8 +90,15 @@ export interface Worker extends Controls {
   readonly simulator: Simulator | undefined;
   /** Each app's poll interval, in `service` mode. */
   readonly schedule: PollSchedule | undefined;
-  /** Catalog API requests this worker sent, answered or not (429s, errors and timeouts included). */
-  requests(): number;
+}
+
+const PARTS = new WeakMap<Worker, WorkerParts>();
+
+/** The parts a worker was wired from. Test-only: `test/layering.test.ts` keeps it out of src/. */
+export function partsOf(worker: Worker): WorkerParts {
+  const parts = PARTS.get(worker);
+  if (!parts) throw new Error('partsOf: not a worker started by startWorker');
+  return parts;
 }
 
 /** `serve`: the inbox and the ops server over the store and Redis, without polling. */
@@ -163,11 +176,28 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       });
     }
     for (const worker of workers.all) void worker.run();
-    return {
-      mode,
+    const handle: Worker = {
       settings,
-      logger,
       store: storage.store,
+      opsUrl: ops?.url,
+      requests: catalog.requests,
+      ...onDemand(releasers, { queue: queues.poll, retry: workers.retry, store: storage.store }),
+      ...reconcileOnDemand({
+        deps: {
+          client: catalog.client,
+          store: storage.store,
+          logger,
+          alerts: alertPolicyOf(settings.config),
+        },
+        redis: storage.redis,
+        prefix: settings.queuePrefix,
+        pages: settings.config.poll.reconcilePages,
+        notifyQueue: queues.notify,
+      }),
+      ...lifecycle(releasers, logger, workers.force),
+    };
+    PARTS.set(handle, {
+      mode,
       redis: storage.redis,
       client: catalog.client,
       senders,
@@ -177,7 +207,6 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       pollWorker: workers.poll,
       notifyWorker: workers.notify,
       retry: workers.retry,
-      ops,
       digestQueue: queues.digest,
       maintenanceQueue: queues.maintenance,
       reconcileQueue: queues.reconcile,
@@ -185,10 +214,8 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       health,
       simulator: catalog.simulator,
       schedule: scheduling?.schedule,
-      requests: catalog.requests,
-      ...onDemand(releasers, { queue: queues.poll, retry: workers.retry, store: storage.store }),
-      ...lifecycle(releasers, logger, workers.force),
-    };
+    });
+    return handle;
   });
 }
 

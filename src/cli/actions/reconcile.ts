@@ -1,10 +1,7 @@
-import { alertPolicyOf } from '../alerts/policy.js';
-import { CatalogError } from '../catalog/index.js';
-import { errorMessage } from '../errors.js';
-import { enqueueMessages } from '../queue/notify-worker.js';
-import { reconcileLocked } from '../queue/reconcile-worker.js';
-import { ReconcileError, type ReconcileOutcome } from '../watch/reconcile.js';
-import type { Worker } from '../worker.js';
+import { CatalogError } from '../../catalog/index.js';
+import { errorMessage } from '../../errors.js';
+import type { Worker } from '../../root/worker.js';
+import { ReconcileError, type ReconcileOutcome } from '../../watch/reconcile.js';
 
 /** How long `reconcile` waits for a poll of the app (here or in a running `start`) to finish. */
 export const BUSY_WAIT_MS = 60_000;
@@ -30,21 +27,12 @@ export async function reconcileNow(
   onResult?: (result: ReconcileResult, done: number) => void,
 ): Promise<ReconcileRun> {
   const { config } = worker.settings;
-  const { logger } = worker;
-  const deps = { client: worker.client, store: worker.store, logger, alerts: alertPolicyOf(config) };
-  const lock = { redis: worker.redis, prefix: worker.settings.queuePrefix, waitMs: BUSY_WAIT_MS };
   const pending = [...handles];
   const run: ReconcileRun = { results: [] };
   const reconcileOne = async (handle: string): Promise<ReconcileResult> => {
     try {
-      const outcome = await reconcileLocked(deps, lock, handle, { pages: config.poll.reconcilePages });
+      const outcome = await worker.reconcile(handle, { waitMs: BUSY_WAIT_MS });
       if (outcome === 'busy') throw new Error(`a poll of it has held it for ${BUSY_WAIT_MS / 1000}s`);
-      // The alerts are in the outbox already: if Redis refuses them now, `start` delivers them.
-      if (outcome.messages.length > 0) {
-        await enqueueMessages(worker.notifyQueue, outcome.messages).catch((err) =>
-          logger.warn(`could not enqueue notifications now (${errorMessage(err)}); they stay in the outbox`),
-        );
-      }
       return { handle, outcome };
     } catch (err) {
       const cause = err instanceof ReconcileError ? err.cause : err;

@@ -1,8 +1,8 @@
-import type { LowReview } from '../store/history.js';
-import { lowReviewsSince } from '../store/history.js';
-import { deliveriesRaisedSince } from '../store/outbox.js';
-import type { Worker } from '../worker.js';
-import type { PollNowResult } from './handle.js';
+import type { PollNowResult } from '../../root/handle.js';
+import type { Worker } from '../../root/worker.js';
+import type { LowReview } from '../../store/history.js';
+import { lowReviewsSince } from '../../store/history.js';
+import { deliveriesRaisedSince } from '../../store/outbox.js';
 
 /** The new low reviews a run lists per app, newest first; `status` and the inbox show any more. */
 const LOW_REVIEWS_SHOWN = 1_000;

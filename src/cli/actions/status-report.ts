@@ -1,8 +1,8 @@
-import type { Alert } from './alerts/types.js';
-import type { Config } from './config/index.js';
-import { errorMessage } from './errors.js';
-import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from './queue/names.js';
-import type { CommandResources } from './resources.js';
+import type { Alert } from '../../alerts/types.js';
+import type { Config } from '../../config/index.js';
+import { errorMessage } from '../../errors.js';
+import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from '../../queue/names.js';
+import type { CommandResources } from '../../root/resources.js';
 import {
   appWeight,
   capOf,
@@ -17,14 +17,19 @@ import {
   reservedPerDay,
   type SchedulePolicy,
   scheduleSettings,
-} from './schedule/index.js';
-import type { StoreDb } from './store/db.js';
-import { categoryRows } from './store/market/categories.js';
-import { type MarketRunKind, marketRequestsSince } from './store/market/runs.js';
-import { appsOutsideCategories, type OutsideCategories } from './store/market/snapshots.js';
-import { type DeliveryWithAlert, failedDeliveries, type OutboxCounts, outboxCounts } from './store/outbox.js';
-import { reconcileCost } from './store/reconcile.js';
-import { type AppStatus, appStatuses } from './store/status.js';
+} from '../../schedule/index.js';
+import type { StoreDb } from '../../store/db.js';
+import { categoryRows } from '../../store/market/categories.js';
+import { type MarketRunKind, marketRequestsSince } from '../../store/market/runs.js';
+import { appsOutsideCategories, type OutsideCategories } from '../../store/market/snapshots.js';
+import {
+  type DeliveryWithAlert,
+  failedDeliveries,
+  type OutboxCounts,
+  outboxCounts,
+} from '../../store/outbox.js';
+import { reconcileCost } from '../../store/reconcile.js';
+import { type AppStatus, appStatuses } from '../../store/status.js';
 
 export interface AppReport extends AppStatus {
   /** The interval its job scheduler has in Redis; null when it has none or Redis did not answer. */

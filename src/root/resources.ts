@@ -1,11 +1,11 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createSenders } from './notify/channels.js';
-import type { ChannelSender } from './notify/sender.js';
-import { connectRedis } from './queue/connection.js';
-import type { Settings } from './settings.js';
-import { openStore, type Store } from './store/db.js';
-import { Releasers } from './util/releasers.js';
+import { createSenders } from '../notify/channels.js';
+import type { ChannelSender } from '../notify/sender.js';
+import { connectRedis } from '../queue/connection.js';
+import type { Settings } from '../settings.js';
+import { openStore, type Store } from '../store/db.js';
+import { Releasers } from '../util/releasers.js';
 
 /**
  * What a short command (status, prune, rules, digest, notify, user) works with, each opened when first

@@ -119,6 +119,14 @@
       const text = n === undefined ? null : countText(n, tabs.capped);
       if (count && text !== null && count.textContent !== text) count.textContent = text;
     }
+    // Why the title's count and the Open tab's differ, while they do (pages/inbox-notes.ts).
+    const note = document.getElementById('open-note');
+    const queue = note?.querySelector('[data-count="queue"]');
+    const open = note?.querySelector('[data-count="open"]');
+    if (note && queue && open && tabs.counts.open !== undefined) {
+      open.textContent = countText(tabs.counts.open, false);
+      note.hidden = queue.textContent === open.textContent;
+    }
     const total = document.getElementById('total-count');
     if (total) {
       const text = `${tabs.capped ? 'at least ' : ''}${countText(tabs.total, false)} ${tabs.total === 1 ? 'review' : 'reviews'}`;
@@ -142,6 +150,8 @@
 
     function apply(answer) {
       document.title = answer.open > 0 ? `(${answer.open}) ${title}` : title;
+      const queue = document.querySelector('#open-note [data-count="queue"]');
+      if (queue) queue.textContent = countText(answer.open, false);
       if (answer.tabs) showCounts(answer.tabs);
       icon?.setAttribute('href', answer.open > 0 ? `/favicon.svg?open=${answer.open}` : '/favicon.svg');
       // In place, text for text: a status changes width a little, never a row's place.

@@ -88,6 +88,12 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
     expect(await tabCount(page, 'resolved')).toBe(resolved + 1);
     expect(await page.textContent('#total-count')).toBe(`${open - 1} reviews`);
     expect(await page.title()).not.toBe(title);
+    // The line that says why the title's count and the Open tab's differ follows both.
+    const queue = Number(/^\((\d+)\)/.exec(await page.title())?.[1]);
+    expect(queue).not.toBe(open - 1);
+    await expect.poll(() => page.textContent('#open-note [data-count="queue"]')).toBe(String(queue));
+    expect(await page.textContent('#open-note [data-count="open"]')).toBe(String(open - 1));
+    expect(await page.isVisible('#open-note')).toBe(true);
     expect(triageOf(inbox.store.db, Number(id)).status).toBe('resolved');
     await page.context().close();
   });

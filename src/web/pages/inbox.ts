@@ -188,7 +188,7 @@ function tabs(view: InboxView): SafeHtml {
   const shown = VIEWS.filter((v) => v !== 'mine' || view.principal.kind === 'user');
   return html`<nav class="views" aria-label="Views"><ul>${shown.map((v) => {
     const current = v === view.view;
-    return html`<li><a href="/${queryString(tabQuery(view.query, v))}" data-view="${v}"${current ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}${
+    return html`<li data-view="${v}"><a href="/${queryString(tabQuery(view.query, v))}"${current ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}${
       counts ? html` <span class="count">${countText(counts.counts[v], counts.capped)}</span>` : ''
     }</a></li>`;
   })}</ul></nav>`;
@@ -227,7 +227,7 @@ function listOf(view: InboxView, page: InboxPage): SafeHtml {
   const { query } = view;
   const list = listRef(view);
   const total = view.counts
-    ? html`<p class="total" id="total"><span id="total-count">${view.counts.capped ? 'at least ' : ''}${plural(view.counts.total, 'review')}</span> in ${VIEW_LABELS[view.view]}${
+    ? html`<p class="total" id="total">${view.counts.capped ? 'at least ' : ''}${plural(view.counts.total, 'review')} in ${VIEW_LABELS[view.view]}${
         query.cursor ? html`; ${plural(page.rows.length, 'row')} on this page` : ''
       }</p>`
     : '';

@@ -113,9 +113,9 @@
 
   /** The tabs' counts and the list's total, as the server counts them now (`tabs` of /api/live). */
   function showCounts(tabs) {
-    for (const link of document.querySelectorAll('nav.views a[data-view]')) {
-      const n = tabs.counts[link.getAttribute('data-view')];
-      const count = link.querySelector('.count');
+    for (const tab of document.querySelectorAll('nav.views [data-view]')) {
+      const n = tabs.counts[tab.getAttribute('data-view')];
+      const count = tab.querySelector('.count');
       const text = n === undefined ? null : countText(n, tabs.capped);
       if (count && text !== null && count.textContent !== text) count.textContent = text;
     }
@@ -127,10 +127,12 @@
       open.textContent = countText(tabs.counts.open, false);
       note.hidden = queue.textContent === open.textContent;
     }
-    const total = document.getElementById('total-count');
-    if (total) {
+    // "12 reviews in Open": the number, in the paragraph's text, whatever follows it.
+    const total = document.getElementById('total')?.firstChild;
+    if (total && total.nodeType === Node.TEXT_NODE) {
       const text = `${tabs.capped ? 'at least ' : ''}${countText(tabs.total, false)} ${tabs.total === 1 ? 'review' : 'reviews'}`;
-      if (total.textContent !== text) total.textContent = text;
+      const now = total.textContent.replace(/^(at least )?[\d,]+ reviews?/, text);
+      if (total.textContent !== now) total.textContent = now;
     }
   }
 

@@ -1,14 +1,15 @@
 /*
  * The inbox's script: keyboard shortcuts and live updates, and nothing the pages need to work. j/k move
  * through the list, a/r/i set the status of the current review (through the JSON API, with the page's CSRF
- * token), x selects it for a bulk action, / jumps to the search. A review set to a status its view does not
- * list leaves the list, with an undo. On a review's page a/r/i press its status buttons, Shift+R and Shift+A
+ * token), x selects it for a bulk action, / opens the filters at the search, ? shows the page's keys in a
+ * dialog. A review set to a status its view does not list leaves the list, with an undo; the tabs' counts
+ * follow at once. The list's filters fold, and stay as the reader left them (localStorage). On a review's page a/r/i press its status buttons, Shift+R and Shift+A
  * resolve or acknowledge and open the next review, j/k open the next or previous one and u goes back to the
  * list. Forms marked data-replace are sent in the background and their answer replaces the page's history
  * entry, so that Back leaves the review rather than stepping through its changes. Keys typed into a field
  * are left alone. A page that says where to poll (`data-live-url`, see web/live.ts) asks there every few
- * seconds and keeps its title and icon on the open count, updates the status of rows someone triaged, and
- * offers new reviews in a banner that covers nothing it would move. Served as it is (no build step), to
+ * seconds and keeps its title and icon on the open count (and the list its tabs' counts and total), updates
+ * the status of rows someone triaged, and offers new reviews in a banner that covers nothing it would move. Served as it is (no build step), to
  * browsers that run ES2017.
  */
 (() => {

@@ -106,13 +106,24 @@ export const DEMO_MARKET: MarketEvent[] = [
   { kind: 'rank', at: 8, handle: 'acme-bundles', places: 8 },
 ];
 
+/** The demo's console channel: its alerts print on the terminal the demo runs in. */
+export const DEMO_TERMINAL = 'terminal';
+
+/**
+ * A log event the demo's terminal leaves out because the alert printed just above says it: "delivered 1
+ * alert(s) of acme-bundles to "terminal"" (notify/deliver.ts). Deliveries to Slack or email still show.
+ */
+export function alreadyOnScreen(fields: Record<string, unknown>): boolean {
+  return fields.channel === DEMO_TERMINAL && typeof fields.deliveries === 'number';
+}
+
 /**
  * The demo's config: short intervals, alerts to the terminal, and to Slack or email when configured. With
  * `inboxPort`, its inbox listens there and is `web.publicUrl`, so that every alert links to its review.
  */
 export function demoConfig(simulatorUrl: string, inboxPort?: number): Config {
   const extra = demoChannelsFrom();
-  const channels: Record<string, unknown> = { terminal: { type: 'console' } };
+  const channels: Record<string, unknown> = { [DEMO_TERMINAL]: { type: 'console' } };
   if (extra.slackWebhookUrl) channels.slack = { type: 'slack', webhookUrl: extra.slackWebhookUrl };
   if (extra.email) channels.email = { type: 'email', from: extra.email.from, to: [extra.email.to] };
   const notify = Object.keys(channels);

@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { CHANNEL_TYPES } from './kinds.js';
+import { logLine } from './util/log-line.js';
 
 export type { Logger };
 
@@ -42,6 +43,31 @@ export interface LogOptions {
   /** `pretty` for a terminal, `json` for machines; defaults to pretty on a TTY. */
   format?: 'json' | 'pretty';
   destination?: NodeJS.WritableStream;
+  /**
+   * Events a terminal does not need, by their fields (the demo's "delivered 1 alert to terminal" under the
+   * alert it just printed). Only in the `pretty` format: the JSON format keeps every event.
+   */
+  omit?: (fields: Record<string, unknown>) => boolean;
+}
+
+/** pino's hook that drops the events `omit` names before they are formatted. */
+function omitting(omit: (fields: Record<string, unknown>) => boolean) {
+  return function logMethod(
+    this: Logger,
+    args: Parameters<Logger['info']>,
+    method: (...a: unknown[]) => void,
+  ) {
+    const [first] = args as unknown[];
+    if (
+      typeof first === 'object' &&
+      first !== null &&
+      !(first instanceof Error) &&
+      omit(first as Record<string, unknown>)
+    ) {
+      return;
+    }
+    method.apply(this, args as unknown[]);
+  };
 }
 
 export function createLogger(options: LogOptions = {}): Logger {
@@ -57,13 +83,28 @@ export function createLogger(options: LogOptions = {}): Logger {
     },
   };
   if (format === 'pretty') {
+    // Read by a person: one short line an event (util/log-line.ts), its fields in the JSON format. With
+    // --verbose (debug) every field and an error's stack, as pino-pretty draws them, under the line.
+    const info = pino.levels.values.info ?? 30;
+    const detailed = (pino.levels.values[level] ?? info) < info;
+    const lines = detailed
+      ? { ignore: 'pid,hostname' }
+      : {
+          ignore: 'pid,hostname',
+          hideObject: true,
+          // Errors are fields like the others: their message goes on the line (logLine), not their stack.
+          errorLikeObjectKeys: [],
+          translateTime: 'HH:MM:ss',
+          messageFormat: (event: Record<string, unknown>, key: string) =>
+            logLine(event, String(event[key] ?? '')),
+        };
     return pino(
-      base,
+      { ...base, ...(options.omit ? { hooks: { logMethod: omitting(options.omit) } } : {}) },
       pretty({
         destination,
         colorize: (destination as { isTTY?: boolean }).isTTY === true,
         sync: true,
-        ignore: 'pid,hostname',
+        ...lines,
       }),
     );
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, type Logger, type LogOptions } from '../log.js';
 import type { Worker } from '../root/worker.js';
 import { loadSettings, logOptionsFrom, type Settings } from '../settings.js';
 
@@ -12,8 +12,8 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-export function loggerFor(command: Command): Logger {
-  return createLogger(logOptionsFrom(undefined, globalOptions(command).verbose === true));
+export function loggerFor(command: Command, extra: Pick<LogOptions, 'omit'> = {}): Logger {
+  return createLogger({ ...logOptionsFrom(undefined, globalOptions(command).verbose === true), ...extra });
 }
 
 export function settingsFor(command: Command): Settings {

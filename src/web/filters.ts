@@ -251,9 +251,36 @@ function narrowed(filter: InboxFilter, bucket: InboxBucket): InboxFilter {
   return out;
 }
 
-/** The view a query shows. */
+/** The statuses each view lists; a view not named here lists every status. */
+const VIEW_STATUS_SETS: Partial<Record<View, readonly TriageStatus[]>> = {
+  open: OPEN_STATUSES,
+  new: ['new'],
+  mine: OPEN_STATUSES,
+  resolved: ['resolved'],
+  ignored: ['ignored'],
+};
+
+/** The statuses among `statuses` that `view` never lists: a status filter there finds none of them. */
+export function statusesOutside(view: View, statuses: readonly TriageStatus[]): TriageStatus[] {
+  const listed = VIEW_STATUS_SETS[view];
+  return listed ? statuses.filter((s) => !listed.includes(s)) : [];
+}
+
+/**
+ * The view a status filter lands in when the query names none: the default when it lists them all, else
+ * the view that does (Resolved, Ignored), else All. A bookmark from before views (`/?status=resolved`)
+ * so lists resolved reviews, not the Open view narrowed to nothing.
+ */
+export function viewHolding(statuses: readonly TriageStatus[], fallback: View): View {
+  const holds = (v: View) => statusesOutside(v, statuses).length === 0;
+  if (holds(fallback)) return fallback;
+  return (['open', 'resolved', 'ignored'] as const).find(holds) ?? 'all';
+}
+
+/** The view a query shows: the one it names, else the one its status filter lands in, else the default. */
 export function viewOf(query: InboxQuery, context: ViewContext): View {
-  return query.view ?? context.defaultView;
+  if (query.view) return query.view;
+  return query.status ? viewHolding(query.status, context.defaultView) : context.defaultView;
 }
 
 /**

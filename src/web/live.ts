@@ -20,7 +20,14 @@ import {
   type TriageNow,
   triagedSince,
 } from '../store/live.js';
-import { type InboxQuery, inboxPageOf, queryString } from './filters.js';
+import {
+  type InboxQuery,
+  inboxPageOf,
+  PAGE_VIEW,
+  queryString,
+  type ViewCounts,
+  viewCounts,
+} from './filters.js';
 
 /** How often a page asks, when visible; a hidden tab asks a quarter as often (inbox.js). */
 export const DEFAULT_LIVE_POLL_MS = 15_000;
@@ -44,6 +51,11 @@ export interface LiveAnswer {
   newer: number;
   /** Reviews triaged after `events`, newest change first, as they stand now. */
   changed: TriageNow[];
+  /**
+   * Asked for with `tabs=1` (the list page): each view's count under the page's filters, as its tabs show
+   * them, and the list's total, so that a status set by a key or by a colleague moves them.
+   */
+  tabs?: ViewCounts;
 }
 
 export interface LiveQuery {
@@ -51,6 +63,8 @@ export interface LiveQuery {
   /** The newest review the page knew; absent, the page shows no banner and `newer` is 0. */
   after?: number | undefined;
   events: number;
+  /** The tabs' counts are wanted, for this user's Mine view (undefined: the admin token's, empty). */
+  tabs?: { me: string | undefined };
 }
 
 /** What a page renders before its first poll: the count for its title and the mark it starts from. */
@@ -67,11 +81,12 @@ export class LiveState {
   #lowRated: { review: number; edit: number; n: number } | undefined;
   #closed: { key: string; n: number } | undefined;
   /** What every tab at this mark shares: each view's first page (its review ids), each `events`' changes. */
-  #atMark: { mark: string; firstPages: Map<string, number[]>; changes: Map<number, TriageNow[]> } = {
-    mark: '',
-    firstPages: new Map(),
-    changes: new Map(),
-  };
+  #atMark: {
+    mark: string;
+    firstPages: Map<string, number[]>;
+    changes: Map<number, TriageNow[]>;
+    tabs: Map<string, ViewCounts>;
+  } = { mark: '', firstPages: new Map(), changes: new Map(), tabs: new Map() };
 
   constructor(db: StoreDb, config: Config) {
     this.#db = db;
@@ -123,7 +138,7 @@ export class LiveState {
   answer(mark: StoreMark, query: LiveQuery, now: Date): LiveAnswer {
     const text = markText(mark);
     if (this.#atMark.mark !== text) {
-      this.#atMark = { mark: text, firstPages: new Map(), changes: new Map() };
+      this.#atMark = { mark: text, firstPages: new Map(), changes: new Map(), tabs: new Map() };
     }
     const { after, events } = query;
     let newer = 0;
@@ -143,7 +158,27 @@ export class LiveState {
       changed = known ?? triagedSince(this.#db, events, MAX_CHANGED);
       if (!known) remember(this.#atMark.changes, events, changed);
     }
-    return { open: this.open(mark), review: mark.review, event: mark.event, newer, changed };
+    const answer: LiveAnswer = {
+      open: this.open(mark),
+      review: mark.review,
+      event: mark.event,
+      newer,
+      changed,
+    };
+    if (query.tabs) answer.tabs = this.#tabs(query.view, query.tabs.me, now);
+    return answer;
+  }
+
+  /** The tabs' counts of a view's filters at this mark, counted once for every tab that shows them. */
+  #tabs(view: InboxQuery, me: string | undefined, now: Date): ViewCounts {
+    const key = `${filtersKey(view)}|${me ?? ''}`;
+    let counts = this.#atMark.tabs.get(key);
+    if (!counts) {
+      // The view is named in the URL; the default only matters to a query without one.
+      counts = viewCounts(this.#db, withoutCursor(view), this.#config, now, { me, defaultView: PAGE_VIEW });
+      remember(this.#atMark.tabs, key, counts);
+    }
+    return counts;
   }
 }
 
@@ -166,15 +201,20 @@ function filtersKey(view: InboxQuery): string {
 }
 
 function viewKey(query: LiveQuery): string {
-  return `${filtersKey(query.view)}|${query.after ?? ''}|${query.events}`;
+  const tabs = query.tabs ? `|tabs:${query.tabs.me ?? ''}` : '';
+  return `${filtersKey(query.view)}|${query.after ?? ''}|${query.events}${tabs}`;
 }
 
 /**
  * The `/api/live` URL a page polls: its view's filters (without the cursor) and the mark it was drawn at;
- * without `after` when the page shows no banner of new reviews.
+ * without `after` when the page shows no banner of new reviews; with `tabs=1` when it shows the tabs.
  */
-export function liveUrl(view: InboxQuery, mark: StoreMark, options: { banner: boolean }): string {
+export function liveUrl(
+  view: InboxQuery,
+  mark: StoreMark,
+  options: { banner: boolean; tabs?: boolean },
+): string {
   const filters = filtersKey(view);
   const after = options.banner ? `after=${mark.review}&` : '';
-  return `/api/live${filters ? `${filters}&` : '?'}${after}events=${mark.event}`;
+  return `/api/live${filters ? `${filters}&` : '?'}${after}events=${mark.event}${options.tabs ? '&tabs=1' : ''}`;
 }

@@ -92,6 +92,8 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('accessibility', () => {
   const pages = () => [
     '/',
     '/?status=resolved&period=all&q=support',
+    // A status its view does not list: the notice that says so, and where they are.
+    '/?view=open&status=resolved&period=all',
     '/?stars=9',
     reviewPath,
     '/apps/bundle-builder',
@@ -130,6 +132,10 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('accessibility', () => {
           }
         });
         expect(await audit(page), '/ with its folds open and the banner').toEqual([]);
+        // The keys' dialog (`?`), open over the list.
+        await page.keyboard.press('?');
+        await page.getByRole('dialog', { name: 'Keys' }).waitFor({ state: 'visible' });
+        expect(await audit(page), '/ with the keys shown').toEqual([]);
         await page.context().close();
       });
     }

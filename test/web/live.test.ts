@@ -21,6 +21,7 @@ interface Live {
   event: number;
   newer: number;
   changed: Array<{ id: number; status: string; assignee: string | null }>;
+  tabs?: { counts: Record<string, number>; capped: boolean; total: number };
 }
 
 let redis: Redis;
@@ -116,7 +117,7 @@ describe('/api/live', () => {
     const browser = await loggedIn();
     const url = liveUrlOf(await (await browser.get('/')).text());
     // The list opens on the Open view, and its live URL says so: without a view /api/live means All.
-    expect(url).toMatch(/^\/api\/live\?view=open&after=\d+&events=\d+$/);
+    expect(url).toMatch(/^\/api\/live\?view=open&after=\d+&events=\d+&tabs=1$/);
     const first = await live(url);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ open: 1, newer: 0, changed: [] });
@@ -136,7 +137,7 @@ describe('/api/live', () => {
   it("counts only what the view's first page would show: its filters apply", async () => {
     const browser = await loggedIn();
     const rivalUrl = liveUrlOf(await (await browser.get('/?app=rival&view=competitors')).text());
-    expect(rivalUrl).toMatch(/^\/api\/live\?app=rival&view=competitors&after=\d+&events=\d+$/);
+    expect(rivalUrl).toMatch(/^\/api\/live\?app=rival&view=competitors&after=\d+&events=\d+&tabs=1$/);
     const openUrl = liveUrlOf(await (await browser.get('/')).text());
     seed.review({ app: 'shop', rating: 1, content: 'Another shop complaint', createdAt: Date.now() - 1000 });
     expect((await live(rivalUrl)).body?.newer).toBe(0);
@@ -183,6 +184,11 @@ describe('/api/live', () => {
     expect(after.status).toBe(200);
     expect(after.body?.changed).toEqual([{ id: ids.open, status: 'resolved', assignee: 'ana' }]);
     expect(after.body?.open).toBe(open - 1);
+    // The list's tabs follow: one fewer open, one more resolved, the list's own total with them.
+    const tabs = (b: Live | undefined) => b?.tabs?.counts ?? {};
+    expect(tabs(after.body).open).toBe((tabs(before.body).open ?? 0) - 1);
+    expect(tabs(after.body).resolved).toBe((tabs(before.body).resolved ?? 0) + 1);
+    expect(after.body?.tabs?.total).toBe(tabs(after.body).open);
     // The next page drawn starts from the new mark: nothing has changed since it.
     const fresh = await live(liveUrlOf(await (await browser.get('/')).text()));
     expect(fresh.body).toMatchObject({ newer: 0, changed: [] });
@@ -204,6 +210,6 @@ describe('/api/live', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { problems: Array<{ name: string; message: string }> };
     expect(body.problems.map((p) => p.name)).toEqual(['after', 'events', 'colour']);
-    expect(body.problems[2]?.message).toMatch(/it takes app, role, .*, after, events$/);
+    expect(body.problems[2]?.message).toMatch(/it takes app, role, .*, after, events, tabs$/);
   });
 });

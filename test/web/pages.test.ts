@@ -125,7 +125,11 @@ describe('the inbox', () => {
     expect(row).toContain('<span class="badge p-high">high</span>');
     expect(row).toContain('<li>1 star</li>');
     expect(row).toMatch(/mentions billing: /);
-    expect(row).toContain('<span class="tag auto" title="keyword group">billing</span>');
+    // A topic (its keyword group) is labelled one, apart from the tags, which link to the tag filter.
+    expect(row).toMatch(
+      /<span class="topic-chip" title="Topic: [^"]*"><span class="chip-kind">topic<\/span> billing<\/span>/,
+    );
+    expect(row).not.toMatch(/class="tag"[^>]*>billing</);
     const scripted = text.slice(text.indexOf(`data-review-id="${ids.script}"`));
     const scriptRow = scripted.slice(0, scripted.indexOf('</tr>'));
     expect(scriptRow).toContain('<span class="status">acknowledged</span>');

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { DEMO_APPS, DEMO_CATEGORY, DEMO_RIVAL, startDemo } from '../../demo.js';
+import { alreadyOnScreen, DEMO_APPS, DEMO_CATEGORY, DEMO_RIVAL, startDemo } from '../../demo.js';
 import { loggerFor, runUntilSignal } from '../context.js';
 
 function minutes(value: string): number {
@@ -15,7 +15,8 @@ export function demoCommand(): Command {
     )
     .option('--minutes <n>', 'stop by itself after this many minutes', minutes)
     .action(async (options: { minutes?: number }, command: Command) => {
-      const logger = loggerFor(command);
+      // One short line an event, none for what an alert on the screen already says (docs/cli.md).
+      const logger = loggerFor(command, { omit: alreadyOnScreen });
       const demo = await startDemo(logger);
       process.stdout.write(
         [

@@ -19,7 +19,10 @@ import {
 import { html, type SafeHtml } from '../html.js';
 import type { Problem } from '../input.js';
 import { type AppInfo, formatAgo, formatDay, formatTime, type Presenter, postedDay } from '../present.js';
+import { filtersLabel, openCountNote, viewNotice } from './inbox-notes.js';
+import { keysDialog } from './keys.js';
 import { csrfField, fold, type LivePage, layout } from './layout.js';
+import { topicChips } from './topic-chips.js';
 
 /** A change just made, said above the list with a button that takes it back. */
 export interface UndoNotice {
@@ -145,7 +148,7 @@ function row(view: InboxView, review: InboxRow, list: string): SafeHtml {
   <td>${review.priority ? html`<span class="badge p-${review.priority}">${review.priority}</span>` : html`<span class="muted small">no alert</span>`}
     <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul></td>
   <td><span class="status">${statusLabel(review.status)}</span>${review.assignee ? html`<div class="small">→ ${review.assignee}</div>` : ''}</td>
-  <td>${groups.map((g) => html`<span class="tag auto" title="keyword group">${g}</span>`)}${review.tags.map((t) => html`<a class="tag" href="/${queryString({ tag: t })}">${t}</a>`)}</td>
+  <td>${topicChips(groups)}${review.tags.map((t) => html`<a class="tag" href="/${queryString({ tag: t })}">${t}</a>`)}</td>
 </tr>`;
 }
 
@@ -185,7 +188,7 @@ function tabs(view: InboxView): SafeHtml {
   const shown = VIEWS.filter((v) => v !== 'mine' || view.principal.kind === 'user');
   return html`<nav class="views" aria-label="Views"><ul>${shown.map((v) => {
     const current = v === view.view;
-    return html`<li><a href="/${queryString(tabQuery(view.query, v))}"${current ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}${
+    return html`<li data-view="${v}"><a href="/${queryString(tabQuery(view.query, v))}"${current ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}${
       counts ? html` <span class="count">${countText(counts.counts[v], counts.capped)}</span>` : ''
     }</a></li>`;
   })}</ul></nav>`;
@@ -203,7 +206,9 @@ export function inboxPage(view: InboxView): string {
   const { page } = view;
   const body = html`<h1>Inbox</h1>
 ${tabs(view)}
-${fold('Filters', filtersForm(view))}
+${openCountNote(view)}
+${fold(filtersLabel(view.query), filtersForm(view), { remember: 'filters', open: view.problems.length > 0 })}
+${viewNotice(view)}
 ${
   view.problems.length > 0
     ? html`<div class="error" role="alert"><p>These filters cannot be applied; correct them above:</p>
@@ -227,15 +232,17 @@ function listOf(view: InboxView, page: InboxPage): SafeHtml {
       }</p>`
     : '';
   const statuses = VIEW_STATUSES[view.view];
-  return html`${total}${
+  // The total and the bulk actions share a line on a wide screen: the first review stays high.
+  return html`<div class="list-head">${total}${page.rows.length > 0 ? fold('Bulk actions', bulkForm(view)) : ''}</div>${
     page.rows.length === 0
       ? html`<p>${query.cursor ? 'No reviews match on this page.' : emptyText(view)}</p>`
-      : html`${fold('Bulk actions', bulkForm(view))}<table class="inbox"${statuses ? html` data-view-statuses="${statuses}"` : ''}>
-  <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Posted</th><th>Severity</th><th>Status</th><th>Tags</th></tr></thead>
+      : html`<table class="inbox"${statuses ? html` data-view-statuses="${statuses}"` : ''}>
+  <thead><tr><th><span class="visually-hidden">Select</span></th><th>Rating</th><th>Review</th><th>App</th><th>Reviewer</th><th>Posted</th><th>Severity</th><th>Status</th><th>Topics and tags</th></tr></thead>
   <tbody>${page.rows.map((r) => row(view, r, list))}</tbody>
 </table>`
   }
-<p class="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous review, <kbd>a</kbd> acknowledged, <kbd>r</kbd> resolved, <kbd>i</kbd> ignored, <kbd>x</kbd> select, <kbd>/</kbd> search.</p>
+<p class="muted small">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous review, <kbd>a</kbd> acknowledged, <kbd>r</kbd> resolved, <kbd>i</kbd> ignored, <kbd>x</kbd> select, <kbd>/</kbd> search, <kbd>?</kbd> all keys.</p>
+${keysDialog('list')}
 <nav class="pages" aria-label="Pages">
   ${query.cursor ? html`<a href="/${queryString(query, { cursor: undefined })}">← First page</a>` : ''}
   <a href="/export.csv${queryString({ ...query, view: view.view }, { cursor: undefined, limit: undefined })}" download>Export this view as CSV</a>
@@ -245,6 +252,14 @@ function listOf(view: InboxView, page: InboxPage): SafeHtml {
 
 /** What an empty view says: an emptied queue is good news. */
 function emptyText(view: InboxView): string {
+  // "billing" may be a topic the reader took for a tag: topics are found by their words, not this filter.
+  const tag = view.query.tag
+    ? ` None has the tag "${view.query.tag}": topics (the chips marked "topic") are not tags; search for their words instead.`
+    : '';
+  return `${emptyBase(view)}${tag}`;
+}
+
+function emptyBase(view: InboxView): string {
   if (view.view === 'open' || view.view === 'new' || view.view === 'mine') {
     return 'Nothing to triage here: every review matching these filters is handled.';
   }

@@ -12,9 +12,16 @@ export function csrfField(principal: Principal | undefined): SafeHtml {
 /**
  * A part of a page folded behind a button on a narrow screen: a `<details>`, so it works without
  * JavaScript. Wide screens show it unfolded, without the button (inbox.css), where the browser can.
+ * With `remember`, it folds on every screen instead, closed unless `open`, and the script keeps it as the
+ * reader left it (localStorage, under that name; inbox.js).
  */
-export function fold(summary: string, content: SafeHtml): SafeHtml {
-  return html`<details class="fold"><summary>${summary}</summary>${content}</details>`;
+export function fold(
+  summary: string,
+  content: SafeHtml,
+  options: { remember?: string; open?: boolean } = {},
+): SafeHtml {
+  const remember = options.remember ? html` data-remember="${options.remember}"` : '';
+  return html`<details class="fold${options.remember ? ' foldable' : ''}"${remember}${options.open ? html` open` : ''}><summary>${summary}</summary>${content}</details>`;
 }
 
 /**

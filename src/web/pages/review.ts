@@ -8,7 +8,9 @@ import type { Principal } from '../auth.js';
 import { html, type SafeHtml, safeUrl } from '../html.js';
 import { formatTime, type Presenter } from '../present.js';
 import { removedMark, reviewHref, reviewTimes, starsOf, type UndoNotice } from './inbox.js';
+import { keysDialog } from './keys.js';
 import { csrfField, type LivePage, layout } from './layout.js';
+import { topicChips } from './topic-chips.js';
 
 export interface ReviewView {
   principal: Principal;
@@ -55,6 +57,17 @@ function describeEvent(event: TriageEventRow): SafeHtml {
   }
 }
 
+/**
+ * Since when the review has its status, and who set it: the last status change of its audit trail, not the
+ * triage's last change of any kind (an assignment or a tag is no "new since …, by ana").
+ */
+function statusSince(detail: ReviewDetail): SafeHtml {
+  const set = detail.audit.findLast((e) => e.field === 'status');
+  return set
+    ? html`<span class="muted small" id="status-since">since ${formatTime(set.at)}, by ${actorName(set.actor)}</span>`
+    : html`<span class="muted small" id="status-since">since it was first seen, ${formatTime(detail.review.firstSeenAt)}</span>`;
+}
+
 /** The way back to the list, and the previous and next reviews in it. */
 function listNav(view: ReviewView): SafeHtml {
   const { previous, next } = view.neighbours;
@@ -77,11 +90,7 @@ function triagePanel(view: ReviewView): SafeHtml {
   return html`<section class="panel" id="triage" aria-labelledby="triage-title">
   <h2 id="triage-title">Triage</h2>
   ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
-  <p>Status: <span class="status" id="status">${triage.status}</span>${
-    triage.updatedAt
-      ? html` <span class="muted small">since ${formatTime(triage.updatedAt)}, by ${actorName(triage.updatedBy ?? '')}</span>`
-      : ''
-  }</p>
+  <p>Status: <span class="status" id="status">${triage.status}</span> ${statusSince(detail)}</p>
   <div class="actions" role="group" aria-label="Set the status">${TRIAGE_STATUSES.map(
     (
       status,
@@ -91,7 +100,8 @@ function triagePanel(view: ReviewView): SafeHtml {
   <div class="actions" role="group" aria-label="Set the status and open the next review">
     ${andNext('resolved', 'Resolve & next', 'r')}${andNext('acknowledged', 'Acknowledge & next', 'a')}
   </div>
-  <p class="muted small">Keys: <kbd>a</kbd>, <kbd>r</kbd>, <kbd>i</kbd> set the status; <kbd>Shift</kbd>+<kbd>R</kbd> resolve &amp; next, <kbd>Shift</kbd>+<kbd>A</kbd> acknowledge &amp; next; <kbd>j</kbd>/<kbd>k</kbd> next/previous review; <kbd>u</kbd> back to the list.</p>
+  <p class="muted small">Keys: <kbd>a</kbd>, <kbd>r</kbd>, <kbd>i</kbd> set the status; <kbd>Shift</kbd>+<kbd>R</kbd> resolve &amp; next, <kbd>Shift</kbd>+<kbd>A</kbd> acknowledge &amp; next; <kbd>j</kbd>/<kbd>k</kbd> next/previous review; <kbd>u</kbd> back to the list; <kbd>?</kbd> all keys.</p>
+  ${keysDialog('review')}
   <form method="post" action="${action}" data-replace>${csrf}<input type="hidden" name="action" value="assign">
     <label class="field">Assignee <select name="assignee"><option value="">nobody</option>${view.users.map(
       (u) => html`<option value="${u}"${triage.assignee === u ? html` selected` : ''}>${u}</option>`,
@@ -143,7 +153,7 @@ ${view.undo ? undoForm(view, view.undo) : ''}
   ${reviews ? html`<p><a class="reply" href="${reviews}" rel="noopener noreferrer">Reply on the marketplace</a> <span class="muted small">(the listing's reviews, where the developer answers)</span></p>` : ''}
   ${review.removedAt ? html`<p class="removed-mark" role="note">${removedMark(review.removedAt)} (found gone ${formatTime(review.removedAt)}): customers no longer see it; its triage, notes and alerts stay.</p>` : ''}
   <div class="text" id="review-text">${review.content || '(no text)'}</div>
-  <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100${groups.map((g) => html` <span class="tag auto">${g}</span>`)}</p>
+  <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100 ${topicChips(groups)}</p>
   <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul>
 </article>
 <div class="grid">

@@ -1,13 +1,16 @@
 /**
  * `/api/live`: what an open page polls for (web/live.ts). It takes the list's filters, as the page's own
- * URL has them, plus `after` and `events`, the store's mark the page was drawn at. An unchanged store is a
+ * URL has them, plus `after` and `events`, the store's mark the page was drawn at, and `tabs=1` from a
+ * page that shows the tabs' counts. An unchanged store is a
  * 304 to a request that sends the ETag it was given, so an idle tab costs three index lookups.
  */
 import express from 'express';
 import { z } from 'zod';
+import { userNameOf } from '../auth.js';
 import type { WebContext } from '../context.js';
 import { datesInOrder, INBOX_QUERY } from '../filters.js';
 import { defineQuery, param } from '../input.js';
+import { principalOfRequest } from '../middleware/authenticate.js';
 
 const mark = (what: string) =>
   param(
@@ -23,6 +26,7 @@ export const LIVE_QUERY = defineQuery(
     ...INBOX_QUERY.params,
     after: mark('the newest review the page shows'),
     events: mark('the newest triage event the page knows'),
+    tabs: param('1, for the counts of the tabs', z.literal('1')),
   },
   { check: datesInOrder },
 );
@@ -31,8 +35,9 @@ export function liveRouter(ctx: WebContext): express.Router {
   const { live } = ctx;
   const router = express.Router();
   router.get('/api/live', (req, res) => {
-    const { after, events, ...view } = LIVE_QUERY.parse(req.query);
-    const query = { view, after, events: events ?? 0 };
+    const { after, events, tabs, ...view } = LIVE_QUERY.parse(req.query);
+    const me = userNameOf(principalOfRequest(req));
+    const query = { view, after, events: events ?? 0, ...(tabs ? { tabs: { me } } : {}) };
     const now = ctx.now();
     const at = live.mark();
     const etag = live.etag(at, query, now);

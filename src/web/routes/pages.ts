@@ -177,9 +177,14 @@ function notFound(req: Request, res: Response, message: string) {
  * where "show" leads (layout.ts). Read before the page's own rows, so nothing added between the two
  * reads is missed: at worst it is counted as new and shown twice.
  */
-function livePage(ctx: WebContext, view: InboxQuery, extra: { show?: string; review?: number }): LivePage {
+function livePage(
+  ctx: WebContext,
+  view: InboxQuery,
+  extra: { show?: string; review?: number },
+  tabs = false,
+): LivePage {
   const start = ctx.live.start();
-  const url = liveUrl(view, start.mark, { banner: extra.show !== undefined });
+  const url = liveUrl(view, start.mark, { banner: extra.show !== undefined, tabs });
   return { open: start.open, url, every: ctx.livePollMs, ...extra };
 }
 
@@ -219,6 +224,7 @@ function showList(
         ctx,
         { ...query, view: viewOf(query, context) },
         { show: `/${queryString({ ...query, cursor: undefined })}` },
+        true,
       )
     : undefined;
   res

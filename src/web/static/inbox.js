@@ -1,14 +1,15 @@
 /*
  * The inbox's script: keyboard shortcuts and live updates, and nothing the pages need to work. j/k move
  * through the list, a/r/i set the status of the current review (through the JSON API, with the page's CSRF
- * token), x selects it for a bulk action, / jumps to the search. A review set to a status its view does not
- * list leaves the list, with an undo. On a review's page a/r/i press its status buttons, Shift+R and Shift+A
+ * token), x selects it for a bulk action, / opens the filters at the search, ? shows the page's keys in a
+ * dialog. A review set to a status its view does not list leaves the list, with an undo; the tabs' counts
+ * follow at once. The list's filters fold, and stay as the reader left them (localStorage). On a review's page a/r/i press its status buttons, Shift+R and Shift+A
  * resolve or acknowledge and open the next review, j/k open the next or previous one and u goes back to the
  * list. Forms marked data-replace are sent in the background and their answer replaces the page's history
  * entry, so that Back leaves the review rather than stepping through its changes. Keys typed into a field
  * are left alone. A page that says where to poll (`data-live-url`, see web/live.ts) asks there every few
- * seconds and keeps its title and icon on the open count, updates the status of rows someone triaged, and
- * offers new reviews in a banner that covers nothing it would move. Served as it is (no build step), to
+ * seconds and keeps its title and icon on the open count (and the list its tabs' counts and total), updates
+ * the status of rows someone triaged, and offers new reviews in a banner that covers nothing it would move. Served as it is (no build step), to
  * browsers that run ES2017.
  */
 (() => {
@@ -19,6 +20,8 @@
   const live = document.getElementById('live');
   const rows = Array.from(document.querySelectorAll('table.inbox tbody tr[data-review-id]'));
   let current = -1;
+  /** Asks the live endpoint at once (after a change made here); null on a page that is not live. */
+  let refreshLive = null;
 
   function say(text) {
     if (live) live.textContent = text;
@@ -26,7 +29,8 @@
 
   function select(index) {
     if (rows.length === 0) return;
-    rows[current]?.classList.remove('current');
+    // Every row, not the one at `current`: after a row left or came back, that index names another.
+    for (const row of document.querySelectorAll('table.inbox tr.current')) row.classList.remove('current');
     current = Math.max(0, Math.min(rows.length - 1, index));
     const row = rows[current];
     row.classList.add('current');
@@ -53,6 +57,8 @@
         if (cell) cell.textContent = body.triage.status;
         say(`Review ${id} is now ${body.triage.status}.`);
         afterStatus(row, body.triage.status);
+        // The tabs' counts and the title follow the change now, not at the next poll.
+        refreshLive?.();
       })
       .catch((err) => {
         say(`Could not set the status: ${err.message}. Reload the page and try again.`);
@@ -101,6 +107,36 @@
     say(`${text}.`);
   }
 
+  /** "1,204", "10,000+": a count as the server writes it (util/plural.ts). */
+  function countText(n, capped) {
+    return `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${capped ? '+' : ''}`;
+  }
+
+  /** The tabs' counts and the list's total, as the server counts them now (`tabs` of /api/live). */
+  function showCounts(tabs) {
+    for (const tab of document.querySelectorAll('nav.views [data-view]')) {
+      const n = tabs.counts[tab.getAttribute('data-view')];
+      const count = tab.querySelector('.count');
+      const text = n === undefined ? null : countText(n, tabs.capped);
+      if (count && text !== null && count.textContent !== text) count.textContent = text;
+    }
+    // Why the title's count and the Open tab's differ, while they do (pages/inbox-notes.ts).
+    const note = document.getElementById('open-note');
+    const queue = note?.querySelector('[data-count="queue"]');
+    const open = note?.querySelector('[data-count="open"]');
+    if (note && queue && open && tabs.counts.open !== undefined) {
+      open.textContent = countText(tabs.counts.open, false);
+      note.hidden = queue.textContent === open.textContent;
+    }
+    // "12 reviews in Open": the number, in the paragraph's text, whatever follows it.
+    const total = document.getElementById('total')?.firstChild;
+    if (total && total.nodeType === Node.TEXT_NODE) {
+      const text = `${tabs.capped ? 'at least ' : ''}${countText(tabs.total, false)} ${tabs.total === 1 ? 'review' : 'reviews'}`;
+      const now = total.textContent.replace(/^(at least )?[\d,]+ reviews?/, text);
+      if (total.textContent !== now) total.textContent = now;
+    }
+  }
+
   function startLive(body, url) {
     const every = Number(body.getAttribute('data-live-every')) || 15000;
     const title = body.getAttribute('data-title') || document.title;
@@ -112,10 +148,14 @@
     let failures = 0;
     let timer = 0;
     let busy = false;
+    let again = false;
     let stopped = false;
 
     function apply(answer) {
       document.title = answer.open > 0 ? `(${answer.open}) ${title}` : title;
+      const queue = document.querySelector('#open-note [data-count="queue"]');
+      if (queue) queue.textContent = countText(answer.open, false);
+      if (answer.tabs) showCounts(answer.tabs);
       icon?.setAttribute('href', answer.open > 0 ? `/favicon.svg?open=${answer.open}` : '/favicon.svg');
       // In place, text for text: a status changes width a little, never a row's place.
       for (const change of answer.changed) {
@@ -145,8 +185,13 @@
     }
 
     function poll() {
-      if (busy || stopped) return;
+      if (stopped) return;
+      if (busy) {
+        again = true;
+        return;
+      }
       busy = true;
+      again = false;
       const headers = { accept: 'application/json' };
       if (etag) headers['if-none-match'] = etag;
       fetch(url, { headers, credentials: 'same-origin', cache: 'no-store' })
@@ -170,7 +215,7 @@
         })
         .finally(() => {
           busy = false;
-          if (!stopped) schedule(delay());
+          if (!stopped) schedule(again ? 0 : delay());
         });
     }
 
@@ -178,10 +223,11 @@
       if (!document.hidden) schedule(0);
     });
     schedule(every);
+    return () => schedule(0);
   }
 
   const liveUrl = document.body?.getAttribute('data-live-url');
-  if (liveUrl) startLive(document.body, liveUrl);
+  if (liveUrl) refreshLive = startLive(document.body, liveUrl);
 
   // --- A row that leaves its view, with an undo (the list's Open, New, Resolved… views) -----------------
 
@@ -222,6 +268,29 @@
     cell.append(text, button);
     notice.append(cell);
     row.after(notice);
+  }
+
+  // --- Folds that remember: the list's filters stay as the reader left them (localStorage) ---------------
+
+  function stored(key, value) {
+    // Storage can be refused (a private window, a full disk): the fold then just starts closed.
+    try {
+      if (value === undefined) return localStorage.getItem(key);
+      localStorage.setItem(key, value);
+    } catch (_refused) {
+      return null;
+    }
+    return null;
+  }
+
+  for (const details of document.querySelectorAll('details[data-remember]')) {
+    const key = `reviewwatch.fold.${details.getAttribute('data-remember')}`;
+    // Opened by the page (filters to correct) it stays open; otherwise as it was left.
+    if (!details.open && stored(key) === 'open') details.open = true;
+    // The reader's own clicks only: the script opening it for `/` is not a choice to remember.
+    details.querySelector('summary')?.addEventListener('click', () => {
+      setTimeout(() => stored(key, details.open ? 'open' : 'closed'), 0);
+    });
   }
 
   // --- History: a change replaces the page's entry instead of adding one ------------------------------
@@ -275,11 +344,23 @@
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target?.closest?.('input, textarea, select, [contenteditable]')) return;
+    // An open dialog (the keys) takes the keyboard; Escape closes it (the browser's own).
+    if (document.querySelector('dialog[open]')) return;
     const key = event.key;
+    if (key === '?') {
+      const keys = document.getElementById('keys-dialog');
+      if (keys?.showModal) {
+        event.preventDefault();
+        keys.showModal();
+      }
+      return;
+    }
     if (key === '/') {
       const search = document.getElementById('q');
       if (search) {
         event.preventDefault();
+        const fold = search.closest('details');
+        if (fold) fold.open = true;
         search.focus();
         search.select();
       }

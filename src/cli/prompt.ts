@@ -43,6 +43,25 @@ export class Prompt {
   }
 
   /**
+   * One of `options`, or undefined for none: a yes or no for one option, a number for several (`label`
+   * names what they replace).
+   */
+  async choose(label: string, options: readonly string[]): Promise<string | undefined> {
+    const [first] = options;
+    if (first === undefined) return undefined;
+    if (options.length === 1)
+      return (await this.confirm(`Use ${first} instead of ${label}?`)) ? first : undefined;
+    this.#output.write(`Instead of ${label}:\n${options.map((o, i) => `  ${i + 1}. ${o}`).join('\n')}\n`);
+    for (;;) {
+      const answer = await this.ask(`Which one (1-${options.length}, Enter for none)? `);
+      if (answer === '') return undefined;
+      const chosen = options[Number(answer) - 1];
+      if (/^\d+$/.test(answer) && chosen !== undefined) return chosen;
+      this.#output.write(`Answer a number from 1 to ${options.length}, or Enter for none.\n`);
+    }
+  }
+
+  /**
    * Numbers out of 1..count ("2 5", "1-3", "all"); Enter picks none. Asks again, saying why, when an
    * answer holds anything else.
    */

@@ -69,6 +69,7 @@ export interface Discovery {
 
 /** A handle the marketplace does not know, with the closest ones it does. Exit code 2. */
 export class UnknownHandleError extends ReviewwatchError {
+  readonly kind: 'developer' | 'app';
   readonly unknown: ReadonlyArray<{ handle: string; closest: string[] }>;
   constructor(kind: 'developer' | 'app', unknown: ReadonlyArray<{ handle: string; closest: string[] }>) {
     const where =
@@ -83,6 +84,7 @@ export class UnknownHandleError extends ReviewwatchError {
         ? `"${only.handle}" is not ${kind === 'developer' ? 'a developer' : 'an app'} in the marketplace: ${guess(only.closest)} ${where}`
         : `${unknown.length} ${kind}s are not in the marketplace: ${unknown.map((u) => `"${u.handle}" (${guess(u.closest)})`).join('; ')}. ${where}`;
     super(message, { exitCode: ExitCode.Usage });
+    this.kind = kind;
     this.unknown = unknown;
   }
 }
@@ -152,24 +154,20 @@ async function readDeveloper(
   notes: string[],
   progress: Progress,
 ): Promise<{ handle: string; name: string }> {
-  if (!isValidHandle(handle)) throw new UnknownHandleError('developer', [{ handle, closest: [] }]);
-  progress(`Reading developer ${handle}…`);
-  let detail: Awaited<ReturnType<CatalogReader['developer']>>;
-  try {
-    detail = await reader.developer(handle);
-  } catch (err) {
-    if (!(err instanceof CatalogNotFoundError)) throw err;
+  let detail: Awaited<ReturnType<CatalogReader['developer']>> | undefined;
+  if (isValidHandle(handle)) {
+    progress(`Reading developer ${handle}…`);
+    try {
+      detail = await reader.developer(handle);
+    } catch (err) {
+      if (!(err instanceof CatalogNotFoundError)) throw err;
+    }
+  }
+  if (detail === undefined) {
     progress('Looking for a close handle among all developers…');
     const all = await reader.developers();
-    throw new UnknownHandleError('developer', [
-      {
-        handle,
-        closest: closestHandles(
-          handle,
-          all.urls.map((u) => u.handle || handleFromUrl(u.url)),
-        ),
-      },
-    ]);
+    const listed = all.urls.map((u) => u.handle || handleFromUrl(u.url));
+    throw new UnknownHandleError('developer', [{ handle, closest: closestHandles(handle, listed) }]);
   }
   for (const app of detail.apps) {
     if (isValidHandle(app.handle)) handles.set(app.handle, app.name);

@@ -152,7 +152,7 @@ describe('reviewwatch init against the simulator', () => {
   });
 
   it.skipIf(!HAS_SCRIPT)(
-    'asks in a terminal: drops the competitors named by number, and writes after a yes',
+    'asks in a terminal: the closest handle for a typo, competitors to drop, and before writing',
     {
       timeout: CLI_TEST_MS,
     },
@@ -161,7 +161,7 @@ describe('reviewwatch init against the simulator', () => {
       const cli = `${process.execPath} --import file://${ROOT}node_modules/tsx/dist/loader.mjs ${ROOT}src/cli/main.ts`;
       const child = spawn(
         'script',
-        ['-qec', `${cli} init --developer ${DEVELOPER} -o ${output}`, '/dev/null'],
+        ['-qec', `${cli} init --developer pine-digitl -o ${output}`, '/dev/null'],
         {
           env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
           stdio: ['pipe', 'pipe', 'pipe'],
@@ -169,7 +169,13 @@ describe('reviewwatch init against the simulator', () => {
       );
       const screen = capture(child);
       try {
-        await waitFor(() => screen().includes('Enter keeps them all'), 60_000, screen);
+        await waitFor(
+          () => screen().includes('Use pine-digital instead of "pine-digitl"? [Y/n]'),
+          60_000,
+          screen,
+        );
+        child.stdin?.write('y\n');
+        await waitFor(() => screen().includes('Enter keeps them all'), 30_000, screen);
         const listed = [...screen().matchAll(/^\s*(\d+)\. (\S+)/gm)].map((m) => m[2] as string);
         expect(listed.length).toBeGreaterThanOrEqual(3);
         child.stdin?.write('1 3\n');
@@ -181,6 +187,9 @@ describe('reviewwatch init against the simulator', () => {
         const config = parse(readFileSync(output, 'utf8')) as WrittenConfig;
         const rivals = config.apps.filter((a) => a.role === 'competitor').map((a) => a.handle);
         expect(rivals).toEqual(listed.filter((_, i) => i !== 0 && i !== 2));
+        expect(readFileSync(output, 'utf8')).toContain(
+          `written by \`reviewwatch init --developer ${DEVELOPER}\``,
+        );
       } finally {
         child.kill();
       }

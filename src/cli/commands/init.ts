@@ -6,11 +6,19 @@ import { DEFAULT_CONFIG_PATH } from '../../config/index.js';
 import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { patientReader } from '../../onboard/backoff.js';
 import { parseRendered, renderConfig } from '../../onboard/config-writer.js';
-import { type Competitor, type Discovery, discover } from '../../onboard/discover.js';
+import {
+  type CatalogReader,
+  type Competitor,
+  type DiscoverRequest,
+  type Discovery,
+  discover,
+  UnknownHandleError,
+} from '../../onboard/discover.js';
 import { configCost } from '../../status.js';
 import { plural } from '../../util/plural.js';
 import { globalOptions } from '../context.js';
 import { competitorLines, discoveryLines } from '../discovery-report.js';
+import { terminalSafe } from '../format.js';
 import { Prompt } from '../prompt.js';
 import { costLines } from './check-config.js';
 
@@ -41,34 +49,36 @@ export function initCommand(): Command {
     .action(async (options: InitOptions, command: Command) => {
       const path = outputPath(options, command);
       checkBeforeReading(options, path);
-      const { baseUrl, apiKey } = catalogFromEnvironment();
       const interactive = options.yes !== true;
-      let requests = 0;
-      const client = new CatalogClient({ baseUrl, apiKey, timeoutMs: 30_000, onResponse: () => requests++ });
-      let discovery: Discovery;
-      try {
-        const reader = patientReader(client, {
-          onWait: (n) =>
-            progress(
-              `${n.reason === 'rate limit' ? 'Rate limited (HTTP 429)' : 'The API is unavailable'} on ${n.endpoint}: trying again in ${(n.waitMs / 1000).toFixed(1)}s (try ${n.attempt})…`,
-            ),
-        });
-        discovery = await discover(
-          reader,
-          { developer: options.developer, apps: options.app ?? [] },
-          progress,
-        );
-      } finally {
-        await client.close();
-      }
-      progress(`Discovery done: ${plural(requests, 'API request')} to ${new URL(baseUrl).host}.`);
-      await review(discovery, {
-        path,
+      const { found, request } = await readCatalog(
+        { developer: options.developer, apps: options.app ?? [] },
         interactive,
-        force: options.force === true,
-        command: invocation(options),
-      });
+      );
+      await review(found, { path, interactive, force: options.force === true, command: invocation(request) });
     });
+}
+
+/** Discovery through the API of the environment, with progress and the backoff on stderr. */
+async function readCatalog(
+  request: DiscoverRequest,
+  interactive: boolean,
+): Promise<{ found: Discovery; request: DiscoverRequest }> {
+  const { baseUrl, apiKey } = catalogFromEnvironment();
+  let requests = 0;
+  const client = new CatalogClient({ baseUrl, apiKey, timeoutMs: 30_000, onResponse: () => requests++ });
+  try {
+    const reader = patientReader(client, {
+      onWait: (n) =>
+        progress(
+          `${n.reason === 'rate limit' ? 'Rate limited (HTTP 429)' : 'The API is unavailable'} on ${n.endpoint}: trying again in ${(n.waitMs / 1000).toFixed(1)}s (try ${n.attempt})…`,
+        ),
+    });
+    const result = await discoverFixingTypos(reader, request, interactive);
+    progress(`Discovery done: ${plural(requests, 'API request')} to ${new URL(baseUrl).host}.`);
+    return result;
+  } finally {
+    await client.close();
+  }
 }
 
 /** Where other commands will look for the config, unless told otherwise: that is where it belongs. */
@@ -125,11 +135,51 @@ function progress(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-function invocation(options: InitOptions): string {
+function invocation(request: DiscoverRequest): string {
   const parts = ['reviewwatch init'];
-  if (options.developer !== undefined) parts.push(`--developer ${options.developer}`);
-  for (const app of options.app ?? []) parts.push(`--app ${app}`);
+  if (request.developer !== undefined) parts.push(`--developer ${request.developer}`);
+  for (const app of request.apps) parts.push(`--app ${app}`);
   return parts.join(' ');
+}
+
+/** At a terminal, a typo is answered with a question (use the closest handle?) rather than an exit. */
+async function discoverFixingTypos(
+  reader: CatalogReader,
+  first: DiscoverRequest,
+  interactive: boolean,
+): Promise<{ found: Discovery; request: DiscoverRequest }> {
+  let request = first;
+  for (let tries = 1; ; tries++) {
+    try {
+      return { found: await discover(reader, request, progress), request };
+    } catch (err) {
+      if (!interactive || tries >= 3 || !(err instanceof UnknownHandleError)) throw err;
+      const fixes = await askForFixes(err);
+      if (fixes === undefined) throw err;
+      request =
+        err.kind === 'developer'
+          ? { ...request, developer: fixes.get(request.developer ?? '') ?? request.developer }
+          : { ...request, apps: request.apps.map((app) => fixes.get(app) ?? app) };
+    }
+  }
+}
+
+/** Typed handle → the listed one chosen instead; undefined when any is left without one. */
+async function askForFixes(err: UnknownHandleError): Promise<Map<string, string> | undefined> {
+  if (err.unknown.some((u) => u.closest.length === 0)) return undefined;
+  process.stderr.write(`${err.message}\n`);
+  const prompt = new Prompt();
+  try {
+    const fixes = new Map<string, string>();
+    for (const { handle, closest } of err.unknown) {
+      const chosen = await prompt.choose(`"${terminalSafe(handle)}"`, closest);
+      if (chosen === undefined) return undefined;
+      fixes.set(handle, chosen);
+    }
+    return fixes;
+  } finally {
+    prompt.close();
+  }
 }
 
 interface ReviewOptions {

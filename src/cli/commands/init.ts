@@ -202,7 +202,10 @@ async function review(discovery: Discovery, options: ReviewOptions): Promise<voi
     const config = parseRendered(text, options.path);
     out([
       `Watching ${plural(config.apps.length, 'app')} and ${plural(config.categories.length, 'category', 'categories')}:`,
-      ...costLines(configCost(config, undefined, Date.now()), config.catalog.dailyRequestBudget),
+      // check-config's market line is about snapshots not taken yet; here every category is one of yours.
+      ...costLines(configCost(config, undefined, Date.now()), config.catalog.dailyRequestBudget).filter(
+        (line) => !line.startsWith('  market:'),
+      ),
     ]);
     if (prompt !== undefined && !(await prompt.confirm(`Write ${options.path}?`))) {
       out(['Nothing written.']);

@@ -30,6 +30,8 @@ const LAYER: Readonly<Record<string, number>> = {
   digest: 4,
   // Poll intervals from arrival rates: reads the store and the config, knows nothing of the queue.
   schedule: 4,
+  // What `reviewwatch init` discovers through the API and the config it writes: no store, no queue.
+  onboard: 4,
   // Peers: queue's workers take ops' Metrics, ops' server and settings take web's AdminCredentials and
   // settings name queue's defaults.
   queue: 5,

@@ -4,6 +4,7 @@ import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 import { checkConfigCommand } from './commands/check-config.js';
 import { demoCommand } from './commands/demo.js';
 import { digestCommand } from './commands/digest.js';
+import { initCommand } from './commands/init.js';
 import { marketCommand } from './commands/market.js';
 import { notifyCommand } from './commands/notify.js';
 import { pollCommand } from './commands/poll.js';
@@ -38,6 +39,7 @@ program.addCommand(userCommand());
 program.addCommand(serveCommand());
 program.addCommand(reconcileCommand());
 program.addCommand(marketCommand());
+program.addCommand(initCommand());
 
 /**
  * Commands added with addCommand() do not inherit exitOverride(): without this, a subcommand's usage

@@ -55,7 +55,7 @@ export function checkConfigCommand(): Command {
  * "cost: about 9,912 API requests a day (polls 9,600, baselines and reconciliation 240, category pages
  * 48, listings 20, developers 4 at most), within catalog.dailyRequestBudget 20,000".
  */
-function costLines(cost: ReturnType<typeof configCost>, budget: number | undefined): string[] {
+export function costLines(cost: ReturnType<typeof configCost>, budget: number | undefined): string[] {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const p = cost.plan.projected;
   const polls = p.polls + p.paging + p.tightening;

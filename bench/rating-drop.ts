@@ -24,7 +24,7 @@ const { values } = parseArgs({
   options: { seeds: { type: 'string', default: '200' }, json: { type: 'boolean', default: false } },
 });
 const SEEDS = Number(values.seeds);
-const RULE = { minDrop: 0.05, displayed: true, recovery: 0.05, maxRating: 2 };
+const RULE = { minDrop: 0.05, displayed: true, recovery: 0.05, recoveryHoldMs: 86_400_000, maxRating: 2 };
 const EPSILON = 1e-9;
 
 /**

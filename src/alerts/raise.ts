@@ -6,11 +6,12 @@ import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
+import { alertedShare, dropDelivery } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
 import { routeAlert } from './route.js';
-import type { Alert, AppRef, Priority, ReviewAlert, ReviewRef } from './types.js';
+import type { Alert, AppRef, Priority, RatingDropAlert, ReviewAlert, ReviewRef } from './types.js';
 
 /** Everything from the config that decides which alerts a poll raises and where they go. */
 export interface AlertPolicy {
@@ -20,11 +21,21 @@ export interface AlertPolicy {
   displayedDrop: boolean;
   /** How far the average must climb back before the same fall alerts again (alerts/rating-drop.ts). */
   dropRecovery: number;
+  /** How long it must stay there (alerts.ratingDrop.recoveryHold). */
+  dropRecoveryHoldMs: number;
+  /** alerts.ratingDrop.competitors: a competitor's drop goes to the digest, or alerts like an own app's. */
+  competitorDrops: 'digest' | 'immediate';
   incident: IncidentRule;
   groupAbove: number;
   scoring: ScoringRules;
   channels: Readonly<Record<string, Pick<ChannelConfig, 'minPriority'>>>;
-  apps: ReadonlyMap<string, { name?: string | undefined; notify: readonly string[] }>;
+  apps: ReadonlyMap<string, AppPolicy>;
+}
+
+export interface AppPolicy {
+  name?: string | undefined;
+  notify: readonly string[];
+  role?: 'own' | 'competitor';
 }
 
 export interface PollFindings {
@@ -64,63 +75,126 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     appCache ??= appRef(db, handle, appConfig?.name, findings.newReviews);
     return appCache;
   };
-  const raised: Array<{ id: number; alert: Alert; priority: Priority; grouped: boolean }> = [];
-  const raise = (
-    alert: Alert,
-    priority: Priority,
-    dedupeKey: string,
-    extra: { score?: number; reviewRowId?: number },
-  ) => {
+  const pending: Pending[] = findings.baseline ? [] : reviewAlerts(db, policy, findings, app);
+  if (findings.summary) {
+    const drop = ratingDrop(db, policy, findings, findings.summary, app);
+    if (drop) pending.push(...sayDrop(policy, findings.pollRunId, appConfig, drop, pending));
+  }
+
+  const raised: Raised[] = [];
+  for (const { alert, priority, dedupeKey, score, reviewRowId, deliver } of pending) {
     const id = insertAlert(db, {
       appHandle: handle,
       kind: alert.kind,
       dedupeKey,
       priority,
-      score: extra.score ?? null,
-      reviewRowId: extra.reviewRowId ?? null,
+      score: score ?? null,
+      reviewRowId: reviewRowId ?? null,
       payload: alert,
       createdAt: at,
       pollRunId: findings.pollRunId,
     });
-    if (id !== undefined) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
-  };
-
-  if (!findings.baseline) {
-    for (const review of findings.newReviews) {
-      if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
-      const alert = reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate);
-      raise(alert, alert.severity.priority, `review-${review.id}`, {
-        score: alert.severity.score,
-        reviewRowId: review.id,
-      });
-    }
-    for (const edit of findings.edits) {
-      const { fetched } = edit;
-      if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
-      const alert = reviewAlert(
-        app(),
-        { ...refOf(fetched), previousRating: edit.oldRating },
-        policy.scoring,
-        findings.foundLate,
-      );
-      raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
-        score: alert.severity.score,
-        reviewRowId: edit.rowId,
-      });
-    }
-    // An incident needs a new low review in this poll: skip the look-back otherwise.
-    if (raised.some((a) => a.alert.kind === 'review')) {
-      const incident = incidentAlert(db, policy, findings, app());
-      if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
-    }
+    if (id !== undefined && deliver) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
   }
-  const drop = findings.summary ? ratingDrop(db, policy, findings, findings.summary, app) : undefined;
-  if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
-
   return {
     kinds: raised.map((a) => a.alert.kind),
     messages: writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised),
   };
+}
+
+/** An alert to write; `deliver` false keeps it in the outbox without a message (a drop said elsewhere). */
+interface Pending {
+  alert: Alert;
+  priority: Priority;
+  dedupeKey: string;
+  score?: number;
+  reviewRowId?: number;
+  deliver: boolean;
+}
+
+interface Raised {
+  id: number;
+  alert: Alert;
+  priority: Priority;
+  grouped: boolean;
+}
+
+/** The poll's review alerts (new low reviews, re-ratings down) and the incident they may make. */
+function reviewAlerts(
+  db: StoreDb,
+  policy: AlertPolicy,
+  findings: PollFindings,
+  app: () => AppRef,
+): Pending[] {
+  const pending: Pending[] = [];
+  const add = (alert: ReviewAlert, dedupeKey: string, reviewRowId: number) =>
+    pending.push({
+      alert,
+      priority: alert.severity.priority,
+      dedupeKey,
+      score: alert.severity.score,
+      reviewRowId,
+      deliver: true,
+    });
+  for (const review of findings.newReviews) {
+    if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
+    add(
+      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate),
+      `review-${review.id}`,
+      review.id,
+    );
+  }
+  for (const edit of findings.edits) {
+    const { fetched } = edit;
+    if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
+    const ref = { ...refOf(fetched), previousRating: edit.oldRating };
+    add(reviewAlert(app(), ref, policy.scoring, findings.foundLate), `edit-${edit.editId}`, edit.rowId);
+  }
+  // An incident needs a new low review in this poll: skip the look-back otherwise.
+  if (pending.length > 0) {
+    const incident = incidentAlert(db, policy, findings, app());
+    if (incident) {
+      const { alert, dedupeKey } = incident;
+      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true });
+    }
+  }
+  return pending;
+}
+
+/**
+ * Says a drop as dropDelivery decides: as its own message, as a line on the poll's review alerts (which
+ * are changed in place), or kept for the digest and the app page only. Returns the drop's own alert.
+ */
+function sayDrop(
+  policy: AlertPolicy,
+  pollRunId: number,
+  appConfig: AppPolicy | undefined,
+  drop: RatingDropAlert,
+  pending: Pending[],
+): Pending[] {
+  const reviews = pending.filter((p): p is Pending & { alert: ReviewAlert } => p.alert.kind === 'review');
+  const notify = appConfig?.notify ?? [];
+  const dropChannels = routeAlert(drop.priority, notify, policy.channels);
+  const reviewChannels = new Set(reviews.flatMap((r) => routeAlert(r.priority, notify, policy.channels)));
+  const how = dropDelivery(drop, {
+    alertedShare: alertedShare(drop.to, drop.from.average - drop.to.average, {
+      added: reviews
+        .filter((r) => r.alert.review.previousRating === undefined)
+        .map((r) => r.alert.review.rating),
+      rerated: reviews.flatMap(({ alert: { review } }) =>
+        review.previousRating === undefined ? [] : [{ from: review.previousRating, to: review.rating }],
+      ),
+    }),
+    reviewsReachItsChannels: dropChannels.every((c) => reviewChannels.has(c)),
+    competitor: appConfig?.role === 'competitor',
+    competitorsImmediate: policy.competitorDrops === 'immediate',
+  });
+  if (how.fold) {
+    for (const r of reviews) r.alert.rating = { now: drop.to.average, was: drop.from.average };
+  }
+  if (!how.record) return [];
+  const alert: RatingDropAlert = how.saidIn ? { ...drop, saidIn: how.saidIn } : drop;
+  return [{ alert, priority: drop.priority, dedupeKey: `drop-${pollRunId}`, deliver: how.message }];
 }
 
 function writeDeliveries(
@@ -128,7 +202,7 @@ function writeDeliveries(
   policy: AlertPolicy,
   findings: PollFindings,
   notify: readonly string[],
-  raised: Array<{ id: number; priority: Priority; grouped: boolean }>,
+  raised: Raised[],
 ): OutboxMessage[] {
   const rows: Array<{ id: number; groupKey: string | null; channel: string; app: string }> = [];
   for (const channel of notify) {
@@ -242,27 +316,29 @@ function ratingDrop(
       minDrop: policy.minDrop,
       displayed: policy.displayedDrop,
       recovery: policy.dropRecovery,
+      recoveryHoldMs: policy.dropRecoveryHoldMs,
       maxRating: policy.maxRating,
     },
     // Only a drop needs its evidence: the queries a quiet poll does not pay for.
     (since) => reviewActivitySince(db, findings.handle, since),
   );
   if (result.next) {
-    const { level, alerted, displayed } = result.next;
+    const { level, alerted, displayed, recoveringSince } = result.next;
     setRatingLevel(db, findings.handle, {
       ...level,
       stars: level.stars ? [...level.stars] : undefined,
       alerted,
       displayed,
+      recoveringSince,
     });
   }
-  return result.drop ? ({ kind: 'rating-drop', app: app(), ...result.drop } as const) : undefined;
+  return result.drop ? { kind: 'rating-drop' as const, app: app(), ...result.drop } : undefined;
 }
 
 function dropStateOf(stored: StoredRatingLevel): DropState {
-  const { alerted, displayed, stars, ...level } = stored;
+  const { alerted, displayed, stars, recoveringSince, ...level } = stored;
   const counts = stars as StarCounts | undefined;
-  return { level: { ...level, ...(counts ? { stars: counts } : {}) }, alerted, displayed };
+  return { level: { ...level, ...(counts ? { stars: counts } : {}) }, alerted, displayed, recoveringSince };
 }
 
 /** The summary's counts, one-star first, when it gave every one. */

@@ -45,6 +45,11 @@ export const apps = sqliteTable('apps', {
    */
   ratingLevelDisplayed: real('rating_level_displayed'),
   /**
+   * While the level is a low alerted on: since when the average has stood alerts.ratingDrop.recovery
+   * above it. The drop rules re-arm once that has lasted alerts.ratingDrop.recoveryHold; null: it has not.
+   */
+  ratingLevelRecoveringSince: timestamp('rating_level_recovering_since'),
+  /**
    * A hash of page 1 of the reviews, written only when the store held that page exactly. While page 1
    * hashes the same, nothing on it is new or edited, so the poll skips looking its reviews up.
    */

@@ -54,6 +54,7 @@ import {
   incidentHeadline,
   lateMark,
   priorityCounts,
+  ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
@@ -121,6 +122,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   const { review, severity } = alert;
   const content = reviewContent(review);
   const reasons = reasonsOf(severity);
+  const rating = ratingNowLine(alert);
   // Each part is capped so that even text made of quotes and backslashes (twice as long as JSON) keeps
   // the whole message under SLACK_LIMITS.message.
   const blocks: SlackBlock[] = [
@@ -138,6 +140,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
     ...(reasons.length > 0
       ? [context(truncate(`*Why:* ${escapeMrkdwn(reasons.join(' · '))}`, MAX_REASONS))]
       : []),
+    ...(rating ? [context(`▼ ${rating}`)] : []),
     ...actions(alert, options),
     ...footer(options),
   ];
@@ -145,7 +148,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   return {
     text: fallback(
       tagSimulated(
-        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)}): ${said}`,
+        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)})${rating ? `, ${rating.toLowerCase()}` : ''}: ${said}`,
         options,
       ),
     ),
@@ -226,6 +229,7 @@ function renderGroup(
   const alerts = bySeverity(notification.alerts);
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
+  const rating = ratingNowLine(alerts);
   const items = alerts.map((a) => {
     const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
@@ -233,11 +237,17 @@ function renderGroup(
     return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);
   });
   return {
-    text: fallback(tagSimulated(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`, options)),
+    text: fallback(
+      tagSimulated(
+        `★ ${headline}${counts === '' ? '' : `: ${counts}`}${rating ? `; ${rating.toLowerCase()}` : ''}`,
+        options,
+      ),
+    ),
     blocks: fitList(
       [
         ...top(`★ ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
+        ...(rating ? [context(`▼ ${rating}`)] : []),
       ],
       items,
       actions(notification, options),

@@ -1,12 +1,13 @@
 /**
  * How a rating drop is said, once `evaluateRating` found one: as a message of its own, as a line on the
- * review alerts of the same poll that explain it, in the weekly digest only, or not at all (a further low
- * of a fall already said, which nothing new explains). Pure: raise.ts and bench/rating-drop.ts both call
- * it. The rules are in docs/how-it-works.md (Rating drops).
+ * review alerts of the same poll, in the weekly digest only, or not at all (a further low of a fall
+ * already said, which nothing new explains). Pure: raise.ts and bench/rating-drop.ts both call it. The
+ * rules are in docs/how-it-works.md (Rating drops).
  */
+import type { DropState } from './rating-drop.js';
 import type { RatingDropAlert } from './types.js';
 
-/** The poll's review alerts explain a drop when they account for at least this share of it. */
+/** Low reviews (each alerted) explain a drop when they account for at least this share of it. */
 export const EXPLAINED_SHARE = 0.5;
 
 export interface DropDelivery {
@@ -20,33 +21,58 @@ export interface DropDelivery {
 }
 
 export interface DropContext {
-  /** The share of the fall this poll's alerted reviews account for (`alertedShare`), 0..1. */
-  alertedShare: number;
-  /** Every channel the drop would reach also gets one of those review alerts. */
+  /**
+   * How much of the fall alerted reviews account for, 0..1: the low reviews since the level (each had
+   * its alert) or this poll's alerted ones with its re-ratings (`alertedShare`), whichever is more.
+   */
+  explainedShare: number;
+  /** The poll raised review alerts, and every channel the drop would reach gets one of them. */
   reviewsReachItsChannels: boolean;
   competitor: boolean;
   /** alerts.ratingDrop.competitors is `immediate`: a competitor's drop alerts like an own app's. */
   competitorsImmediate: boolean;
 }
 
+/**
+ * - A first fall (the rules armed) that alerted reviews explain, crossing no half-star level, is a line
+ *   on the poll's review alerts; the rules stay armed, measuring from the new level.
+ * - A first fall that nothing alerted explains, or that crossed a level, is a message of its own; the
+ *   rules then wait for a recovery that holds (`evaluateRating`).
+ * - A further low of a fall said in a message is a line when the poll's review alerts explain it, a
+ *   message only when nothing explains it and it crossed a level, else nothing: one fall, one message.
+ * - A competitor's drop (unless `competitorsImmediate`) goes only to the digest, its line still on the
+ *   competitor's review alerts.
+ */
 export function dropDelivery(
   drop: Pick<RatingDropAlert, 'crossed' | 'deepening'>,
   context: DropContext,
 ): DropDelivery {
-  const explained = context.alertedShare + 1e-9 >= EXPLAINED_SHARE;
+  const explained = context.explainedShare + 1e-9 >= EXPLAINED_SHARE;
   const crossed = drop.crossed !== undefined;
-  // News of its own: a level crossed, or a first fall the poll's reviews do not explain. A further low
-  // of the same fall is news only past a level.
-  const news = crossed || (!explained && !drop.deepening);
+  const news = drop.deepening ? crossed && !explained : crossed || !explained;
+  const fold = explained && context.reviewsReachItsChannels;
   if (context.competitor && !context.competitorsImmediate) {
-    return { message: false, fold: explained, record: news || explained, saidIn: 'digest' };
+    // One entry per fall in the digest: a further low only when it crossed a level.
+    return { message: false, fold, record: !drop.deepening || crossed, saidIn: 'digest' };
   }
-  if (explained && !crossed && context.reviewsReachItsChannels) {
-    return { message: false, fold: true, record: true, saidIn: 'review-alerts' };
-  }
+  if (fold && !news) return { message: false, fold: true, record: true, saidIn: 'review-alerts' };
   // A first fall the reviews explain, on a channel they do not reach, still needs saying there.
   const message = news || (explained && !drop.deepening);
   return { message, fold: false, record: message };
+}
+
+/**
+ * The state the rules keep once a drop was said: `next` as `evaluateRating` gave it assumes a message
+ * (or the digest) said it and the rules now wait for a recovery; a line on review alerts keeps them
+ * armed at the new level, and a further low keeps them waiting.
+ */
+export function stateAfter(
+  next: DropState,
+  drop: Pick<RatingDropAlert, 'deepening'>,
+  how: DropDelivery,
+): DropState {
+  if (how.message || how.saidIn === 'digest' || drop.deepening) return next;
+  return { ...next, alerted: false };
 }
 
 /**

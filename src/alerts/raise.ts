@@ -6,7 +6,7 @@ import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
-import { alertedShare, dropDelivery } from './drop-delivery.js';
+import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
@@ -77,8 +77,15 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   };
   const pending: Pending[] = findings.baseline ? [] : reviewAlerts(db, policy, findings, app);
   if (findings.summary) {
-    const drop = ratingDrop(db, policy, findings, findings.summary, app);
-    if (drop) pending.push(...sayDrop(policy, findings.pollRunId, appConfig, drop, pending));
+    const result = ratingDrop(db, policy, findings, findings.summary);
+    let next = result.next;
+    if (result.drop) {
+      const drop: RatingDropAlert = { kind: 'rating-drop', app: app(), ...result.drop };
+      const said = sayDrop(policy, findings.pollRunId, appConfig, drop, pending);
+      if (said.alert) pending.push(said.alert);
+      if (next) next = stateAfter(next, drop, said.how);
+    }
+    if (next) keepDropState(db, handle, next);
   }
 
   const raised: Raised[] = [];
@@ -171,30 +178,34 @@ function sayDrop(
   appConfig: AppPolicy | undefined,
   drop: RatingDropAlert,
   pending: Pending[],
-): Pending[] {
+): { how: DropDelivery; alert?: Pending } {
   const reviews = pending.filter((p): p is Pending & { alert: ReviewAlert } => p.alert.kind === 'review');
   const notify = appConfig?.notify ?? [];
   const dropChannels = routeAlert(drop.priority, notify, policy.channels);
   const reviewChannels = new Set(reviews.flatMap((r) => routeAlert(r.priority, notify, policy.channels)));
+  const thisPoll = alertedShare(drop.to, drop.from.average - drop.to.average, {
+    added: reviews
+      .filter((r) => r.alert.review.previousRating === undefined)
+      .map((r) => r.alert.review.rating),
+    rerated: reviews.flatMap(({ alert: { review } }) =>
+      review.previousRating === undefined ? [] : [{ from: review.previousRating, to: review.rating }],
+    ),
+  });
   const how = dropDelivery(drop, {
-    alertedShare: alertedShare(drop.to, drop.from.average - drop.to.average, {
-      added: reviews
-        .filter((r) => r.alert.review.previousRating === undefined)
-        .map((r) => r.alert.review.rating),
-      rerated: reviews.flatMap(({ alert: { review } }) =>
-        review.previousRating === undefined ? [] : [{ from: review.previousRating, to: review.rating }],
-      ),
-    }),
-    reviewsReachItsChannels: dropChannels.every((c) => reviewChannels.has(c)),
+    explainedShare: Math.max(thisPoll, drop.explanation.lowReviewsShare),
+    reviewsReachItsChannels: reviews.length > 0 && dropChannels.every((c) => reviewChannels.has(c)),
     competitor: appConfig?.role === 'competitor',
     competitorsImmediate: policy.competitorDrops === 'immediate',
   });
   if (how.fold) {
     for (const r of reviews) r.alert.rating = { now: drop.to.average, was: drop.from.average };
   }
-  if (!how.record) return [];
+  if (!how.record) return { how };
   const alert: RatingDropAlert = how.saidIn ? { ...drop, saidIn: how.saidIn } : drop;
-  return [{ alert, priority: drop.priority, dedupeKey: `drop-${pollRunId}`, deliver: how.message }];
+  return {
+    how,
+    alert: { alert, priority: drop.priority, dedupeKey: `drop-${pollRunId}`, deliver: how.message },
+  };
 }
 
 function writeDeliveries(
@@ -301,15 +312,10 @@ function incidentAlert(
   };
 }
 
-function ratingDrop(
-  db: StoreDb,
-  policy: AlertPolicy,
-  findings: PollFindings,
-  summary: RatingSummary,
-  app: () => AppRef,
-) {
+/** What the drop rules make of the poll's rating; the state is written once the drop was said. */
+function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, summary: RatingSummary) {
   const stored = ratingLevel(db, findings.handle);
-  const result = evaluateRating(
+  return evaluateRating(
     stored && dropStateOf(stored),
     { average: summary.average, count: summary.count, at: findings.at, stars: starCountsOf(summary) },
     {
@@ -322,17 +328,17 @@ function ratingDrop(
     // Only a drop needs its evidence: the queries a quiet poll does not pay for.
     (since) => reviewActivitySince(db, findings.handle, since),
   );
-  if (result.next) {
-    const { level, alerted, displayed, recoveringSince } = result.next;
-    setRatingLevel(db, findings.handle, {
-      ...level,
-      stars: level.stars ? [...level.stars] : undefined,
-      alerted,
-      displayed,
-      recoveringSince,
-    });
-  }
-  return result.drop ? { kind: 'rating-drop' as const, app: app(), ...result.drop } : undefined;
+}
+
+function keepDropState(db: StoreDb, handle: string, next: DropState): void {
+  const { level, alerted, displayed, recoveringSince } = next;
+  setRatingLevel(db, handle, {
+    ...level,
+    stars: level.stars ? [...level.stars] : undefined,
+    alerted,
+    displayed,
+    recoveringSince,
+  });
 }
 
 function dropStateOf(stored: StoredRatingLevel): DropState {

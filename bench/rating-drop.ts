@@ -184,7 +184,7 @@ const scenarios: Scenario[] = [
     windows: () => dayWindow(10),
   },
   {
-    name: 'small app bouncing on 2.5/2.6 (4★ and 1★ in turn, 3 days)',
+    name: 'small app bouncing on 2.5/2.6 (1★ and 4★ in turn, 3 days)',
     falls: 'none',
     polls: bouncingByReviews,
     windows: () => [],

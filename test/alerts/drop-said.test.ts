@@ -6,7 +6,8 @@
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dropPriority, evaluateRating } from '../../src/alerts/rating-drop.js';
+import { dropDelivery } from '../../src/alerts/drop-delivery.js';
+import { crossedLevel, dropPriority, evaluateRating } from '../../src/alerts/rating-drop.js';
 import type { RatingDropAlert, ReviewAlert } from '../../src/alerts/types.js';
 import { collectDigest, weekContaining } from '../../src/digest/index.js';
 import { ConsoleSender } from '../../src/notify/console.js';
@@ -245,3 +246,47 @@ async function printOnConsole(notification: Parameters<ConsoleSender['send']>[0]
   await new ConsoleSender('terminal', stream).send(notification);
   return out;
 }
+
+describe('dropDelivery', () => {
+  const context = {
+    explainedShare: 1,
+    reviewsReachItsChannels: true,
+    competitor: false,
+    competitorsImmediate: false,
+  };
+  const say = (drop: { crossed?: number; deepening?: true }, over: Partial<typeof context> = {}) => {
+    const how = dropDelivery(drop, { ...context, ...over });
+    return how.message ? 'message' : how.fold ? 'line' : how.record ? 'kept' : 'nothing';
+  };
+
+  it('says a first fall as a line when alerted reviews explain it, else as a message', () => {
+    expect(say({})).toBe('line');
+    expect(say({}, { explainedShare: 0.4 })).toBe('message');
+    // Explained, but a channel the drop reaches gets none of the review alerts: it must hear of it.
+    expect(say({}, { reviewsReachItsChannels: false })).toBe('message');
+  });
+
+  it('sends a first fall under a half-star level as a message, explained or not', () => {
+    expect(crossedLevel(45, 4.44)).toBe(4.5);
+    expect(crossedLevel(46, 4.45)).toBeUndefined();
+    expect(crossedLevel(41, 3.94)).toBe(4);
+    expect(say({ crossed: 4.5 })).toBe('message');
+  });
+
+  it('says a further low of a fall already sent at most as a line, a message only past a level unexplained', () => {
+    expect(say({ deepening: true })).toBe('line');
+    expect(say({ deepening: true }, { explainedShare: 0 })).toBe('nothing');
+    expect(say({ deepening: true, crossed: 4 })).toBe('line');
+    expect(say({ deepening: true, crossed: 4 }, { explainedShare: 0 })).toBe('message');
+  });
+
+  it("keeps a competitor's drop for the digest, once per fall, unless told to alert it", () => {
+    expect(dropDelivery({}, { ...context, competitor: true })).toMatchObject({
+      message: false,
+      record: true,
+      saidIn: 'digest',
+    });
+    expect(say({ deepening: true }, { competitor: true, explainedShare: 0 })).toBe('nothing');
+    expect(say({}, { competitor: true, competitorsImmediate: true, explainedShare: 0 })).toBe('message');
+  });
+});

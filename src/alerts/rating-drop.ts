@@ -18,12 +18,13 @@ export interface RatingLevel {
 export interface DropState {
   /**
    * What a fall is measured from and the evidence gathered since: the highest rating since the rules
-   * were armed, or, after an alert, the lowest level alerted on.
+   * were armed (or since a drop said as a line on review alerts), or, after a drop message, its low.
    */
   level: RatingLevel;
   /**
-   * The level is the lowest alerted on: the average rule stays quiet until the average has recovered by
-   * `recovery` above it, and meanwhile alerts only on a new low, `minDrop` below it.
+   * A message said the fall and the level is its low: the rules stay quiet until the average has stood
+   * `recovery` above it for `recoveryHoldMs`, and meanwhile find only a new low (`minDrop` below it, or
+   * under a half-star level), a deepening of the same fall.
    */
   alerted: boolean;
   /**

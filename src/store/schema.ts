@@ -35,8 +35,8 @@ export const apps = sqliteTable('apps', {
    */
   ratingLevelStars: text('rating_level_stars', { mode: 'json' }).$type<number[]>(),
   /**
-   * The level is the lowest alerted on: the drop rules stay quiet until the average recovers by
-   * alerts.ratingDrop.recovery above it, or falls to a new low (alerts/rating-drop.ts).
+   * The level is the low of a fall a message said: the drop rules stay quiet until the average has stood
+   * alerts.ratingDrop.recovery above it for alerts.ratingDrop.recoveryHold (alerts/rating-drop.ts).
    */
   ratingLevelAlerted: integer('rating_level_alerted', { mode: 'boolean' }).notNull().default(false),
   /**

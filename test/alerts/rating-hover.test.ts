@@ -10,7 +10,7 @@ import { dropExplanation } from '../../src/render/alert/alert-wording.js';
 import { ensureApp } from '../../src/store/apps.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { insertPollRun } from '../../src/store/polls.js';
-import { dropsOverMonth, HOVERING_APP, monthOfPolls } from '../fixtures/rating-month.js';
+import { dropsOverMonth, HOVERING_APP, monthOfPolls, saidOverMonth } from '../fixtures/rating-month.js';
 import { tempDir } from '../helpers/index.js';
 
 const HOUR = 3_600_000;
@@ -88,6 +88,52 @@ describe('rating-drop hysteresis', () => {
       const day12 = Date.UTC(2026, 0, 13);
       for (const d of drops) expect(d.at.getTime(), `seed ${seed}`).toBeGreaterThan(day12);
       for (const d of drops) expect(d.at.getTime(), `seed ${seed}`).toBeLessThanOrEqual(day12 + 86_400_000);
+    }
+  });
+});
+
+describe('rating-drop messages over a month', () => {
+  const DAY = 86_400_000;
+  const messages = (said: ReturnType<typeof saidOverMonth>) => said.filter((s) => s.how === 'message');
+
+  it('sends at most one message for a small app declining review by review, the rest as lines', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      // 24 ratings at 4.58, one 4- or 5-star review a day; five one-star reviews one by one on day 10.
+      const polls = monthOfPolls({
+        ...HOVERING_APP,
+        seed,
+        start: [1, 0, 1, 4, 18],
+        mix: [0, 0, 0, 0.3, 0.7],
+        reviewsPerDay: 1,
+        falls: [{ day: 10, ones: 5 }],
+      });
+      const said = saidOverMonth(polls, rule);
+      const day10 = Date.UTC(2026, 0, 11);
+      const fall = said.filter((s) => s.at.getTime() >= day10 && s.at.getTime() < day10 + 2 * DAY);
+      // One message (none when a fall earlier in the month was still unrecovered: then all are lines).
+      expect(messages(fall).length, `seed ${seed}`).toBeLessThanOrEqual(1);
+      expect(fall.filter((s) => s.how === 'line').length, `seed ${seed}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('sends one message for a fall on a big app, and none for 25 one-star reviews said in their alerts', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const big = monthOfPolls({
+        ...HOVERING_APP,
+        seed,
+        start: [150, 75, 125, 550, 4100],
+        mix: [0.03, 0.015, 0.025, 0.11, 0.82],
+        reviewsPerDay: 20,
+        falls: [{ day: 12, ones: 400 }],
+      });
+      expect(messages(saidOverMonth(big, rule)), `seed ${seed}: under 4.5`).toHaveLength(1);
+      const sudden = monthOfPolls({ ...HOVERING_APP, seed, falls: [{ day: 12, ones: 25, at: 'once' }] });
+      const said = saidOverMonth(sudden, rule);
+      expect(
+        said.some((s) => s.at.getTime() === Date.UTC(2026, 0, 13, 0, 15)),
+        `seed ${seed}`,
+      ).toBe(true);
+      expect(messages(said).length, `seed ${seed}`).toBeLessThanOrEqual(1);
     }
   });
 });

@@ -56,7 +56,7 @@ export interface PollFindings {
 export const GROUP_SIZE = 20;
 
 export interface RaisedAlerts {
-  /** One entry per alert raised (for metrics). */
+  /** One entry per alert written to the outbox, delivered or not (for metrics). */
   kinds: Array<Alert['kind']>;
   /** The outbox messages to enqueue. */
   messages: OutboxMessage[];
@@ -89,6 +89,8 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   }
 
   const raised: Raised[] = [];
+  // Every alert written counts (metrics), a drop said as a line or kept for the digest too.
+  const written: Array<Alert['kind']> = [];
   for (const { alert, priority, dedupeKey, score, reviewRowId, deliver } of pending) {
     const id = insertAlert(db, {
       appHandle: handle,
@@ -101,10 +103,12 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
       createdAt: at,
       pollRunId: findings.pollRunId,
     });
-    if (id !== undefined && deliver) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
+    if (id === undefined) continue;
+    written.push(alert.kind);
+    if (deliver) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
   }
   return {
-    kinds: raised.map((a) => a.alert.kind),
+    kinds: written,
     messages: writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised),
   };
 }

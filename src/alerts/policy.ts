@@ -9,10 +9,14 @@ export function alertPolicyOf(config: Config): AlertPolicy {
     minDrop: alerts.ratingDrop.minDrop,
     displayedDrop: alerts.ratingDrop.displayed,
     dropRecovery: alerts.ratingDrop.recovery,
+    dropRecoveryHoldMs: alerts.ratingDrop.recoveryHold,
+    competitorDrops: alerts.ratingDrop.competitors,
     incident: { count: alerts.incident.count, windowMs: alerts.incident.window },
     groupAbove: alerts.groupAbove,
     scoring: mergeScoringRules(DEFAULT_SCORING_RULES, alerts.scoring),
     channels: config.channels,
-    apps: new Map(config.apps.map((app) => [app.handle, { name: app.name, notify: app.notify }])),
+    apps: new Map(
+      config.apps.map((app) => [app.handle, { name: app.name, notify: app.notify, role: app.role }]),
+    ),
   };
 }

@@ -6,11 +6,12 @@ import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
+import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
 import { routeAlert } from './route.js';
-import type { Alert, AppRef, Priority, ReviewAlert, ReviewRef } from './types.js';
+import type { Alert, AppRef, Priority, RatingDropAlert, ReviewAlert, ReviewRef } from './types.js';
 
 /** Everything from the config that decides which alerts a poll raises and where they go. */
 export interface AlertPolicy {
@@ -20,11 +21,21 @@ export interface AlertPolicy {
   displayedDrop: boolean;
   /** How far the average must climb back before the same fall alerts again (alerts/rating-drop.ts). */
   dropRecovery: number;
+  /** How long it must stay there (alerts.ratingDrop.recoveryHold). */
+  dropRecoveryHoldMs: number;
+  /** alerts.ratingDrop.competitors: a competitor's drop goes to the digest, or alerts like an own app's. */
+  competitorDrops: 'digest' | 'immediate';
   incident: IncidentRule;
   groupAbove: number;
   scoring: ScoringRules;
   channels: Readonly<Record<string, Pick<ChannelConfig, 'minPriority'>>>;
-  apps: ReadonlyMap<string, { name?: string | undefined; notify: readonly string[] }>;
+  apps: ReadonlyMap<string, AppPolicy>;
+}
+
+export interface AppPolicy {
+  name?: string | undefined;
+  notify: readonly string[];
+  role?: 'own' | 'competitor';
 }
 
 export interface PollFindings {
@@ -45,7 +56,7 @@ export interface PollFindings {
 export const GROUP_SIZE = 20;
 
 export interface RaisedAlerts {
-  /** One entry per alert raised (for metrics). */
+  /** One entry per alert written to the outbox, delivered or not (for metrics). */
   kinds: Array<Alert['kind']>;
   /** The outbox messages to enqueue. */
   messages: OutboxMessage[];
@@ -64,62 +75,140 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     appCache ??= appRef(db, handle, appConfig?.name, findings.newReviews);
     return appCache;
   };
-  const raised: Array<{ id: number; alert: Alert; priority: Priority; grouped: boolean }> = [];
-  const raise = (
-    alert: Alert,
-    priority: Priority,
-    dedupeKey: string,
-    extra: { score?: number; reviewRowId?: number },
-  ) => {
+  const pending: Pending[] = findings.baseline ? [] : reviewAlerts(db, policy, findings, app);
+  if (findings.summary) {
+    const result = ratingDrop(db, policy, findings, findings.summary);
+    let next = result.next;
+    if (result.drop) {
+      const drop: RatingDropAlert = { kind: 'rating-drop', app: app(), ...result.drop };
+      const said = sayDrop(policy, findings.pollRunId, appConfig, drop, pending);
+      if (said.alert) pending.push(said.alert);
+      if (next) next = stateAfter(next, drop, said.how);
+    }
+    if (next) keepDropState(db, handle, next);
+  }
+
+  const raised: Raised[] = [];
+  // Every alert written counts (metrics), a drop said as a line or kept for the digest too.
+  const written: Array<Alert['kind']> = [];
+  for (const { alert, priority, dedupeKey, score, reviewRowId, deliver } of pending) {
     const id = insertAlert(db, {
       appHandle: handle,
       kind: alert.kind,
       dedupeKey,
       priority,
-      score: extra.score ?? null,
-      reviewRowId: extra.reviewRowId ?? null,
+      score: score ?? null,
+      reviewRowId: reviewRowId ?? null,
       payload: alert,
       createdAt: at,
       pollRunId: findings.pollRunId,
     });
-    if (id !== undefined) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
+    if (id === undefined) continue;
+    written.push(alert.kind);
+    if (deliver) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
+  }
+  return {
+    kinds: written,
+    messages: writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised),
   };
+}
 
-  if (!findings.baseline) {
-    for (const review of findings.newReviews) {
-      if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
-      const alert = reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate);
-      raise(alert, alert.severity.priority, `review-${review.id}`, {
-        score: alert.severity.score,
-        reviewRowId: review.id,
-      });
-    }
-    for (const edit of findings.edits) {
-      const { fetched } = edit;
-      if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
-      const alert = reviewAlert(
-        app(),
-        { ...refOf(fetched), previousRating: edit.oldRating },
-        policy.scoring,
-        findings.foundLate,
-      );
-      raise(alert, alert.severity.priority, `edit-${edit.editId}`, {
-        score: alert.severity.score,
-        reviewRowId: edit.rowId,
-      });
-    }
-    // An incident needs a new low review in this poll: skip the look-back otherwise.
-    if (raised.some((a) => a.alert.kind === 'review')) {
-      const incident = incidentAlert(db, policy, findings, app());
-      if (incident) raise(incident.alert, incident.alert.priority, incident.dedupeKey, {});
+/** An alert to write; `deliver` false keeps it in the outbox without a message (a drop said elsewhere). */
+interface Pending {
+  alert: Alert;
+  priority: Priority;
+  dedupeKey: string;
+  score?: number;
+  reviewRowId?: number;
+  deliver: boolean;
+}
+
+interface Raised {
+  id: number;
+  alert: Alert;
+  priority: Priority;
+  grouped: boolean;
+}
+
+/** The poll's review alerts (new low reviews, re-ratings down) and the incident they may make. */
+function reviewAlerts(
+  db: StoreDb,
+  policy: AlertPolicy,
+  findings: PollFindings,
+  app: () => AppRef,
+): Pending[] {
+  const pending: Pending[] = [];
+  const add = (alert: ReviewAlert, dedupeKey: string, reviewRowId: number) =>
+    pending.push({
+      alert,
+      priority: alert.severity.priority,
+      dedupeKey,
+      score: alert.severity.score,
+      reviewRowId,
+      deliver: true,
+    });
+  for (const review of findings.newReviews) {
+    if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
+    add(
+      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate),
+      `review-${review.id}`,
+      review.id,
+    );
+  }
+  for (const edit of findings.edits) {
+    const { fetched } = edit;
+    if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
+    const ref = { ...refOf(fetched), previousRating: edit.oldRating };
+    add(reviewAlert(app(), ref, policy.scoring, findings.foundLate), `edit-${edit.editId}`, edit.rowId);
+  }
+  // An incident needs a new low review in this poll: skip the look-back otherwise.
+  if (pending.length > 0) {
+    const incident = incidentAlert(db, policy, findings, app());
+    if (incident) {
+      const { alert, dedupeKey } = incident;
+      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true });
     }
   }
-  const drop = findings.summary ? ratingDrop(db, policy, findings, findings.summary, app) : undefined;
-  if (drop) raise(drop, drop.priority, `drop-${findings.pollRunId}`, {});
+  return pending;
+}
 
+/**
+ * Says a drop as dropDelivery decides: as its own message, as a line on the poll's review alerts (which
+ * are changed in place), or kept for the digest and the app page only. Returns the drop's own alert.
+ */
+function sayDrop(
+  policy: AlertPolicy,
+  pollRunId: number,
+  appConfig: AppPolicy | undefined,
+  drop: RatingDropAlert,
+  pending: Pending[],
+): { how: DropDelivery; alert?: Pending } {
+  const reviews = pending.filter((p): p is Pending & { alert: ReviewAlert } => p.alert.kind === 'review');
+  const notify = appConfig?.notify ?? [];
+  const dropChannels = routeAlert(drop.priority, notify, policy.channels);
+  const reviewChannels = new Set(reviews.flatMap((r) => routeAlert(r.priority, notify, policy.channels)));
+  const thisPoll = alertedShare(drop.to, drop.from.average - drop.to.average, {
+    added: reviews
+      .filter((r) => r.alert.review.previousRating === undefined)
+      .map((r) => r.alert.review.rating),
+    rerated: reviews.flatMap(({ alert: { review } }) =>
+      review.previousRating === undefined ? [] : [{ from: review.previousRating, to: review.rating }],
+    ),
+  });
+  const how = dropDelivery(drop, {
+    explainedShare: Math.max(thisPoll, drop.explanation.lowReviewsShare),
+    reviewsReachItsChannels: reviews.length > 0 && dropChannels.every((c) => reviewChannels.has(c)),
+    competitor: appConfig?.role === 'competitor',
+    competitorsImmediate: policy.competitorDrops === 'immediate',
+  });
+  if (how.fold) {
+    for (const r of reviews) r.alert.rating = { now: drop.to.average, was: drop.from.average };
+  }
+  if (!how.record) return { how };
+  const alert: RatingDropAlert = how.saidIn ? { ...drop, saidIn: how.saidIn } : drop;
   return {
-    kinds: raised.map((a) => a.alert.kind),
-    messages: writeDeliveries(db, policy, findings, appConfig?.notify ?? [], raised),
+    how,
+    alert: { alert, priority: drop.priority, dedupeKey: `drop-${pollRunId}`, deliver: how.message },
   };
 }
 
@@ -128,7 +217,7 @@ function writeDeliveries(
   policy: AlertPolicy,
   findings: PollFindings,
   notify: readonly string[],
-  raised: Array<{ id: number; priority: Priority; grouped: boolean }>,
+  raised: Raised[],
 ): OutboxMessage[] {
   const rows: Array<{ id: number; groupKey: string | null; channel: string; app: string }> = [];
   for (const channel of notify) {
@@ -227,42 +316,39 @@ function incidentAlert(
   };
 }
 
-function ratingDrop(
-  db: StoreDb,
-  policy: AlertPolicy,
-  findings: PollFindings,
-  summary: RatingSummary,
-  app: () => AppRef,
-) {
+/** What the drop rules make of the poll's rating; the state is written once the drop was said. */
+function ratingDrop(db: StoreDb, policy: AlertPolicy, findings: PollFindings, summary: RatingSummary) {
   const stored = ratingLevel(db, findings.handle);
-  const result = evaluateRating(
+  return evaluateRating(
     stored && dropStateOf(stored),
     { average: summary.average, count: summary.count, at: findings.at, stars: starCountsOf(summary) },
     {
       minDrop: policy.minDrop,
       displayed: policy.displayedDrop,
       recovery: policy.dropRecovery,
+      recoveryHoldMs: policy.dropRecoveryHoldMs,
       maxRating: policy.maxRating,
     },
     // Only a drop needs its evidence: the queries a quiet poll does not pay for.
     (since) => reviewActivitySince(db, findings.handle, since),
   );
-  if (result.next) {
-    const { level, alerted, displayed } = result.next;
-    setRatingLevel(db, findings.handle, {
-      ...level,
-      stars: level.stars ? [...level.stars] : undefined,
-      alerted,
-      displayed,
-    });
-  }
-  return result.drop ? ({ kind: 'rating-drop', app: app(), ...result.drop } as const) : undefined;
+}
+
+function keepDropState(db: StoreDb, handle: string, next: DropState): void {
+  const { level, alerted, displayed, recoveringSince } = next;
+  setRatingLevel(db, handle, {
+    ...level,
+    stars: level.stars ? [...level.stars] : undefined,
+    alerted,
+    displayed,
+    recoveringSince,
+  });
 }
 
 function dropStateOf(stored: StoredRatingLevel): DropState {
-  const { alerted, displayed, stars, ...level } = stored;
+  const { alerted, displayed, stars, recoveringSince, ...level } = stored;
   const counts = stars as StarCounts | undefined;
-  return { level: { ...level, ...(counts ? { stars: counts } : {}) }, alerted, displayed };
+  return { level: { ...level, ...(counts ? { stars: counts } : {}) }, alerted, displayed, recoveringSince };
 }
 
 /** The summary's counts, one-star first, when it gave every one. */

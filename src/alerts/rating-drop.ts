@@ -1,4 +1,4 @@
-import type { Priority, RatingDropAlert } from './types.js';
+import { PRIORITIES, type Priority, type RatingDropAlert } from './types.js';
 
 /** Reviews per star, one-star first: `[ones, twos, threes, fours, fives]`. */
 export type StarCounts = readonly [number, number, number, number, number];
@@ -18,12 +18,13 @@ export interface RatingLevel {
 export interface DropState {
   /**
    * What a fall is measured from and the evidence gathered since: the highest rating since the rules
-   * were armed, or, after an alert, the lowest level alerted on.
+   * were armed (or since a drop said as a line on review alerts), or, after a drop message, its low.
    */
   level: RatingLevel;
   /**
-   * The level is the lowest alerted on: the average rule stays quiet until the average has recovered by
-   * `recovery` above it, and meanwhile alerts only on a new low, `minDrop` below it.
+   * A message said the fall and the level is its low: the rules stay quiet until the average has stood
+   * `recovery` above it for `recoveryHoldMs`, and meanwhile find only a new low (`minDrop` below it, or
+   * under a half-star level), a deepening of the same fall.
    */
   alerted: boolean;
   /**
@@ -33,6 +34,11 @@ export interface DropState {
    * flip it. Unset for a state stored before it was kept: the level's displayed rating then.
    */
   displayed?: number | undefined;
+  /**
+   * While alerted: since when the average has stood `recovery` above the low, unset while it has not.
+   * The rules re-arm once that has lasted `recoveryHoldMs`.
+   */
+  recoveringSince?: Date | undefined;
 }
 
 export interface DropRule {
@@ -41,6 +47,8 @@ export interface DropRule {
   displayed: boolean;
   /** How far the average must climb back before the same fall alerts again (see DropState). */
   recovery: number;
+  /** How long the average must stay recovered before the rules re-arm (alerts.ratingDrop.recoveryHold). */
+  recoveryHoldMs: number;
   /** Reviews at or below this are low (alerts.lowRating.maxRating): the explanation names them apart. */
   maxRating: number;
 }
@@ -92,12 +100,14 @@ function tenths(average: number): number {
 
 /**
  * Compares the current rating with the state the last poll left, and says whether the rating fell
- * enough to alert. Two rules, each with hysteresis so that a rating hovering at a rounding boundary
- * alerts once, not at every wobble:
- * - the average fell by `minDrop` from the highest level since the rules were armed or, after an
- *   alert, from the lowest level alerted on; the rules re-arm once the average has recovered by
- *   `recovery` above that low;
+ * enough to alert. Two rules, each with hysteresis so that a rating hovering at a rounding boundary or
+ * bouncing back and forth alerts once per fall, not at every wobble:
+ * - the average fell by `minDrop` from the highest level since the rules were armed;
  * - the displayed rating fell below the one held (DropState.displayed).
+ * After a drop the rules wait: they re-arm only once the average has stood `recovery` above the low for
+ * `recoveryHoldMs` (a bounce back for a poll or two is not a recovery). Meanwhile a fall to a new low
+ * (`minDrop` below it, or below a half-star level) is returned as a deepening of the same fall, which
+ * `dropDelivery` words at most as a line on the poll's review alerts unless it crossed a level.
  */
 export function evaluateRating(
   state: DropState | undefined,
@@ -116,7 +126,8 @@ export function evaluateRating(
   };
   if (!state) return { next: { level: now, alerted: false, displayed: tenths(average) / 10 } };
 
-  const rearmed = state.alerted && average + EPSILON >= state.level.average + rule.recovery;
+  const recovering = state.alerted ? recoveringSince(state, now, rule) : undefined;
+  const rearmed = recovering !== undefined && now.at.getTime() - recovering.getTime() >= rule.recoveryHoldMs;
   const alerted = state.alerted && !rearmed;
   // Armed, the level follows the rating up: a fall is measured from the highest since.
   const level = !alerted && (rearmed || average > state.level.average + EPSILON) ? now : state.level;
@@ -125,22 +136,53 @@ export function evaluateRating(
 
   const fell = level.average - average;
   const averageFell = fell + EPSILON >= rule.minDrop;
-  // Until the average recovers, a lower displayed rating is the fall already alerted on: only the average
-  // falling minDrop further is news.
+  // Fallen, a level crossed is measured from the low: a bounce above it and back crosses nothing new.
+  const crossed = crossedLevel(
+    alerted ? tenths(level.average) : Math.max(held, tenths(level.average)),
+    average,
+  );
+  // Until the average recovers, a lower displayed rating is the fall already alerted on: only a new low
+  // (minDrop further, or past a half-star level) is news.
   const displayFell = rule.displayed && !alerted && tenths(average) < held;
-  if (!averageFell && !displayFell) {
-    const changed = level !== state.level || alerted !== state.alerted || state.displayed === undefined;
-    return changed || held !== heldBefore ? { next: { level, alerted, displayed: held / 10 } } : {};
+  if (!averageFell && !displayFell && !(alerted && crossed !== undefined)) {
+    const keep = alerted && recovering ? { recoveringSince: recovering } : {};
+    const changed =
+      level !== state.level ||
+      alerted !== state.alerted ||
+      state.displayed === undefined ||
+      state.recoveringSince?.getTime() !== recovering?.getTime();
+    return changed || held !== heldBefore ? { next: { level, alerted, displayed: held / 10, ...keep } } : {};
   }
   return {
     next: { level: now, alerted: true, displayed: Math.min(held, tenths(average)) / 10 },
     drop: {
-      priority: dropPriority(fell),
+      priority: dropPriority(fell, level.count),
       from: { average: level.average, count: level.count, at: level.at.toISOString() },
       to: { average, count: current.count, at: current.at.toISOString() },
       explanation: explain(level, now, fell, rule.maxRating, evidence(level.at)),
+      ...(crossed === undefined ? {} : { crossed }),
+      ...(alerted ? { deepening: true as const } : {}),
     },
   };
+}
+
+/**
+ * Since when the average has stood at least `recovery` above the low alerted on, this poll included;
+ * undefined when it does not now. One poll below the mark starts the wait over.
+ */
+function recoveringSince(state: DropState, now: RatingLevel, rule: DropRule): Date | undefined {
+  if (now.average + EPSILON < state.level.average + rule.recovery) return undefined;
+  return state.recoveringSince ?? now.at;
+}
+
+/**
+ * The highest half-star level (4.5, 4.0, 3.5 …) the displayed rating fell below, from `fromTenths` (the
+ * displayed rating before, in tenths) to `average` now; undefined when it crossed none. The levels
+ * people read a listing by: "under 4.5", "under 4 stars".
+ */
+export function crossedLevel(fromTenths: number, average: number): number | undefined {
+  const level = Math.floor(fromTenths / 5) * 5;
+  return level > tenths(average) && level >= 10 ? level / 10 : undefined;
 }
 
 function explain(
@@ -217,8 +259,20 @@ function clamp01(x: number): number {
   return Math.min(1, Math.max(0, x));
 }
 
-function dropPriority(fell: number): Priority {
-  if (fell >= 0.3) return 'critical';
-  if (fell >= 0.1) return 'high';
-  return 'medium';
+/**
+ * The priority of a fall: by its size, capped by the number of ratings it was measured on, so that one
+ * review on an app with a handful of ratings (which moves the average by a star over the count) is never
+ * CRITICAL. The caps are in docs/how-it-works.md (Rating drops).
+ */
+export function dropPriority(fell: number, ratings: number): Priority {
+  const bySize: Priority = fell >= 0.3 ? 'critical' : fell >= 0.1 ? 'high' : 'medium';
+  const cap = RATING_CAPS.find((c) => ratings < c.below)?.cap ?? 'critical';
+  return PRIORITIES.indexOf(bySize) > PRIORITIES.indexOf(cap) ? bySize : cap;
 }
+
+/** Fewer ratings than `below`: at most `cap`. */
+const RATING_CAPS: ReadonlyArray<{ below: number; cap: Priority }> = [
+  { below: 10, cap: 'low' },
+  { below: 50, cap: 'medium' },
+  { below: 200, cap: 'high' },
+];

@@ -41,6 +41,11 @@ export interface ReviewAlert {
   severity: Severity;
   /** Found by a reconciliation (watch/reconcile.ts) after the polls missed it: renderers say so. */
   foundLate?: true;
+  /**
+   * The listing's rating fell in the poll this review was found in, and the poll's review alerts explain
+   * the fall: said here ("rating now 4.2 (was 4.3)") instead of in a rating-drop message of its own.
+   */
+  rating?: { now: number; was: number };
 }
 
 /** The listing's rating fell. */
@@ -51,6 +56,15 @@ export interface RatingDropAlert {
   /** The level last alerted on (or the first snapshot), and now. */
   from: { average: number; count: number; at: string };
   to: { average: number; count: number; at: string };
+  /** The half-star level (4.5, 4.0 …) the displayed rating fell below, if it crossed one. */
+  crossed?: number;
+  /** A new low of a fall already said, before the rating recovered (alerts/rating-drop.ts). */
+  deepening?: true;
+  /**
+   * How it was said, when not as a message of its own: as a line on the poll's review alerts, which
+   * explain it, or (a competitor's, by default) in the weekly digest only.
+   */
+  saidIn?: 'review-alerts' | 'digest';
   /** What explains the drop since `from`. */
   explanation: {
     /** Low reviews (at or below alerts.lowRating.maxRating) stored since `from`. */

@@ -102,6 +102,15 @@ const alerts = z.strictObject({
        * above the lowest level alerted on (the average), above the rounding boundary (the displayed rating).
        */
       recovery: z.number().positive().max(5).default(0.05),
+      /**
+       * …and stayed there this long: a bounce back for a poll or two does not re-arm a fall already said.
+       */
+      recoveryHold: duration.default(24 * 3_600_000),
+      /**
+       * A competitor's drop goes into the weekly digest (`digest`), or alerts at once like an own app's
+       * (`immediate`).
+       */
+      competitors: z.enum(['digest', 'immediate']).default('digest'),
     })
     .prefault({}),
   /** This many low reviews of one app within `window` raise one "possible incident" alert. */

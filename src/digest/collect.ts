@@ -15,6 +15,7 @@ import {
   openReviewsByPriority,
   ratingBefore,
   ratingCounts,
+  ratingDrops,
   reviewDates,
   reviewsAtMost,
   windowOf,
@@ -128,6 +129,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
       const weekly = weeklyCounts(reviewDates(tx, handles, trendWindow), weeks, period.timezone);
       const worstCandidates = reviewsAtMost(tx, handles, periodWindow, WORST_CANDIDATE_MAX);
       const failed = failedDeliveries(tx, handles, periodWindow);
+      const drops = ratingDrops(tx, handles, periodWindow);
 
       const apps: DigestApp[] = configured.map((app) => {
         const counts = weekly.get(app.handle);
@@ -159,6 +161,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
           best: pickBest(longestFiveStar(tx, app.handle, periodWindow, MAX_BEST), MAX_BEST),
           failedAlerts: failedAlerts.slice(0, MAX_FAILED_LISTED),
           failedAlertsTotal: failedAlerts.length,
+          drops: drops.get(app.handle) ?? [],
         };
       });
 

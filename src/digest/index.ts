@@ -22,6 +22,7 @@ export type {
   DigestTotals,
   Distribution,
   FailedAlert,
+  RatingDropNote,
   RatingHistory,
   RatingPoint,
   ReviewStats,

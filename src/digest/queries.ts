@@ -24,7 +24,7 @@ import { SYSTEM_ACTOR } from '../store/triage.js';
 import { firstDayFrom } from './period.js';
 import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
 import type { Acknowledgement } from './triage.js';
-import type { DigestReview, FailedAlert, RatingPoint } from './types.js';
+import type { DigestReview, FailedAlert, RatingDropNote, RatingPoint } from './types.js';
 
 /** A period as instants, and as the local days a review dated by day alone is compared with. */
 export interface Window {
@@ -239,6 +239,37 @@ export function failedDeliveries(db: Db, handles: string[], w: Window): Map<stri
       inPeriod: row.alertAt.getTime() >= w.start.getTime(),
     });
     byApp.set(row.handle, list);
+  }
+  return byApp;
+}
+
+/**
+ * The rating drops raised in the period per app, oldest first: those that alerted, those said as a line
+ * on review alerts and the competitors' kept for the digest (alerts.ratingDrop.competitors). Payloads
+ * are frozen JSON, maybe of an older version: one without its two averages is left out.
+ */
+export function ratingDrops(db: Db, handles: string[], w: Window): Map<string, RatingDropNote[]> {
+  const byApp = new Map<string, RatingDropNote[]>();
+  if (handles.length === 0) return byApp;
+  const rows = db
+    .select({ handle: alerts.appHandle, payload: alerts.payload, at: alerts.createdAt })
+    .from(alerts)
+    .where(
+      and(
+        eq(alerts.kind, 'rating-drop'),
+        inArray(alerts.appHandle, handles),
+        sql`${alerts.createdAt} >= ${w.start.getTime()}`,
+        lt(alerts.createdAt, w.end),
+      ),
+    )
+    .orderBy(asc(alerts.createdAt), asc(alerts.id))
+    .all();
+  for (const row of rows) {
+    const payload = row.payload as { from?: { average?: unknown }; to?: { average?: unknown } } | null;
+    const from = payload?.from?.average;
+    const to = payload?.to?.average;
+    if (typeof from !== 'number' || typeof to !== 'number') continue;
+    byApp.set(row.handle, [...(byApp.get(row.handle) ?? []), { from, to, at: row.at }]);
   }
   return byApp;
 }

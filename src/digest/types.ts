@@ -98,6 +98,15 @@ export interface DigestApp {
   /** Most recent first, at most MAX_FAILED_LISTED; failedAlertsTotal counts them all. */
   failedAlerts: FailedAlert[];
   failedAlertsTotal: number;
+  /** The rating drops of the period, oldest first: a competitor's go only here by default. */
+  drops: RatingDropNote[];
+}
+
+/** A rating drop raised in the period: the averages it fell between, and when. */
+export interface RatingDropNote {
+  from: number;
+  to: number;
+  at: Date;
 }
 
 /** A row of the own-versus-competitors table. */

@@ -98,6 +98,8 @@ export interface StoredRatingLevel {
   stars?: number[] | undefined;
   alerted: boolean;
   displayed?: number | undefined;
+  /** While alerted: since when the average has stood recovered (alerts/rating-drop.ts). */
+  recoveringSince?: Date | undefined;
 }
 
 export function ratingLevel(db: StoreDb, handle: string): StoredRatingLevel | undefined {
@@ -110,6 +112,7 @@ export function ratingLevel(db: StoreDb, handle: string): StoredRatingLevel | un
     ...(row.stars ? { stars: row.stars } : {}),
     alerted: row.alerted,
     ...(row.displayed === null ? {} : { displayed: row.displayed }),
+    ...(row.recoveringSince === null ? {} : { recoveringSince: row.recoveringSince }),
   };
 }
 
@@ -122,5 +125,6 @@ export function setRatingLevel(db: StoreDb, handle: string, level: StoredRatingL
     stars: level.stars ?? null,
     alerted: level.alerted,
     displayed: level.displayed ?? null,
+    recoveringSince: level.recoveringSince ?? null,
   });
 }

@@ -36,8 +36,8 @@ export const apps = sqliteTable('apps', {
    */
   ratingLevelStars: text('rating_level_stars', { mode: 'json' }).$type<number[]>(),
   /**
-   * The level is the lowest alerted on: the drop rules stay quiet until the average recovers by
-   * alerts.ratingDrop.recovery above it, or falls to a new low (alerts/rating-drop.ts).
+   * The level is the low of a fall a message said: the drop rules stay quiet until the average has stood
+   * alerts.ratingDrop.recovery above it for alerts.ratingDrop.recoveryHold (alerts/rating-drop.ts).
    */
   ratingLevelAlerted: integer('rating_level_alerted', { mode: 'boolean' }).notNull().default(false),
   /**
@@ -45,6 +45,11 @@ export const apps = sqliteTable('apps', {
    * average clears the rounding boundary below a higher one by the recovery margin. Null: the level's.
    */
   ratingLevelDisplayed: real('rating_level_displayed'),
+  /**
+   * While the level is a low alerted on: since when the average has stood alerts.ratingDrop.recovery
+   * above it. The drop rules re-arm once that has lasted alerts.ratingDrop.recoveryHold; null: it has not.
+   */
+  ratingLevelRecoveringSince: timestamp('rating_level_recovering_since'),
   /**
    * A hash of page 1 of the reviews, written only when the store held that page exactly. While page 1
    * hashes the same, nothing on it is new or edited, so the poll skips looking its reviews up.

@@ -119,6 +119,7 @@ function build(db: Store['db']) {
         stars: sql`${apps.ratingLevelStars}`.mapWith(storedStars),
         alerted: apps.ratingLevelAlerted,
         displayed: apps.ratingLevelDisplayed,
+        recoveringSince: apps.ratingLevelRecoveringSince,
       })
       .from(apps)
       .where(eq(apps.handle, handle))
@@ -132,6 +133,7 @@ function build(db: Store['db']) {
         ratingLevelStars: bound(apps.ratingLevelStars, 'stars'),
         ratingLevelAlerted: bound(apps.ratingLevelAlerted, 'alerted'),
         ratingLevelDisplayed: bound(apps.ratingLevelDisplayed, 'displayed'),
+        ratingLevelRecoveringSince: bound(apps.ratingLevelRecoveringSince, 'recoveringSince'),
       })
       .where(eq(apps.handle, handle))
       .prepare(),

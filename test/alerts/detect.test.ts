@@ -4,7 +4,7 @@ import { type DropState, displayed, evaluateRating } from '../../src/alerts/rati
 import { routeAlert } from '../../src/alerts/route.js';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 21, 12, minutes));
-const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, maxRating: 2 };
+const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, recoveryHoldMs: 86_400_000, maxRating: 2 };
 const zero = [0, 0, 0, 0, 0] as const;
 const none = () => ({
   newByStars: zero,

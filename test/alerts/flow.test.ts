@@ -236,9 +236,13 @@ describe('alerts end to end', () => {
 });
 
 describe('rating drops and incidents', () => {
-  it('alert once per drop, explain it, and re-arm after a recovery', async () => {
+  it('alert once per drop, explain it, and re-arm after a recovery that holds', async () => {
     await baselineThen(
-      config({ apps: [{ handle: 'shop', notify: ['support'] }], alerts: { lowRating: { maxRating: 2 } } }),
+      config({
+        apps: [{ handle: 'shop', notify: ['support'] }],
+        // A recovery holds once two polls in a row see it: the wait is a millisecond.
+        alerts: { lowRating: { maxRating: 2 }, ratingDrop: { recoveryHold: 1 } },
+      }),
     );
     const base = sim.controls.reviews('shop');
     const count = (stars: number) => base.filter((r) => r.rating === stars).length;
@@ -257,7 +261,15 @@ describe('rating drops and incidents', () => {
     await pollAndSettle();
     expect(drops()).toHaveLength(1);
 
+    // Back for one poll, then down again: a bounce, not a second fall.
     sim.controls.setSummary('shop', summary(0));
+    await pollAndSettle();
+    sim.controls.setSummary('shop', summary(8));
+    await pollAndSettle();
+    expect(drops()).toHaveLength(1);
+    // Back for two polls (the hold passed), then down again: a new fall.
+    sim.controls.setSummary('shop', summary(0));
+    await pollAndSettle();
     await pollAndSettle();
     sim.controls.setSummary('shop', summary(8));
     await pollAndSettle();

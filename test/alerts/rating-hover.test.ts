@@ -10,11 +10,12 @@ import { dropExplanation } from '../../src/render/alert/alert-wording.js';
 import { ensureApp } from '../../src/store/apps.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { insertPollRun } from '../../src/store/polls.js';
-import { dropsOverMonth, HOVERING_APP, monthOfPolls } from '../fixtures/rating-month.js';
+import { dropsOverMonth, HOVERING_APP, monthOfPolls, saidOverMonth } from '../fixtures/rating-month.js';
 import { tempDir } from '../helpers/index.js';
 import { storeReview } from '../helpers/reviews.js';
 
-const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, maxRating: 2 };
+const HOUR = 3_600_000;
+const rule = { minDrop: 0.05, displayed: true, recovery: 0.05, recoveryHoldMs: 24 * HOUR, maxRating: 2 };
 const zero = [0, 0, 0, 0, 0] as const;
 const none = () => ({
   newByStars: zero,
@@ -25,12 +26,12 @@ const none = () => ({
   unread: 0,
 });
 
-/** The drops a series of averages raises, the first being the baseline. */
-function dropsOf(averages: number[]): Array<{ from: number; to: number }> {
+/** The drops a series of averages raises, the first being the baseline, one poll every `stepMs`. */
+function dropsOf(averages: number[], stepMs = 60_000): Array<{ from: number; to: number }> {
   let state: DropState | undefined;
   const drops: Array<{ from: number; to: number }> = [];
   averages.forEach((average, i) => {
-    const result = evaluateRating(state, { average, count: 1000 + i, at: new Date(i * 60_000) }, rule, none);
+    const result = evaluateRating(state, { average, count: 1000 + i, at: new Date(i * stepMs) }, rule, none);
     if (result.next) state = result.next;
     if (result.drop) drops.push({ from: result.drop.from.average, to: result.drop.to.average });
   });
@@ -43,14 +44,20 @@ describe('rating-drop hysteresis', () => {
     expect(dropsOf(hovering)).toEqual([{ from: 4.36, to: 4.34 }]);
   });
 
-  it('alerts the same fall again only after the rating recovered by the margin and fell below again', () => {
-    // Back to 4.38 is not a recovery (the boundary 4.35 plus 0.05 is 4.40; the low 4.34 plus 0.05 is
-    // 4.39); back to 4.40 is.
+  it('alerts the same fall again only after the rating recovered by the margin for a day', () => {
+    // Back to 4.38 is not a recovery (the low 4.34 plus 0.05 is 4.39); back to 4.40 for one poll is a
+    // bounce, not a recovery either.
     expect(dropsOf([4.36, 4.34, 4.38, 4.34, 4.36, 4.34])).toHaveLength(1);
-    expect(dropsOf([4.36, 4.34, 4.4, 4.36, 4.34])).toEqual([
+    expect(dropsOf([4.36, 4.34, 4.4, 4.36, 4.34])).toHaveLength(1);
+    // At 4.40 for 24 hours (polls an hour apart), then below: the same fall, alerted again.
+    const day = Array.from({ length: 25 }, () => 4.4);
+    expect(dropsOf([4.36, 4.34, ...day, 4.34], HOUR)).toEqual([
       { from: 4.36, to: 4.34 },
       { from: 4.4, to: 4.34 },
     ]);
+    // A day at 4.40 but for one poll at 4.36 in the middle: the wait starts over.
+    const broken = [...day.slice(0, 12), 4.36, ...day.slice(0, 12)];
+    expect(dropsOf([4.36, 4.34, ...broken, 4.34], HOUR)).toHaveLength(1);
   });
 
   it("counts the average's minDrop from the lowest level alerted on, not from each wobble", () => {
@@ -82,6 +89,52 @@ describe('rating-drop hysteresis', () => {
       const day12 = Date.UTC(2026, 0, 13);
       for (const d of drops) expect(d.at.getTime(), `seed ${seed}`).toBeGreaterThan(day12);
       for (const d of drops) expect(d.at.getTime(), `seed ${seed}`).toBeLessThanOrEqual(day12 + 86_400_000);
+    }
+  });
+});
+
+describe('rating-drop messages over a month', () => {
+  const DAY = 86_400_000;
+  const messages = (said: ReturnType<typeof saidOverMonth>) => said.filter((s) => s.how === 'message');
+
+  it('sends at most one message for a small app declining review by review, the rest as lines', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      // 24 ratings at 4.58, one 4- or 5-star review a day; five one-star reviews one by one on day 10.
+      const polls = monthOfPolls({
+        ...HOVERING_APP,
+        seed,
+        start: [1, 0, 1, 4, 18],
+        mix: [0, 0, 0, 0.3, 0.7],
+        reviewsPerDay: 1,
+        falls: [{ day: 10, ones: 5 }],
+      });
+      const said = saidOverMonth(polls, rule);
+      const day10 = Date.UTC(2026, 0, 11);
+      const fall = said.filter((s) => s.at.getTime() >= day10 && s.at.getTime() < day10 + 2 * DAY);
+      // One message (none when a fall earlier in the month was still unrecovered: then all are lines).
+      expect(messages(fall).length, `seed ${seed}`).toBeLessThanOrEqual(1);
+      expect(fall.filter((s) => s.how === 'line').length, `seed ${seed}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('sends one message for a fall on a big app, and none for 25 one-star reviews said in their alerts', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const big = monthOfPolls({
+        ...HOVERING_APP,
+        seed,
+        start: [150, 75, 125, 550, 4100],
+        mix: [0.03, 0.015, 0.025, 0.11, 0.82],
+        reviewsPerDay: 20,
+        falls: [{ day: 12, ones: 400 }],
+      });
+      expect(messages(saidOverMonth(big, rule)), `seed ${seed}: under 4.5`).toHaveLength(1);
+      const sudden = monthOfPolls({ ...HOVERING_APP, seed, falls: [{ day: 12, ones: 25, at: 'once' }] });
+      const said = saidOverMonth(sudden, rule);
+      expect(
+        said.some((s) => s.at.getTime() === Date.UTC(2026, 0, 13, 0, 15)),
+        `seed ${seed}`,
+      ).toBe(true);
+      expect(messages(said).length, `seed ${seed}`).toBeLessThanOrEqual(1);
     }
   });
 });
@@ -164,7 +217,15 @@ describe('rating-drop state in SQLite', () => {
     for (let i = 0; i < 10; i++) {
       expect(poll(store, i % 2 === 0 ? [63, 30, 50, 210, 652] : below), `flip ${i}`).toBeUndefined();
     }
-    // Back at 4.40 (recovered by the margin), then below 4.35 again: the same fall, alerted again.
+    // Back at 4.40 (recovered by the margin) for one poll, then below 4.35 again: a bounce, quiet.
+    expect(poll(store, [63, 30, 50, 200, 730])).toBeUndefined();
+    expect(poll(store, [123, 30, 50, 200, 730])).toBeUndefined();
+    // Back at 4.40 and still there a day later (across a restart): recovered; the next fall alerts.
+    expect(poll(store, [63, 30, 50, 200, 730])).toBeUndefined();
+    store.close();
+    cleanups.pop();
+    store = openAt(path);
+    minute += 24 * 60;
     expect(poll(store, [63, 30, 50, 200, 730])).toBeUndefined();
     const again = poll(store, [123, 30, 50, 200, 730]);
     expect(again?.from.average).toBeCloseTo(4.402, 3);

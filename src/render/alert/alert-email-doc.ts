@@ -31,6 +31,7 @@ import {
   lateMark,
   notificationPriority,
   priorityCounts,
+  ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
@@ -73,9 +74,11 @@ type Content = Omit<EmailDoc, 'source'>;
 
 function reviewDoc(alert: ReviewAlert): Content {
   const { review, severity } = alert;
+  const rating = ratingNowLine(alert);
   return {
     title: `${stars(review.rating)} ${reviewHeadline(alert)}`,
     priority: severity.priority,
+    ...(rating ? { summary: `▼ ${rating}` } : {}),
     facts: [
       { label: 'Reviewer', value: reviewerLine(review) },
       { label: 'Date', value: formatDate(review.createdDate) },
@@ -114,10 +117,11 @@ function contentOf(notification: Notification): Content {
   if (notification.kind === 'group') {
     const alerts = bySeverity(notification.alerts);
     const counts = priorityCounts(alerts);
+    const rating = ratingNowLine(alerts);
     return {
       title: `★ ${groupHeadline(notification.app, alerts.length)}`,
       priority: notificationPriority(notification),
-      summary: `${counts}${counts === '' ? '' : ' · '}most severe first`,
+      summary: `${counts}${counts === '' ? '' : ' · '}most severe first${rating ? ` · ▼ ${rating}` : ''}`,
       facts: [],
       reasons: [],
       reviews: alerts.map((a) => listed(a.review, a)),

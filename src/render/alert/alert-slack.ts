@@ -55,6 +55,7 @@ import {
   incidentHeadline,
   lateMark,
   priorityCounts,
+  ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
 import { marketDoc } from './market-wording.js';
@@ -122,6 +123,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   const { review, severity } = alert;
   const content = reviewContent(review);
   const reasons = reasonsOf(severity);
+  const rating = ratingNowLine(alert);
   // Each part is capped so that even text made of quotes and backslashes (twice as long as JSON) keeps
   // the whole message under SLACK_LIMITS.message.
   const blocks: SlackBlock[] = [
@@ -139,6 +141,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
     ...(reasons.length > 0
       ? [context(truncate(`*Why:* ${escapeMrkdwn(reasons.join(' · '))}`, MAX_REASONS))]
       : []),
+    ...(rating ? [context(`▼ ${rating}`)] : []),
     ...actions(alert, options),
     ...footer(options),
   ];
@@ -146,7 +149,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   return {
     text: fallback(
       tagSimulated(
-        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)}): ${said}`,
+        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)})${rating ? `, ${rating.toLowerCase()}` : ''}: ${said}`,
         options,
       ),
     ),
@@ -224,6 +227,7 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
   const alerts = bySeverity(notification.alerts);
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
+  const rating = ratingNowLine(alerts);
   const items = alerts.map((a) => {
     const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
@@ -231,11 +235,17 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
     return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);
   });
   return {
-    text: fallback(tagSimulated(`★ ${headline}${counts === '' ? '' : `: ${counts}`}`, options)),
+    text: fallback(
+      tagSimulated(
+        `★ ${headline}${counts === '' ? '' : `: ${counts}`}${rating ? `; ${rating.toLowerCase()}` : ''}`,
+        options,
+      ),
+    ),
     blocks: fitList(
       [
         ...top(`★ ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
+        ...(rating ? [context(`▼ ${rating}`)] : []),
       ],
       items,
       actions(notification, options),

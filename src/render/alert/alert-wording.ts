@@ -82,6 +82,19 @@ export function ratingChange(alert: RatingDropAlert): { from: string; to: string
   return { from: alert.from.average.toFixed(2), to: alert.to.average.toFixed(2) };
 }
 
+/**
+ * The line a review alert (or its group) carries when the poll's reviews explain a fall of the rating:
+ * "Rating now 4.2 (was 4.3)", two decimals when one would read the same. Undefined when none does.
+ */
+export function ratingNowLine(alerts: ReviewAlert | readonly ReviewAlert[]): string | undefined {
+  const rating = (Array.isArray(alerts) ? alerts : [alerts]).find((a) => a.rating)?.rating;
+  if (!rating) return undefined;
+  const [now, was] = [rating.now.toFixed(1), rating.was.toFixed(1)];
+  return now !== was
+    ? `Rating now ${now} (was ${was})`
+    : `Rating now ${rating.now.toFixed(2)} (was ${rating.was.toFixed(2)})`;
+}
+
 export function dropHeadline(alert: RatingDropAlert): string {
   const { from, to } = ratingChange(alert);
   return `Rating of ${appName(alert.app)} fell from ${from} to ${to}`;

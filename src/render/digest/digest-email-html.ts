@@ -45,6 +45,7 @@ import {
   coverageNote,
   dayLabel,
   digestReviewItem,
+  dropsSentence,
   failedAbout,
   failedKind,
   failedReason,
@@ -270,6 +271,9 @@ function appSection(app: DigestApp, data: DigestData): string[] {
           ),
         },
         { label: capitalize(noun), valueHtml: escapeHtml(reviewsSentence(app)) },
+        ...(app.drops.length > 0
+          ? [{ label: 'Rating drops', valueHtml: escapeHtml(dropsSentence(app.drops, timezone)) }]
+          : []),
       ]),
     ),
   ];

@@ -26,6 +26,7 @@ import {
   coverageNote,
   dayLabel,
   digestReviewItem,
+  dropsSentence,
   failedAbout,
   failedKind,
   failedReason,
@@ -169,6 +170,7 @@ function appSection(app: DigestApp, data: DigestData): string[] {
       `vs last week:    ${changeSentence(app.rating.changeVsLastWeek, 'last week')}`,
       `vs 4 weeks ago:  ${changeSentence(app.rating.changeVsFourWeeksAgo, '4 weeks ago')}`,
       `${`${capitalize(noun)}:`.padEnd(17)}${reviewsSentence(app)}`,
+      ...(app.drops.length > 0 ? [`Rating drops:    ${dropsSentence(app.drops, timezone)}`] : []),
     ].join('\n'),
   ];
   if (app.reviews.count > 0) parts.push(`Ratings ${noun}\n${distribution(app)}`);

@@ -29,6 +29,7 @@ import {
   appTitle,
   coverageNote,
   type DigestRenderOptions,
+  dropsSentence,
   failedSentence,
   formatChange,
   formatRating,
@@ -41,7 +42,7 @@ const MAX_ENTRY = 700;
 const QUOTE_EXCERPT = 150;
 
 /** "*My App* · ★ 4.62 ▼0.1 · 12 new reviews (avg 3.92) · 3 low" (escaped mrkdwn). */
-function appLine(app: DigestApp, quiet: boolean): string {
+function appLine(app: DigestApp, quiet: boolean, timezone: string): string {
   const current = app.rating.current;
   const delta = app.rating.changeVsLastWeek;
   const rating =
@@ -51,6 +52,7 @@ function appLine(app: DigestApp, quiet: boolean): string {
   // Under the competitors heading a competitor needs no label; among the quiet week's ratings it does.
   const role = quiet && app.role === 'competitor' ? ' _(competitor)_' : '';
   const parts = [`*${escapeMrkdwn(appTitle(app))}*${role}`, escapeMrkdwn(rating)];
+  if (app.drops.length > 0) parts.push(`▼ ${escapeMrkdwn(dropsSentence(app.drops, timezone))}`);
   if (!quiet) {
     const { count, average, low } = app.reviews;
     parts.push(
@@ -64,8 +66,8 @@ function appLine(app: DigestApp, quiet: boolean): string {
 }
 
 /** The app's line, and for an own app its worst review when that is a low one, quoted. */
-function appEntry(app: DigestApp, quiet: boolean, maxRating: number): string {
-  const lines = [appLine(app, quiet)];
+function appEntry(app: DigestApp, quiet: boolean, maxRating: number, timezone: string): string {
+  const lines = [appLine(app, quiet, timezone)];
   const worst = app.worst[0];
   if (app.role === 'own' && worst !== undefined && worst.rating <= maxRating) {
     const content = reviewContent(worst);
@@ -122,8 +124,11 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   const main = quiet ? data.apps : headlineApps(data.apps);
   const rest = quiet ? [] : data.apps.filter((a) => !main.includes(a));
   const entries = [
-    ...main.map((app) => ({ group: 'main' as const, text: appEntry(app, quiet, data.maxRating) })),
-    ...rest.map((app) => ({ group: 'rest' as const, text: `• ${appLine(app, quiet)}` })),
+    ...main.map((app) => ({
+      group: 'main' as const,
+      text: appEntry(app, quiet, data.maxRating, period.timezone),
+    })),
+    ...rest.map((app) => ({ group: 'rest' as const, text: `• ${appLine(app, quiet, period.timezone)}` })),
   ];
   const footer = `Weeks run Monday to Sunday in ${escapeMrkdwn(period.timezone)}`;
   const market =

@@ -12,6 +12,7 @@ import type {
   DigestData,
   DigestReview,
   FailedAlert,
+  RatingDropNote,
   RatingPoint,
 } from '../../digest/types.js';
 import { ALERT_KINDS } from '../../kinds.js';
@@ -102,6 +103,23 @@ export function weekLabel(start: Date, timezone: string): string {
 /** A date in the digest's zone: "22 Nov 2026". */
 export function dayLabel(at: Date, timezone: string): string {
   return DateTime.fromJSDate(at, { zone: timezone }).setLocale('en').toFormat('d LLL yyyy');
+}
+
+/** The drops a digest lists per app: the latest ones, the others counted. */
+const MAX_DROPS_LISTED = 3;
+
+/**
+ * "4.4 → 4.2 on 24 Nov; 4.2 → 3.9 on 26 Nov": the period's rating drops, the latest three, the others
+ * counted before them. '' when there were none.
+ */
+export function dropsSentence(drops: readonly RatingDropNote[], timezone: string): string {
+  const shown = drops.slice(-MAX_DROPS_LISTED).map((d) => {
+    const [from, to] = [d.from.toFixed(1), d.to.toFixed(1)];
+    const fell = from === to ? `${d.from.toFixed(2)} → ${d.to.toFixed(2)}` : `${from} → ${to}`;
+    return `${fell} on ${weekLabel(d.at, timezone)}`;
+  });
+  const earlier = drops.length - shown.length;
+  return [...(earlier > 0 ? [`${plural(earlier, 'earlier drop')}`] : []), ...shown].join('; ');
 }
 
 export function failedKind(kind: FailedAlert['kind']): string {

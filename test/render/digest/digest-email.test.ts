@@ -146,6 +146,13 @@ describe('renderDigestEmail', () => {
     expect(text).toMatch(/Rival & Co <Pro> \(competitor\)\s+4\.10\s+±0\s+2\s+50%/);
   });
 
+  it("lists a competitor's rating drops of the week under it, in the HTML and the text", () => {
+    const { html, text } = renderDigestEmail(sampleDigestData());
+    expect(visibleText(rowWith(html, 'Rating drops'))).toMatch(/Rating drops\s+4\.4 → 4\.3 on 19 Nov/);
+    expect(text).toMatch(/Rating drops: +4\.4 → 4\.3 on 19 Nov/);
+    expect(text).toMatch(/Rating drops: +4\.7 → 4\.6 on 21 Nov/);
+  });
+
   it('is email-safe HTML: inline styles only, no style, script or class, every tag closed', () => {
     expectSafeHtml(render().html);
     expectSafeHtml(renderDigestEmail(sampleDigestData()).html);

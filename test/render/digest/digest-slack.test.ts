@@ -39,6 +39,11 @@ function expectWithinLimits(message: { text: string; blocks: SlackBlock[] }): vo
 }
 
 describe('renderDigestSlack', () => {
+  it("puts a competitor's rating drops of the week on its line", () => {
+    const body = JSON.stringify(renderDigestSlack(sampleDigestData()).blocks);
+    expect(body).toContain('▼ 4.4 → 4.3 on 19 Nov');
+  });
+
   it('summarises the week: headline, a line per app with rating, change, new and low reviews', () => {
     const message = renderDigestSlack(collect(store.db));
     const all = texts(message.blocks).join('\n');

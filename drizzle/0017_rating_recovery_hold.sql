@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `rating_level_recovering_since` integer;

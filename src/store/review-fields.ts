@@ -103,9 +103,9 @@ export function changedColumns(change: ReviewChange, at: Date): Partial<NewRevie
 }
 
 /**
- * The review's fields the inbox reads (store/inbox.ts), in the order the CSV export and the JSON API list
- * those they carry as they are (web/review-output.ts). Each is read as `r.<column>` and decoded as drizzle
- * decodes the column (a timestamp to a Date).
+ * The review's fields the inbox reads into every list row (store/inbox/rows.ts): each is read as
+ * `r.<column>` and decoded as drizzle decodes the column (a timestamp to a Date). The CSV export and the
+ * JSON API show those web/review-output.ts places as it says, and the rest as they are, in this order.
  */
 export const INBOX_FIELDS = [
   'id',

@@ -30,14 +30,23 @@ export interface OutputField {
 
 const joined = (values: readonly string[]) => values.join('; ');
 
-/** A review field as it is, under its column's name in the CSV and its own in JSON. */
+/**
+ * A review field as it is, under its column's name in the CSV and its own in JSON: a date as ISO, and in a
+ * CSV cell a structured value (a JSON column's) as JSON text.
+ */
 function plain(field: InboxField, only?: 'json'): OutputField {
-  const value = (review: Listed) => {
-    const v = review.row[field];
+  const value = (review: Listed): unknown => {
+    const v: unknown = review.row[field];
     return v instanceof Date ? v.toISOString() : v;
   };
+  const cell = (review: Listed): Cell => {
+    const v = value(review);
+    return v === null || v === undefined || typeof v === 'string' || typeof v === 'number'
+      ? v
+      : JSON.stringify(v);
+  };
   const json = { key: field, value };
-  return only === 'json' ? { json } : { csv: { name: reviewColumnName(field), value }, json };
+  return only === 'json' ? { json } : { csv: { name: reviewColumnName(field), value: cell }, json };
 }
 
 /** Review fields shown through another field of the list (the app, the date) rather than as they are. */

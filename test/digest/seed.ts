@@ -4,15 +4,8 @@
  */
 import type { Alert } from '../../src/alerts/types.js';
 import type { StoreDb } from '../../src/store/db.js';
-import {
-  alerts,
-  apps,
-  deliveries,
-  pollRuns,
-  ratingSnapshots,
-  reviewEdits,
-  reviews,
-} from '../../src/store/schema.js';
+import { alerts, apps, deliveries, pollRuns, ratingSnapshots, reviewEdits } from '../../src/store/schema.js';
+import { storeReview } from '../helpers/reviews.js';
 
 export interface SeedReview {
   rating: number;
@@ -67,29 +60,22 @@ export class Seed {
     this.counter += 1;
     const id = `r${this.counter}`;
     const firstSeenAt = r.firstSeenAt ?? r.createdAt ?? new Date('2026-01-01T00:00:00Z');
-    return this.db
-      .insert(reviews)
-      .values({
-        appHandle: handle,
-        identity: id,
-        fingerprint: `fp-${id}`,
-        reviewId: id,
-        reviewer: r.reviewer ?? `Shop ${this.counter}`,
-        location: r.location ?? 'Germany',
-        rating: r.rating,
-        content: r.content,
-        createdDate: r.createdDate ?? (r.createdAt === null ? 'Invalid Date' : r.createdAt.toISOString()),
-        createdAt: r.createdAt,
-        timeUsingApp: r.timeUsingApp ?? '',
-        appName: handle,
-        appUrl: `https://apps.example/${handle}`,
-        fromBaseline: r.fromBaseline ?? false,
-        firstSeenAt,
-        updatedAt: firstSeenAt,
-        pollRunId: this.run(handle),
-      })
-      .returning({ id: reviews.id })
-      .get().id;
+    return storeReview(this.db, {
+      appHandle: handle,
+      identity: id,
+      reviewer: r.reviewer ?? `Shop ${this.counter}`,
+      location: r.location ?? 'Germany',
+      rating: r.rating,
+      content: r.content,
+      createdDate: r.createdDate ?? (r.createdAt === null ? 'Invalid Date' : r.createdAt.toISOString()),
+      createdAt: r.createdAt,
+      timeUsingApp: r.timeUsingApp ?? '',
+      appName: handle,
+      appUrl: `https://apps.example/${handle}`,
+      fromBaseline: r.fromBaseline ?? false,
+      firstSeenAt,
+      pollRunId: this.run(handle),
+    });
   }
 
   snapshot(handle: string, at: string, average: number | null, count: number | null): this {

@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/log.js';
 import { createSenders } from '../../src/notify/channels.js';
 import { alerts, apps, pollRuns, ratingSnapshots, reviews } from '../../src/store/schema.js';
 import { tempStore } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 import { type FakeSmtp, startFakeSmtp } from '../helpers/smtp.js';
 
@@ -77,15 +78,15 @@ function seed() {
     updatedAt: new Date(created),
     pollRunId: run.id,
   });
-  db.insert(reviews)
-    .values([
-      review('my-app', 1, 5, '2026-11-17T10:00:00Z', 'Great app'),
-      review('my-app', 2, 1, '2026-11-18T10:00:00Z', 'Charged twice, no refund'),
-      review('my-app', 3, 4, '2026-11-22T22:30:00Z', 'Sunday night review, still this week in Berlin'),
-      review('my-app', 4, 2, '2026-11-22T23:30:00Z', 'Monday 00:30 in Berlin: next week'),
-      review('rival', 5, 3, '2026-11-19T10:00:00Z', 'Okay'),
-    ])
-    .run();
+  for (const row of [
+    review('my-app', 1, 5, '2026-11-17T10:00:00Z', 'Great app'),
+    review('my-app', 2, 1, '2026-11-18T10:00:00Z', 'Charged twice, no refund'),
+    review('my-app', 3, 4, '2026-11-22T22:30:00Z', 'Sunday night review, still this week in Berlin'),
+    review('my-app', 4, 2, '2026-11-22T23:30:00Z', 'Monday 00:30 in Berlin: next week'),
+    review('rival', 5, 3, '2026-11-19T10:00:00Z', 'Okay'),
+  ]) {
+    storeReview(db, row);
+  }
   const snapshot = (handle: string, at: string, average: number, count: number) => ({
     appHandle: handle,
     takenAt: new Date(at),

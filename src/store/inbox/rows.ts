@@ -68,12 +68,12 @@ export function statement(db: StoreDb, sql: string): Database.Statement<unknown[
 }
 
 export function rowOf(r: RawRow): InboxRow {
-  return {
-    ...inboxFieldsOf(r),
-    at: new Date(r.at),
-    status: r.status,
-    assignee: r.assignee,
-    tags: JSON.parse(r.tags) as string[],
-    priority: r.priorityRank === null ? null : (PRIORITIES[r.priorityRank] ?? null),
-  };
+  // Added to the fields' object rather than spread into a new one: see inboxFieldsOf.
+  const row = inboxFieldsOf(r) as InboxRow;
+  row.at = new Date(r.at);
+  row.status = r.status;
+  row.assignee = r.assignee;
+  row.tags = JSON.parse(r.tags) as string[];
+  row.priority = r.priorityRank === null ? null : (PRIORITIES[r.priorityRank] ?? null);
+  return row;
 }

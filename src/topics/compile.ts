@@ -9,7 +9,8 @@
  * - `took ... money`: up to three other words where the `...` stands ("took all my money");
  * - `lost|deleted ... orders|products`: alternatives for one word;
  * - `!work`: evidence only after a negation ("doesn't work", "never worked");
- * - `~issue`: evidence unless negated ("issues", but not "no issues").
+ * - `~issue`: evidence unless negated ("issues", but not "no issues");
+ * - `^removed`: only at the start of a sentence ("Removed after a day.").
  *
  * A topic's `unless` patterns veto its evidence where they overlap it: "doesn't support" (a missing
  * feature) is not evidence of support.
@@ -45,6 +46,8 @@ export interface Pattern {
   /** Other words allowed before each slot (the first's is 0). */
   gaps: readonly number[];
   negation: Negation;
+  /** Matches only at the first word of a clause. */
+  clauseStart: boolean;
   /** A veto (`unless`) rather than evidence. */
   veto: boolean;
 }
@@ -105,6 +108,8 @@ export function compilePattern(topicName: string, topic: number, rule: string, v
   if (body.startsWith('!')) negation = 'required';
   if (body.startsWith('~')) negation = 'forbidden';
   if (negation !== 'any') body = body.slice(1);
+  const clauseStart = body.startsWith('^');
+  if (clauseStart) body = body.slice(1);
   const slots: Slot[] = [];
   const gaps: number[] = [];
   let gap = 0;
@@ -121,7 +126,7 @@ export function compilePattern(topicName: string, topic: number, rule: string, v
     gap = 0;
   }
   if (slots.length === 0) throw new TopicRuleError(topicName, rule, 'matches nothing');
-  return { topic, slots, gaps, negation, veto };
+  return { topic, slots, gaps, negation, clauseStart, veto };
 }
 
 function indexOf(patterns: readonly Pattern[]): PatternIndex {

@@ -63,12 +63,17 @@ function fits(slot: Slot, word: string): boolean {
   return slot.forms.has(word) || slot.prefixes.some((p) => word.startsWith(p));
 }
 
-/** The index of the last token of the pattern matched from `at`, or -1. Nearest match wins at a gap. */
+/**
+ * The index of the last token of the pattern matched from `at`, or -1. At a gap the nearest fitting
+ * word wins, but for the last word the farthest does: "lost all my data" rather than "lost all".
+ */
 function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
   const clause = (tokens[at] as Token).clause;
+  if (pattern.clauseStart && at > 0 && (tokens[at - 1] as Token).clause === clause) return -1;
   let position = at;
   for (let s = 1; s < pattern.slots.length; s += 1) {
     const slot = pattern.slots[s] as Slot;
+    const lastSlot = s === pattern.slots.length - 1;
     const last = Math.min(tokens.length - 1, position + 1 + (pattern.gaps[s] ?? 0));
     let found = -1;
     for (let i = position + 1; i <= last; i += 1) {
@@ -76,7 +81,7 @@ function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
       if (token.clause !== clause) break;
       if (fits(slot, token.norm)) {
         found = i;
-        break;
+        if (!lastSlot) break;
       }
     }
     if (found < 0) return -1;

@@ -22,8 +22,8 @@ export const BUILT_IN_TOPIC_NAMES = [
 export type BuiltInTopicName = (typeof BUILT_IN_TOPIC_NAMES)[number];
 
 /**
- * Other apps and services merchants name: a named one is evidence of integrations (rule 8 of
- * LABELLING.md aside: a review rarely names one without saying how the app works with it).
+ * Other apps and services merchants name: a named one is evidence of integrations (a review rarely
+ * names one without saying how the app works with it; test/fixtures/topics/LABELLING.md, rule 8).
  */
 const SERVICES = [
   'zapier|klaviyo|mailchimp|omnisend|privy|attentive|postscript|hubspot|gorgias|zendesk|weglot|langify',
@@ -78,7 +78,8 @@ const billing: TopicDefinition = {
     'good|great|best|excellent|poor|bad value',
     'value for money',
     'budget',
-    'cancel ... subscription|plan|trial|billing',
+    'cancel|cancelled|canceled|cancelling|canceling ... subscription|plan|trial|billing|account|anytime',
+    'cancellation|cancelation',
     '=free',
   ],
   unless: [
@@ -206,7 +207,8 @@ const support: TopicDefinition = {
     'for me|us',
   ],
   unless: [
-    '!support',
+    // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
+    "doesnt|doesn't|dont|don't|didnt|didn't|wont|won't|cant|can't|cannot|not|does|do|also|now|will|fully|still support",
     'to support|supports|supported',
     'support for',
     'help center|article|articles|docs|documentation',

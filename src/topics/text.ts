@@ -9,13 +9,14 @@ export interface Token {
   norm: string;
   start: number;
   end: number;
-  /** Increments at . ! ? ; : and line breaks, and at commas followed by a conjunction-free clause. */
+  /** Increments at . ! ? ; : and blank lines, and at ", but" (and however, though, although). */
   clause: number;
 }
 
 /** Letters and digits, with apostrophes and hyphens inside a word ("doesn't", "set-up", "2.3"). */
 const WORD = /[$€£]?[\p{L}\p{N}]+(?:(?:['\u2019\u02bc]|[-.](?=[\p{L}\p{N}]))[\p{L}\p{N}]+)*/gu;
-const CLAUSE_BREAK = /[.!?;:\n\u2026]|,\s*(?:but|however|though|although)\b/iu;
+// A single line break is how a phone wraps a sentence; a blank line ends one.
+const CLAUSE_BREAK = /[.!?;:\u2026]|\n\s*\n|,\s*(?:but|however|though|although)\b/iu;
 
 /** Curly apostrophes and full-width letters are how phones type "doesn't" and "ERROR". */
 export function normalizeWord(raw: string): string {

@@ -165,10 +165,6 @@ function spikeOf(input: SpikeInput, c: Candidate, rule: SpikeRule): TopicSpike |
   const pValue = poissonUpperTail(count, expected);
   if (pValue >= rule.alpha) return undefined;
   const key = `${c.kind}:${c.name}`;
-  const cooling = input.fired.some(
-    (f) => f.key === key && input.now.getTime() - f.firedAt.getTime() < rule.cooldownMs,
-  );
-  if (cooling) return undefined;
   const sorted = [...c.reviews].sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
   const since = (sorted[0] as SpikeReview).at;
   return {
@@ -188,9 +184,17 @@ function spikeOf(input: SpikeInput, c: Candidate, rule: SpikeRule): TopicSpike |
   };
 }
 
+function cooling(input: SpikeInput, key: string, rule: SpikeRule): boolean {
+  return input.fired.some(
+    (f) => f.key === key && input.now.getTime() - f.firedAt.getTime() < rule.cooldownMs,
+  );
+}
+
 /**
  * The spikes to alert on now, topics first. A phrase whose reviews mostly belong to a topic spike is
- * named in it rather than alerting alone; of overlapping phrases ("dark", "dark mode") one stays.
+ * named in it rather than alerting alone; of overlapping phrases ("dark", "dark mode") one stays. A
+ * key that fired within the cooldown stays silent, and so do the phrases of its reviews: the same wave
+ * is never told twice.
  */
 export function detectSpikes(input: SpikeInput, rule: SpikeRule = DEFAULT_SPIKE_RULE): TopicSpike[] {
   const spikes = candidatesOf(input, rule)
@@ -212,5 +216,5 @@ export function detectSpikes(input: SpikeInput, rule: SpikeRule = DEFAULT_SPIKE_
     if (host !== undefined) host.phrases.push(spike.name);
     else alone.push(spike);
   }
-  return [...topics, ...alone];
+  return [...topics, ...alone].filter((spike) => !cooling(input, spike.key, rule));
 }

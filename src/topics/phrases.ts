@@ -59,8 +59,9 @@ export const DEFAULT_PHRASE_RULE: PhraseRule = Object.freeze({
 });
 
 /**
- * Words that make no phrase on their own and may not start or end one: function words, and the
- * boilerplate of every review in this marketplace ("app", "store", "stars", "shopify").
+ * Words that make no phrase on their own and may not start or end one: function words, the
+ * boilerplate of every review in this marketplace ("app", "store", "stars", "shopify"), and the
+ * generic verdicts that say how, not what ("disappointed", "avoid"): the stars already say that.
  */
 const STOP_WORDS = new Set(
   `a about above after again against all also am an and any are as at be because been before being
@@ -74,7 +75,9 @@ const STOP_WORDS = new Set(
   app apps application store shop shopify review reviews star stars product products customer customers
   please thanks thank great good bad like love best worst time times day days week weeks month months
   year years back make made go going gone need needs want wanted try tried know think say said new
-  work works worked working recommend highly totally absolutely definitely literally since ago`.split(/\s+/),
+  work works worked working recommend highly totally absolutely definitely literally since ago
+  happy unhappy disappointed disappointing frustrating frustrated avoid meh terrible awful horrible useless
+  waste fine ok okay expected better worse nice annoying sad sadly fair honestly`.split(/\s+/),
 );
 
 const MAX_WORDS = 3;

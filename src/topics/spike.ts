@@ -13,6 +13,7 @@ import {
   type PhraseReview,
   type PhraseRule,
   phraseCounts,
+  phrasesOf,
   quotesOf,
   withoutOverlaps,
 } from './phrases.js';
@@ -215,6 +216,18 @@ export function detectSpikes(input: SpikeInput, rule: SpikeRule = DEFAULT_SPIKE_
     );
     if (host !== undefined) host.phrases.push(spike.name);
     else alone.push(spike);
+  }
+  // A topic spike's quotes show what its reviews share, when a phrase says it.
+  const byId = new Map(input.recent.map((r) => [r.id, r]));
+  for (const spike of topics) {
+    const phrase = spike.phrases[0];
+    if (phrase === undefined) continue;
+    const holding = spike.reviewIds.map((id) => byId.get(id) as SpikeReview);
+    spike.quotes = quotesOf(
+      holding.filter((r) => phrasesOf(r.content).has(phrase)),
+      phrase,
+      rule.phrase,
+    );
   }
   return [...topics, ...alone].filter((spike) => !cooling(input, spike.key, rule));
 }

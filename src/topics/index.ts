@@ -4,6 +4,7 @@ export {
   BUILT_IN_TOPICS,
   type BuiltInTopicName,
 } from './builtin.js';
+export { type BurstReview, type BurstSummary, type SharedTopic, summarizeBurst } from './burst.js';
 export { compileTaxonomy, type Taxonomy, type TopicDefinition, TopicRuleError } from './compile.js';
 export {
   type CustomTopic,

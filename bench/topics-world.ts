@@ -4,10 +4,20 @@
  * run on them), and injected waves of five or more reviews about one thing within a day.
  */
 import type { Rng } from '../src/simulator/random.js';
-import { BUILT_IN_TAXONOMY, type SpikeReview, topicsOf } from '../src/topics/index.js';
+import {
+  BUILT_IN_TAXONOMY,
+  detectSpikes,
+  type FiredSpike,
+  type SpikeBaseline,
+  type SpikeReview,
+  spikeBaseline,
+  type TopicSpike,
+  topicsOf,
+} from '../src/topics/index.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
+const POLL = 15 * 60_000;
 
 /** What each topic's complaints sound like; several phrasings each, so no phrase is a topic's only voice. */
 export const SNIPPETS: Readonly<Record<string, readonly string[]>> = {
@@ -165,4 +175,53 @@ export function waveOf(
     const line = novel ? pick(rng, novel) : pick(rng, SNIPPETS[topic] as readonly string[]);
     return reviewOf(app.handle, when, [line, pick(rng, FILLER)], id);
   }).sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+export interface Fired {
+  at: number;
+  spike: TopicSpike;
+}
+
+/**
+ * Every 15-minute poll of one app from `start` for `days`: a poll that brought new low reviews runs
+ * `detectSpikes` on the last 24 h against the 28 days before (recomputed once a day, as a caller
+ * caching it would), from `warmUpDays` on. Returns the spikes it fired and when.
+ */
+export function pollSpikes(
+  reviews: readonly SimReview[],
+  start: number,
+  days: number,
+  warmUpDays: number,
+): Fired[] {
+  const sorted = [...reviews].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const fired: FiredSpike[] = [];
+  const out: Fired[] = [];
+  const baselines = new Map<number, SpikeBaseline>();
+  let next = 0;
+  for (let t = start + POLL; t <= start + days * DAY; t += POLL) {
+    let arrived = 0;
+    while (next < sorted.length && (sorted[next] as SimReview).at.getTime() <= t) {
+      next += 1;
+      arrived += 1;
+    }
+    if (arrived === 0 || t < start + warmUpDays * DAY) continue;
+    const day = Math.floor((t - start) / DAY);
+    let baseline = baselines.get(day);
+    if (baseline === undefined) {
+      const to = start + day * DAY - DAY;
+      const from = to - 28 * DAY;
+      baseline = spikeBaseline(
+        sorted.filter((r) => r.at.getTime() >= from && r.at.getTime() < to),
+        28,
+      );
+      baselines.set(day, baseline);
+    }
+    const recent = sorted.slice(0, next).filter((r) => r.at.getTime() > t - DAY);
+    const spikes = detectSpikes({ app: 'x', now: new Date(t), recent, baseline, fired });
+    for (const spike of spikes) {
+      fired.push({ key: spike.key, firedAt: new Date(t) });
+      out.push({ at: t, spike });
+    }
+  }
+  return out;
 }

@@ -14,18 +14,18 @@
  */
 import { parseArgs } from 'node:util';
 import { Rng } from '../src/simulator/random.js';
-import {
-  BUILT_IN_TAXONOMY,
-  detectSpikes,
-  type FiredSpike,
-  type SpikeBaseline,
-  spikeBaseline,
-  type TopicSpike,
-  topicsOf,
-  topicTrend,
-} from '../src/topics/index.js';
+import { BUILT_IN_TAXONOMY, topicsOf, topicTrend } from '../src/topics/index.js';
 import { round, writeResult } from './support.js';
-import { type App, DAY, makeApps, noiseOf, type SimReview, waveOf } from './topics-world.js';
+import {
+  type App,
+  DAY,
+  type Fired,
+  makeApps,
+  noiseOf,
+  pollSpikes,
+  type SimReview,
+  waveOf,
+} from './topics-world.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,46 +43,6 @@ const WARM_UP_DAYS = 29;
 const DAYS = WARM_UP_DAYS + MONTHS * 30;
 const POLL = 15 * 60_000;
 const START = Date.UTC(2026, 0, 1);
-
-interface Fired {
-  at: number;
-  spike: TopicSpike;
-}
-
-/** Every poll of one app over the run; returns the spikes it fired and when. */
-function runApp(reviews: readonly SimReview[]): Fired[] {
-  const sorted = [...reviews].sort((a, b) => a.at.getTime() - b.at.getTime());
-  const fired: FiredSpike[] = [];
-  const out: Fired[] = [];
-  const baselines = new Map<number, SpikeBaseline>();
-  let next = 0;
-  for (let t = START + POLL; t <= START + DAYS * DAY; t += POLL) {
-    let arrived = 0;
-    while (next < sorted.length && (sorted[next] as SimReview).at.getTime() <= t) {
-      next += 1;
-      arrived += 1;
-    }
-    if (arrived === 0 || t < START + WARM_UP_DAYS * DAY) continue;
-    const day = Math.floor((t - START) / DAY);
-    let baseline = baselines.get(day);
-    if (baseline === undefined) {
-      const to = START + day * DAY - DAY;
-      const from = to - 28 * DAY;
-      baseline = spikeBaseline(
-        sorted.filter((r) => r.at.getTime() >= from && r.at.getTime() < to),
-        28,
-      );
-      baselines.set(day, baseline);
-    }
-    const recent = sorted.slice(0, next).filter((r) => r.at.getTime() > t - DAY);
-    const spikes = detectSpikes({ app: 'x', now: new Date(t), recent, baseline, fired });
-    for (const spike of spikes) {
-      fired.push({ key: spike.key, firedAt: new Date(t) });
-      out.push({ at: t, spike });
-    }
-  }
-  return out;
-}
 
 interface WaveResult {
   rate: number;
@@ -117,7 +77,7 @@ function spikeBench(apps: readonly App[]) {
   let falseInWaves = 0;
   for (const app of apps) {
     const noise = noiseOf(noiseRng, app, START, DAYS);
-    const fired = runApp(noise);
+    const fired = pollSpikes(noise, START, DAYS, WARM_UP_DAYS);
     falseSpikes += fired.length;
     for (const f of fired) {
       falseByKind[f.spike.kind] += 1;
@@ -134,7 +94,7 @@ function spikeBench(apps: readonly App[]) {
       waves.push(...waveOf(waveRng, app, at, waveRng.int(5, 8), 2 + waveRng.next() * 20, w));
     }
     const withWaves = [...noise, ...waves];
-    const firedWaves = runApp(withWaves);
+    const firedWaves = pollSpikes(withWaves, START, DAYS, WARM_UP_DAYS);
     waveResults.push(...judgeWaves(withWaves, firedWaves, app));
     const waveIds = new Set(waves.map((r) => r.id));
     falseInWaves += firedWaves.filter((f) => !f.spike.reviewIds.some((id) => waveIds.has(id))).length;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DAY, makeApps, noiseOf, pollSpikes, waveOf } from '../../bench/topics-world.js';
+import { Rng } from '../../src/simulator/random.js';
 import {
   BUILT_IN_TAXONOMY,
   detectSpikes,
@@ -99,5 +101,26 @@ describe('detectSpikes', () => {
     const spikes = detectSpikes({ app: 'a', now: NOW, recent, baseline: QUIET, fired: [] });
     expect(spikes.map((s) => s.key)).toEqual(['phrase:dark mode']);
     expect(spikes[0]?.quotes[0]?.text).toBe('Begging for dark mode.');
+  });
+});
+
+describe('the spike rule on simulated noise (bench/topics-world.ts, seeded)', () => {
+  it('fires at most one false spike per app per month, and catches a wave by the poll that completes it', () => {
+    const start = Date.UTC(2026, 0, 1);
+    const rng = new Rng(11);
+    const apps = makeApps(rng, 8, 0.2, 6);
+    let falseSpikes = 0;
+    for (const app of apps) falseSpikes += pollSpikes(noiseOf(rng, app, start, 59), start, 59, 29).length;
+    expect(falseSpikes / apps.length).toBeLessThanOrEqual(1);
+
+    const app = apps[0] as (typeof apps)[number];
+    const noise = noiseOf(rng, app, start, 40);
+    const wave = waveOf(rng, app, start + 35 * DAY, 5, 6, 0);
+    const fired = pollSpikes([...noise, ...wave], start, 40, 29);
+    const fifth = (wave[4] as (typeof wave)[number]).at.getTime();
+    const ids = new Set(wave.map((r) => r.id));
+    const caught = fired.find((f) => f.spike.reviewIds.filter((id) => ids.has(id)).length >= 3);
+    expect(caught?.at).toBeGreaterThanOrEqual(fifth);
+    expect(caught?.at).toBeLessThan(fifth + 15 * 60_000);
   });
 });

@@ -87,6 +87,13 @@ export function definitionsWith(
 }
 
 /**
+ * Compiling takes about 10 ms; every part that reads the config (alerts, digest, inbox) asks for the
+ * same taxonomy, so the last few are kept, keyed by what they were compiled from.
+ */
+const recent = new Map<string, Taxonomy>();
+const KEEP = 8;
+
+/**
  * The taxonomy a config gives. Throws `TopicRuleError` on topics `customTopicProblems` rejects: the
  * config validator reports those first, with their paths.
  */
@@ -98,5 +105,12 @@ export function taxonomyWith(
   if (problem !== undefined) {
     throw new TopicRuleError(String(problem.path[0]), problem.path.slice(1).join('.'), problem.message);
   }
-  return compileTaxonomy(definitionsWith(custom, base));
+  const definitions = definitionsWith(custom, base);
+  const key = JSON.stringify(definitions);
+  const known = recent.get(key);
+  if (known !== undefined) return known;
+  const taxonomy = compileTaxonomy(definitions);
+  if (recent.size >= KEEP) recent.delete(recent.keys().next().value as string);
+  recent.set(key, taxonomy);
+  return taxonomy;
 }

@@ -13,7 +13,7 @@ export function alertPolicyOf(config: Config): AlertPolicy {
     competitorDrops: alerts.ratingDrop.competitors,
     incident: { count: alerts.incident.count, windowMs: alerts.incident.window },
     groupAbove: alerts.groupAbove,
-    scoring: mergeScoringRules(DEFAULT_SCORING_RULES, alerts.scoring),
+    scoring: mergeScoringRules(DEFAULT_SCORING_RULES, alerts.scoring, config.topics),
     channels: config.channels,
     apps: new Map(
       config.apps.map((app) => [app.handle, { name: app.name, notify: app.notify, role: app.role }]),

@@ -6,6 +6,7 @@ import { errorMessage } from '../errors.js';
 import type { ChannelType } from '../kinds.js';
 import { LISTING_FIELDS } from '../market/fields.js';
 import { DEFAULT_SCORING_RULES, PRIORITIES, scoringOverridesProblems } from '../scoring/index.js';
+import { customTopicProblems } from '../topics/index.js';
 import { parseDuration } from './duration.js';
 
 /** A duration written as `15m`, `30s`, `1h`, or a number of milliseconds. Parsed to milliseconds. */
@@ -287,6 +288,18 @@ const listing = z.strictObject({
   ignore: z.array(z.enum(LISTING_FIELDS)).default([]),
 });
 
+/**
+ * Custom topics (src/topics/custom.ts): a new name is a topic of its own, a built-in name adds words to
+ * that topic or changes its severity weight. Names and words are checked with the other cross-key rules.
+ */
+const topics = z.record(
+  z.string().min(1),
+  z.strictObject({
+    words: z.array(z.string().min(1)).optional(),
+    weight: z.number().optional(),
+  }),
+);
+
 const configShape = z.strictObject({
   catalog: catalog.prefault({}),
   poll: poll.prefault({}),
@@ -302,6 +315,7 @@ const configShape = z.strictObject({
   categories: z.array(category).default([]),
   market: market.prefault({}),
   listing: listing.prefault({}),
+  topics: topics.default({}),
 });
 
 type ConfigShape = z.output<typeof configShape>;
@@ -401,10 +415,16 @@ function configProblems(config: ConfigShape): ConfigProblem[] {
     ...watchedListProblems('apps', config.apps, config.channels),
     ...watchedListProblems('categories', config.categories, config.channels),
     ...digestChannelProblems(config),
-    ...scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring).map((problem) => ({
-      path: ['alerts', 'scoring', ...problem.path],
+    ...customTopicProblems(config.topics).map((problem) => ({
+      path: ['topics', ...problem.path],
       message: problem.message,
     })),
+    ...scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring, config.topics).map(
+      (problem) => ({
+        path: ['alerts', 'scoring', ...problem.path],
+        message: problem.message,
+      }),
+    ),
     ...digestScheduleProblems(config),
     ...pollProblems(config),
     ...catalogProblems(config),

@@ -2,6 +2,7 @@ export { compileWords, matchWords } from './keywords.js';
 export { isLowRated, PRIORITIES, type Priority, type Severity } from './priority.js';
 export {
   DEFAULT_SCORING_RULES,
+  GROUP_TOPICS,
   type KeywordGroup,
   MAX_GROUP_WEIGHT,
   mergeScoringRules,
@@ -10,6 +11,8 @@ export {
   type ScoringProblem,
   type ScoringRules,
   scoringOverridesProblems,
+  topicNameOfGroup,
+  topicsOfOverrides,
 } from './rules.js';
 export {
   DETAILED_REVIEW,

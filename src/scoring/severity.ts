@@ -1,5 +1,5 @@
+import { topicsOf } from '../topics/index.js';
 import { starsLabel } from '../util/plural.js';
-import { matchWords } from './keywords.js';
 import type { Priority, Severity } from './priority.js';
 import type { ScoringRules } from './rules.js';
 import { describeTenure, parseTimeUsingApp } from './tenure.js';
@@ -39,15 +39,22 @@ function ratingFactor(rating: number): Factor {
   return { points: RATING_POINTS[rating] ?? 0, reason: starsLabel(rating) };
 }
 
-function keywordFactors(content: string, rules: ScoringRules): Factor[] {
+/** Evidence as a reason lists it: lowercase, straight apostrophes, each once. */
+function reasonWords(words: readonly string[]): string[] {
+  return [...new Set(words.map((w) => w.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'")))];
+}
+
+/** One factor per topic of the review with a weight: "mentions billing: charged twice, refund". */
+function topicFactors(content: string, rules: ScoringRules): Factor[] {
   const factors: Factor[] = [];
-  for (const group of Object.values(rules.keywordGroups)) {
-    if (group.weight <= 0) continue;
-    const words = matchWords(content, group.words);
-    if (words.length === 0) continue;
+  const weights = new Map(rules.topics.topics.map((t) => [t.name, t.weight]));
+  for (const topic of topicsOf(content, rules.topics)) {
+    const weight = weights.get(topic.name) ?? 0;
+    if (weight <= 0) continue;
+    const words = reasonWords(topic.words);
     const listed = words.slice(0, MAX_WORDS_LISTED).join(', ');
     const more = words.length > MAX_WORDS_LISTED ? ` and ${words.length - MAX_WORDS_LISTED} more` : '';
-    factors.push({ points: group.weight, reason: `mentions ${group.label}: ${listed}${more}` });
+    factors.push({ points: weight, reason: `mentions ${topic.name}: ${listed}${more}` });
   }
   return factors;
 }
@@ -86,7 +93,7 @@ export function priorityOf(score: number, priorities: ScoringRules['priorities']
 export function scoreReview(input: ScoreInput, rules: ScoringRules): Severity {
   const rating = ratingFactor(input.rating);
   const others = [
-    ...keywordFactors(input.content, rules),
+    ...topicFactors(input.content, rules),
     reratedFactor(input.rating, input.previousRating),
     tenureFactor(input.timeUsingApp),
     lengthFactor(input.content),

@@ -90,7 +90,7 @@ describe('collectDigest', () => {
         '1 star',
         'mentions billing: charged twice, refund',
         'mentions support: support, never answered',
-        'mentions churn: uninstalling',
+        'mentions uninstall: uninstalling',
         'long-time user: over 1 year using the app',
       ]),
     );

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SCORING_RULES, matchWords, type ScoreInput, scoreReview } from '../../src/scoring/index.js';
+import {
+  DEFAULT_SCORING_RULES,
+  matchWords,
+  mergeScoringRules,
+  type ScoreInput,
+  scoreReview,
+} from '../../src/scoring/index.js';
 
 function score(input: Partial<ScoreInput> & Pick<ScoreInput, 'rating'>) {
   return scoreReview({ content: '', timeUsingApp: '', ...input }, DEFAULT_SCORING_RULES);
@@ -23,7 +29,7 @@ describe('scoreReview', () => {
         '1 star',
         'mentions billing: charged twice',
         'mentions support: support, never answered',
-        'mentions churn: uninstalling',
+        'mentions uninstall: uninstalling',
         'long-time user: over 1 year using the app',
       ],
     });
@@ -50,9 +56,9 @@ describe('scoreReview', () => {
     expect(severity.reasons).toEqual(['1 star', 'mentions bugs: crashes, broken']);
   });
 
-  it('counts a group once however many of its words appear', () => {
+  it('counts a topic once however many of its words appear', () => {
     const one = score({ rating: 2, content: 'bug' });
-    const many = score({ rating: 2, content: 'bug, crash, error, glitch, freezing, slow and broken' });
+    const many = score({ rating: 2, content: 'bug, crash, error, glitch, freezing, wrong and broken' });
     expect(one.score).toBe(50);
     expect(many.score).toBe(50);
     expect(many.reasons[1]).toBe('mentions bugs: bug, crash, error, glitch, freezing and 2 more');
@@ -73,23 +79,22 @@ describe('scoreReview', () => {
     );
   });
 
-  it('adds each matched group once and orders reasons by weight, the rating first', () => {
+  it('adds each topic found once and orders reasons by weight, the rating first', () => {
     const severity = score({
       rating: 4,
       content: 'Slow at times, and my last invoice was wrong',
     });
-    expect(severity.score).toBe(45);
-    expect(severity.reasons).toEqual(['4 stars', 'mentions billing: invoice', 'mentions bugs: slow']);
+    expect(severity.score).toBe(55);
+    expect(severity.reasons).toEqual([
+      '4 stars',
+      'mentions billing: invoice',
+      'mentions bugs: wrong',
+      'mentions performance: slow',
+    ]);
   });
 
-  it('orders reasons by their weight under the rules in force, not by the order of the groups', () => {
-    const rules = {
-      ...DEFAULT_SCORING_RULES,
-      keywordGroups: {
-        ...DEFAULT_SCORING_RULES.keywordGroups,
-        billing: { label: 'billing', weight: 5, words: ['refund'] },
-      },
-    };
+  it('orders reasons by their weight under the rules in force, not by the order of the topics', () => {
+    const rules = mergeScoringRules(DEFAULT_SCORING_RULES, {}, { billing: { weight: 5 } });
     const severity = scoreReview(
       { rating: 2, content: 'Crashes daily, I want a refund', timeUsingApp: '2 years using the app' },
       rules,
@@ -162,13 +167,13 @@ describe('scoreReview', () => {
     expect(before).toEqual({
       score: 85,
       priority: 'critical',
-      reasons: ['1 star', 'mentions data loss: lost', 'long-time user: 2 years using the app'],
+      reasons: ['1 star', 'mentions data-loss: lost all my orders', 'long-time user: 2 years using the app'],
     });
   });
 
   it('does not call "I deleted the app" data loss', () => {
     const severity = score({ rating: 1, content: 'Useless, I deleted the app' });
-    expect(severity.reasons).toEqual(['1 star', 'mentions churn: deleted the app']);
+    expect(severity.reasons).toEqual(['1 star', 'mentions uninstall: deleted the app']);
   });
 });
 

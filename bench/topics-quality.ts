@@ -1,0 +1,59 @@
+/**
+ * The topic matcher against the hand-labelled set: micro precision and recall, and P/R/F1 per topic,
+ * on the dev split (what the rules were tuned on) and the holdout split (measured once, at the end).
+ *
+ *   npx tsx bench/topics-quality.ts [--split dev|holdout|both] [--misses] [--file PATH]
+ *
+ * `--misses` prints every wrong (review, topic) pair of the split with the words that put it there:
+ * what tuning reads. Goal (issue 24): precision >= 0.85, recall >= 0.80.
+ */
+import { parseArgs } from 'node:util';
+import { BUILT_IN_TAXONOMY, BUILT_IN_TOPIC_NAMES, topicsOf } from '../src/topics/index.js';
+import { type Evaluation, evaluate, LABELLED_SET, readLabelled } from './topics-eval.js';
+
+const { values: args } = parseArgs({
+  options: {
+    split: { type: 'string', default: 'dev' },
+    misses: { type: 'boolean', default: false },
+    file: { type: 'string', default: LABELLED_SET },
+  },
+});
+
+const pct = (x: number) => x.toFixed(2);
+
+function print(name: string, e: Evaluation): void {
+  console.log(`\n${name}: ${e.reviews} reviews`);
+  console.log('topic          P     R     F1    TP   FP   FN');
+  for (const t of [...e.perTopic, e.micro]) {
+    console.log(
+      `${t.topic.padEnd(13)} ${pct(t.precision)}  ${pct(t.recall)}  ${pct(t.f1)}  ${String(t.tp).padStart(3)}  ${String(t.fp).padStart(3)}  ${String(t.fn).padStart(3)}`,
+    );
+  }
+  const goal = e.micro.precision >= 0.85 && e.micro.recall >= 0.8 ? 'meets' : 'misses';
+  console.log(`goal P >= 0.85, R >= 0.80: ${goal}`);
+}
+
+const all = readLabelled(args.file);
+const splits = args.split === 'both' ? ['dev', 'holdout'] : [args.split];
+for (const split of splits) {
+  const reviews = all.filter((r) => r.split === split);
+  const result = evaluate(reviews, BUILT_IN_TAXONOMY, BUILT_IN_TOPIC_NAMES);
+  print(split, result);
+  if (args.misses) {
+    for (const m of result.misses) {
+      const why = m.kind === 'extra' ? ` <- ${JSON.stringify(m.words)}` : '';
+      console.log(`${m.id} ${m.kind === 'extra' ? '+' : '-'}${m.topic}${why}: ${m.content}`);
+    }
+  }
+}
+
+// Throughput: every review of the file, repeated until a second has passed.
+const texts = all.map((r) => r.content);
+let done = 0;
+const started = performance.now();
+while (performance.now() - started < 1_000) {
+  for (const text of texts) topicsOf(text, BUILT_IN_TAXONOMY);
+  done += texts.length;
+}
+const seconds = (performance.now() - started) / 1_000;
+console.log(`\nthroughput: ${Math.round(done / seconds).toLocaleString('en')} reviews/s (one core)`);

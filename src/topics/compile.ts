@@ -1,0 +1,168 @@
+/**
+ * Topic rules compiled for matching. The rule language, for built-in and configured topics alike
+ * (docs/topics.md, "How words match"):
+ *
+ * - `refund`: the word and its inflected forms (refunds, refunded, refunding);
+ * - `=support`: that form only ("support", never "supports");
+ * - `integrat*`: any word starting so (integration, integrates);
+ * - `charged twice`: a phrase, word after word within one clause;
+ * - `took ... money`: up to three other words where the `...` stands ("took all my money");
+ * - `lost|deleted ... orders|products`: alternatives for one word;
+ * - `!work`: evidence only after a negation ("doesn't work", "never worked");
+ * - `~issue`: evidence unless negated ("issues", but not "no issues");
+ * - `^removed`: only at the start of a sentence ("Removed after a day.").
+ *
+ * A topic's `unless` patterns veto its evidence where they overlap it: "doesn't support" (a missing
+ * feature) is not evidence of support.
+ */
+import { createHash } from 'node:crypto';
+import { formsOf } from './forms.js';
+import { normalizeWord } from './text.js';
+
+/** A topic as written: built in (src/topics/builtin.ts) or from the config's `topics:`. */
+export interface TopicDefinition {
+  /** Lowercase letters, digits and hyphens: it goes into URLs (`topic=data-loss`). */
+  name: string;
+  /** Severity points a review with this topic gets (0-100); 0 tags without weighing. */
+  weight: number;
+  /** Patterns in the rule language above, any of which puts a review in the topic. */
+  words: readonly string[];
+  /** Patterns whose matches cancel this topic's evidence they overlap. */
+  unless?: readonly string[];
+}
+
+export type Negation = 'any' | 'required' | 'forbidden';
+
+/** One word of a pattern: forms it accepts, or prefixes a form may start with. */
+export interface Slot {
+  forms: ReadonlySet<string>;
+  prefixes: readonly string[];
+}
+
+export interface Pattern {
+  /** Index of the topic in `Taxonomy.topics`. */
+  topic: number;
+  slots: readonly Slot[];
+  /** Other words allowed before each slot (the first's is 0). */
+  gaps: readonly number[];
+  negation: Negation;
+  /** Matches only at the first word of a clause. */
+  clauseStart: boolean;
+  /** A veto (`unless`) rather than evidence. */
+  veto: boolean;
+}
+
+/** What a veto or evidence pattern starts with, for finding the candidates of a token quickly. */
+export interface PatternIndex {
+  byForm: ReadonlyMap<string, readonly Pattern[]>;
+  byPrefix: readonly Pattern[];
+}
+
+export interface Taxonomy {
+  readonly topics: ReadonlyArray<Readonly<TopicDefinition>>;
+  /**
+   * A hash of every topic's name, weight and rules: stored beside a review's topics, a different one
+   * means they were computed under other rules and must be computed again.
+   */
+  readonly version: string;
+  readonly index: PatternIndex;
+}
+
+/** Words a pattern may skip at a `...`. */
+export const GAP_WORDS = 3;
+
+/** Thrown for a rule that cannot match anything; the message names the topic and the rule. */
+export class TopicRuleError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly rule: string,
+    reason: string,
+  ) {
+    super(`topic "${topic}": the rule "${rule}" ${reason}`);
+    this.name = 'TopicRuleError';
+  }
+}
+
+function slotOf(text: string): Slot | undefined {
+  const forms = new Set<string>();
+  const prefixes: string[] = [];
+  for (const alternative of text.split('|')) {
+    const word = alternative.trim();
+    if (word.endsWith('*')) {
+      const prefix = normalizeWord(word.slice(0, -1));
+      if (prefix !== '') prefixes.push(prefix);
+    } else if (word.startsWith('=')) {
+      const exact = normalizeWord(word.slice(1));
+      if (exact !== '') forms.add(exact);
+    } else if (word !== '') {
+      for (const form of formsOf(normalizeWord(word))) forms.add(form);
+    }
+  }
+  return forms.size === 0 && prefixes.length === 0 ? undefined : { forms, prefixes };
+}
+
+/** A rule as a pattern; throws `TopicRuleError` for one that matches nothing. */
+export function compilePattern(topicName: string, topic: number, rule: string, veto: boolean): Pattern {
+  let body = rule.trim();
+  let negation: Negation = 'any';
+  if (body.startsWith('!')) negation = 'required';
+  if (body.startsWith('~')) negation = 'forbidden';
+  if (negation !== 'any') body = body.slice(1);
+  const clauseStart = body.startsWith('^');
+  if (clauseStart) body = body.slice(1);
+  const slots: Slot[] = [];
+  const gaps: number[] = [];
+  let gap = 0;
+  for (const part of body.split(/\s+/).filter((p) => p !== '')) {
+    if (part === '...' || part === '\u2026') {
+      gap = GAP_WORDS;
+      continue;
+    }
+    // Hyphens and apostrophes inside a word stay: the tokenizer keeps "set-up" and "doesn't" whole.
+    const slot = slotOf(part);
+    if (slot === undefined) throw new TopicRuleError(topicName, rule, 'has a word that matches nothing');
+    slots.push(slot);
+    gaps.push(slots.length === 1 ? 0 : gap);
+    gap = 0;
+  }
+  if (slots.length === 0) throw new TopicRuleError(topicName, rule, 'matches nothing');
+  return { topic, slots, gaps, negation, clauseStart, veto };
+}
+
+function indexOf(patterns: readonly Pattern[]): PatternIndex {
+  const byForm = new Map<string, Pattern[]>();
+  const byPrefix: Pattern[] = [];
+  for (const pattern of patterns) {
+    const first = pattern.slots[0] as Slot;
+    for (const form of first.forms) {
+      const list = byForm.get(form);
+      if (list === undefined) byForm.set(form, [pattern]);
+      else list.push(pattern);
+    }
+    if (first.prefixes.length > 0) byPrefix.push(pattern);
+  }
+  return { byForm, byPrefix };
+}
+
+function versionOf(topics: readonly TopicDefinition[]): string {
+  const canonical = JSON.stringify(
+    topics.map((t) => [t.name, t.weight, [...t.words], [...(t.unless ?? [])]]),
+  );
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+/** Compiles topics in the order given, which is the order `topicsOf` reports them in. */
+export function compileTaxonomy(topics: readonly TopicDefinition[]): Taxonomy {
+  const names = new Set<string>();
+  const patterns: Pattern[] = [];
+  topics.forEach((topic, i) => {
+    if (names.has(topic.name)) throw new TopicRuleError(topic.name, '', 'is defined twice');
+    names.add(topic.name);
+    for (const rule of topic.words) patterns.push(compilePattern(topic.name, i, rule, false));
+    for (const rule of topic.unless ?? []) patterns.push(compilePattern(topic.name, i, rule, true));
+  });
+  const frozen = topics.map((t) =>
+    Object.freeze({ ...t, words: [...t.words], ...(t.unless ? { unless: [...t.unless] } : {}) }),
+  );
+  return Object.freeze({ topics: frozen, version: versionOf(topics), index: indexOf(patterns) });
+}

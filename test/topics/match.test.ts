@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BUILT_IN_TAXONOMY,
+  BUILT_IN_TOPIC_NAMES,
+  compileTaxonomy,
+  TopicRuleError,
+  topicsOf,
+} from '../../src/topics/index.js';
+
+function topics(text: string): Record<string, string[]> {
+  return Object.fromEntries(topicsOf(text, BUILT_IN_TAXONOMY).map((t) => [t.name, t.words]));
+}
+
+function names(text: string): string[] {
+  return topicsOf(text, BUILT_IN_TAXONOMY).map((t) => t.name);
+}
+
+describe('the built-in taxonomy', () => {
+  it('has exactly the ten topics of issue 24, in their order', () => {
+    expect(BUILT_IN_TAXONOMY.topics.map((t) => t.name)).toEqual([...BUILT_IN_TOPIC_NAMES]);
+    expect(BUILT_IN_TOPIC_NAMES).toEqual([
+      'billing',
+      'bugs',
+      'performance',
+      'support',
+      'setup',
+      'integrations',
+      'features',
+      'data-loss',
+      'uninstall',
+      'usability',
+    ]);
+  });
+
+  it('gives a generic verdict no topic', () => {
+    for (const text of [
+      'Great app!',
+      'Works fine.',
+      'No issues at all',
+      'Terrible.',
+      'love it, 5 stars',
+      '',
+    ]) {
+      expect(names(text), text).toEqual([]);
+    }
+  });
+});
+
+describe('topicsOf', () => {
+  it("returns the review's own words as written, phrases whole", () => {
+    expect(topics('Charged TWICE and they took all my money. Support never replied!')).toEqual({
+      billing: ['Charged TWICE', 'took all my money'],
+      support: ['Support', 'never replied'],
+    });
+  });
+
+  it('knows word forms and the typos merchants make', () => {
+    for (const text of ['I want a refund', 'still no refunds', 'they refunded me', 'where is my refnd']) {
+      expect(names(text), text).toContain('billing');
+    }
+    expect(topics('Uninstaled it, the intergration was a mess')).toEqual({
+      integrations: ['intergration'],
+      uninstall: ['Uninstaled'],
+    });
+  });
+
+  it('reads a negation where it flips the evidence, and only there', () => {
+    expect(topics("The sync doesn't work")).toMatchObject({ bugs: ["doesn't work"] });
+    expect(names('It works, no issues')).toEqual([]);
+    expect(names('Had issues with the widget')).toEqual(['bugs']);
+    // Rule 5 of the labelling: "no bugs" still speaks of bugs.
+    expect(names('No bugs so far')).toEqual(['bugs']);
+    expect(topics('It does not support multiple currencies')).toEqual({
+      features: ['not support'],
+    });
+  });
+
+  it('keeps a phrase and a negation inside one sentence', () => {
+    expect(names('I was charged. Twice the fun')).toEqual(['billing']);
+    expect(names('Not great. Works for us')).toEqual([]);
+  });
+
+  it('tells data loss from removing the app', () => {
+    expect(names('I deleted the app')).toEqual(['uninstall']);
+    expect(topics('The update deleted all my products')).toEqual({
+      'data-loss': ['deleted all my products'],
+    });
+    expect(names('We lost two sales because checkout broke')).not.toContain('data-loss');
+  });
+
+  it('finds several topics in one review', () => {
+    expect(names('uninstalled it in march and still got charged in april, emailed support twice')).toEqual([
+      'billing',
+      'support',
+      'uninstall',
+    ]);
+  });
+});
+
+describe('compileTaxonomy', () => {
+  it('compiles custom topics with the same rule language', () => {
+    const taxonomy = compileTaxonomy([
+      { name: 'shipping', weight: 20, words: ['shipping rate', 'carrier*', 'label|labels ... print'] },
+    ]);
+    expect(topicsOf('Carriers are missing and the shipping rates are off', taxonomy)).toEqual([
+      { name: 'shipping', words: ['Carriers', 'shipping rates'] },
+    ]);
+    expect(topicsOf('Labels fail to print', taxonomy)).toEqual([
+      { name: 'shipping', words: ['Labels fail to print'] },
+    ]);
+  });
+
+  it('versions the rules: another weight or word is another version', () => {
+    const a = compileTaxonomy([{ name: 'x', weight: 1, words: ['a'] }]);
+    expect(compileTaxonomy([{ name: 'x', weight: 1, words: ['a'] }]).version).toBe(a.version);
+    expect(compileTaxonomy([{ name: 'x', weight: 2, words: ['a'] }]).version).not.toBe(a.version);
+    expect(compileTaxonomy([{ name: 'x', weight: 1, words: ['b'] }]).version).not.toBe(a.version);
+  });
+
+  it('refuses a rule that matches nothing, naming the topic', () => {
+    expect(() => compileTaxonomy([{ name: 'x', weight: 0, words: ['*'] }])).toThrow(TopicRuleError);
+    expect(() => compileTaxonomy([{ name: 'x', weight: 0, words: ['...'] }])).toThrow('topic "x"');
+  });
+});

@@ -1,11 +1,14 @@
 import { Command } from 'commander';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { withResources } from '../../resources.js';
 import { categoryJson, overviewJson } from '../../web/market-json.js';
 import type { CategoryRank, CategoryView, MarketOverview } from '../../web/market-views/index.js';
 import { marketInputOf } from '../../web/market-views/index.js';
 import { settingsFor } from '../context.js';
 import { terminalSafe } from '../format.js';
+import { runMarketRefresh } from '../market-refresh.js';
 import { marketReport } from '../market-report.js';
+import { seconds } from './poll.js';
 
 /** Names and changes come from the marketplace: no control characters reach the terminal, nor long lines. */
 function safe(text: string, max = 60): string {
@@ -141,13 +144,46 @@ function categoryText(view: CategoryView, days: number): string {
   return `${out.join('\n')}\n`;
 }
 
+interface MarketCommandOptions {
+  category?: string;
+  json?: boolean;
+  refresh?: boolean;
+  timeout: number;
+  wait: number;
+}
+
 export function marketCommand(): Command {
   return new Command('market')
     .description("the watched apps' ranks, moves and listing changes; or one category over time")
     .option('--category <handle>', 'one tracked category: its ranks, entrants, exits and sponsored slots')
     .option('--json', 'print JSON for scripts (the shape of /api/market and /api/categories/HANDLE)')
-    .action(async (options: { category?: string; json?: boolean }, command: Command) => {
+    .option(
+      '--refresh',
+      'read the market now (every tracked category, or --category, every listing and competitor developer), deliver its alerts and print what moved',
+    )
+    .option(
+      '--timeout <seconds>',
+      'with --refresh: stop waiting for the reads (retries included) after this long',
+      seconds,
+      60,
+    )
+    .option(
+      '--wait <seconds>',
+      'with --refresh: how long to wait for the notifications to be delivered',
+      seconds,
+      120,
+    )
+    .action(async (options: MarketCommandOptions, command: Command) => {
       const settings = settingsFor(command);
+      if (options.refresh) {
+        if (options.json) {
+          throw new ReviewwatchError('--json does not go with --refresh: run `market --json` after it.', {
+            exitCode: ExitCode.Usage,
+          });
+        }
+        process.exitCode = await runMarketRefresh(settings, command, options);
+        return;
+      }
       const report = await withResources(settings, (resources) =>
         marketReport(resources.store.db, marketInputOf(settings.config), {
           now: new Date(),

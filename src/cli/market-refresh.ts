@@ -38,7 +38,7 @@ export async function runMarketRefresh(
       { exitCode: ExitCode.Usage },
     );
   }
-  const worker = await startWorker(settings, { mode: 'once', logger: loggerFor(command), onFatal: () => {} });
+  const worker = await startWorker(settings, { mode: 'once', logger: loggerFor(command) });
   let failed = 0;
   let timedOut = false;
   let unusable = false;

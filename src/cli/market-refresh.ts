@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { ExitCode, ReviewwatchError } from '../errors.js';
+import { placesClimbed } from '../market/history.js';
 import { type RefreshRead, refreshMarket } from '../root/market-refresh.js';
 import type { Settings } from '../settings.js';
 import { plural } from '../util/plural.js';
@@ -16,7 +17,7 @@ import {
 import { startWorker } from '../worker.js';
 import { reportDeliveries } from './commands/poll.js';
 import { loggerFor } from './context.js';
-import { terminalSafe } from './format.js';
+import { rankMove, terminalLine, utcMinute } from './format.js';
 
 export interface RefreshOptions {
   category?: string | undefined;
@@ -96,50 +97,35 @@ function readLine(read: RefreshRead): string {
       return `${what}: ok (${requests}${alerts})`;
     }
     case 'unavailable':
-      return `${what}: unavailable: ${safe(read.error ?? 'not found', 120)}`;
+      return `${what}: unavailable: ${terminalLine(read.error ?? 'not found', 120)}`;
     case 'skipped':
       return `${what}: skipped`;
     case 'failed':
-      return `${what}: failed: ${safe(read.error ?? 'unknown error', 160)} (${requests})`;
+      return `${what}: failed: ${terminalLine(read.error ?? 'unknown error', 160)} (${requests})`;
     case 'unfinished':
-      return `${what}: not read: ${safe(read.error ?? 'did not finish in time', 160)}`;
+      return `${what}: not read: ${terminalLine(read.error ?? 'did not finish in time', 160)}`;
   }
 }
-
-/** Names and changes come from the marketplace: no control characters reach the terminal, nor long lines. */
-function safe(text: string, max = 60): string {
-  const line = terminalSafe(text);
-  return [...line].length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
-}
-
-/** "▲3", "▼8", "±0"; "" when the move cannot be told. */
-function move(rank: number | null, previous: number | null): string {
-  if (rank === null || previous === null) return '';
-  const places = previous - rank;
-  return places === 0 ? '±0' : `${places > 0 ? '▲' : '▼'}${Math.abs(places)}`;
-}
-
-const time = (date: Date | null) => (date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-');
 
 function rankLine(rank: SinceCategory['ranks'][number]): string {
   const now = rank.rank === null ? 'not in the tracked pages' : `#${rank.rank}`;
   const then = rank.previous === null ? 'not in the tracked pages' : `#${rank.previous}`;
-  const moved = move(rank.rank, rank.previous);
-  return `    ${safe(rank.name, 32)} (${rank.role}): ${now}${moved ? ` ${moved}` : ''}, was ${then}`;
+  const moved = rankMove(placesClimbed(rank.previous, rank.rank));
+  return `    ${terminalLine(rank.name, 32)} (${rank.role}): ${now}${moved ? ` ${moved}` : ''}, was ${then}`;
 }
 
 function categoryLines(category: SinceCategory): string[] {
   const { status } = category;
   if (status.state === 'unavailable')
-    return [`  ${status.handle}: unavailable (${safe(status.lastError ?? 'not found', 120)})`];
+    return [`  ${status.handle}: unavailable (${terminalLine(status.lastError ?? 'not found', 120)})`];
   if (!category.fresh) {
-    const error = status.lastError ? `: ${safe(status.lastError, 120)}` : '';
+    const error = status.lastError ? `: ${terminalLine(status.lastError, 120)}` : '';
     return [`  ${status.handle}: no new snapshot${error}`];
   }
-  const head = `  ${status.handle}: snapshot ${time(status.lastSnapshotAt)}`;
+  const head = `  ${status.handle}: snapshot ${utcMinute(status.lastSnapshotAt)}`;
   if (category.previousAt === null) return [`${head}, its first: the baseline later moves are measured from`];
   return [
-    `${head} against ${time(category.previousAt)}`,
+    `${head} against ${utcMinute(category.previousAt)}`,
     ...(category.ranks.length === 0
       ? ['    none of the watched apps is in the tracked pages']
       : category.ranks.map(rankLine)),
@@ -150,16 +136,18 @@ function categoryLines(category: SinceCategory): string[] {
 export function sinceText(since: MarketSince): string {
   const out = ['', 'WHAT MOVED'];
   out.push(...since.categories.flatMap(categoryLines));
-  out.push(...since.moved.map((h) => `  ${safe(h, 160)}`));
+  out.push(...since.moved.map((h) => `  ${terminalLine(h, 160)}`));
   out.push('', 'WHAT CHANGED');
   if (since.changed.length === 0 && since.developers.length === 0) out.push('  nothing');
   for (const app of since.changed) {
-    for (const change of app.changes) out.push(`  ${safe(app.name, 32)}: ${safe(change.text, 120)}`);
+    for (const change of app.changes)
+      out.push(`  ${terminalLine(app.name, 32)}: ${terminalLine(change.text, 120)}`);
   }
-  out.push(...since.developers.map((h) => `  ${safe(h, 160)}`));
+  out.push(...since.developers.map((h) => `  ${terminalLine(h, 160)}`));
   const entered = since.categories.flatMap((c) =>
     c.entered.map(
-      (e) => `  ${c.status.handle}: ${safe(e.name, 40)} came in at ${e.rank === null ? '-' : `#${e.rank}`}`,
+      (e) =>
+        `  ${c.status.handle}: ${terminalLine(e.name, 40)} came in at ${e.rank === null ? '-' : `#${e.rank}`}`,
     ),
   );
   out.push('', 'WHO ENTERED', ...(entered.length > 0 ? entered : ['  nobody']), '');

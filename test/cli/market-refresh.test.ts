@@ -184,6 +184,23 @@ describe('market --refresh', () => {
     expect(mended.stdout).toMatch(/snapshot store-design: ok/);
   });
 
+  it('reports the reads it could not finish within --timeout and exits 1', {
+    timeout: 2 * RUN_MS,
+  }, async () => {
+    sim.controls.setLatency(5_000);
+    try {
+      const started = Date.now();
+      const run = await runCli(['market', '--refresh', '--timeout', '1'], env, RUN_MS);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/snapshot store-design: not read: did not finish in time/);
+      expect(run.stdout).toMatch(/listing my-app: not read: /);
+      // It stops waiting at the deadline rather than after the slow answers.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      sim.controls.setLatency(0);
+    }
+  });
+
   it('refuses a category it does not track, naming the tracked ones (exit 2)', async () => {
     const run = await runCli(['market', '--refresh', '--category', 'nope'], env, RUN_MS);
     expect(run.code).toBe(2);

@@ -19,7 +19,7 @@ import { reportDeliveries } from './commands/poll.js';
 import { loggerFor } from './context.js';
 import { rankMove, terminalLine, utcMinute } from './format.js';
 
-export interface RefreshOptions {
+export interface RefreshCommandOptions {
   category?: string | undefined;
   /** Seconds. */
   timeout: number;
@@ -30,7 +30,7 @@ export interface RefreshOptions {
 export async function runMarketRefresh(
   settings: Settings,
   command: Command,
-  options: RefreshOptions,
+  options: RefreshCommandOptions,
 ): Promise<number> {
   const tracked = settings.config.categories.map((c) => c.handle);
   if (options.category !== undefined && !tracked.includes(options.category)) {

@@ -47,6 +47,14 @@ export interface MarketRefreshReport {
   unusable?: string;
 }
 
+export interface RefreshOptions {
+  /** One tracked category instead of every one; the listings and developers are read all the same. */
+  category?: string | undefined;
+  timeoutMs: number;
+  /** As each read ends, with how many have. */
+  onRead?: (read: RefreshRead, done: number) => void;
+}
+
 type Task = {
   kind: MarketRunKind;
   subject: string;
@@ -60,14 +68,7 @@ type Task = {
  * no job of a running `start` takes its reads, and its deadline holds. A read that fails is tried again
  * (ATTEMPTS in all) while the deadline allows; a rejected key stops the reads not yet started.
  */
-export function refreshMarket(
-  worker: Worker,
-  options: {
-    category?: string | undefined;
-    timeoutMs: number;
-    onRead?: (read: RefreshRead, done: number) => void;
-  },
-): Promise<MarketRefreshReport> {
+export function refreshMarket(worker: Worker, options: RefreshOptions): Promise<MarketRefreshReport> {
   return new Refresh(worker, options).run();
 }
 
@@ -81,14 +82,7 @@ class Refresh {
   /** The developers competitors' listings named, each with the first such app: (developer, via app). */
   readonly #developers = new Map<string, string>();
 
-  constructor(
-    worker: Worker,
-    options: {
-      category?: string | undefined;
-      timeoutMs: number;
-      onRead?: (read: RefreshRead, done: number) => void;
-    },
-  ) {
+  constructor(worker: Worker, options: RefreshOptions) {
     const { config } = worker.settings;
     const since = new Date();
     this.#worker = worker;

@@ -12,6 +12,26 @@ export function terminalSafe(text: string): string {
   return text.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Marketplace text on one terminal line: no control characters, at most `max` characters (an ellipsis
+ * ends a longer one).
+ */
+export function terminalLine(text: string, max = 60): string {
+  const line = terminalSafe(text);
+  return [...line].length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
+}
+
+/** "2026-11-27 09:42 UTC", or "-". */
+export function utcMinute(date: Date | null): string {
+  return date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-';
+}
+
+/** Places climbed as "▲3", "▼8", "±0"; "" when the move cannot be told. */
+export function rankMove(places: number | null): string {
+  if (places === null) return '';
+  return places === 0 ? '±0' : `${places > 0 ? '▲' : '▼'}${Math.abs(places)}`;
+}
+
 export function formatPollLine(result: PollJobResult): string {
   const requests = plural(result.requests, 'request');
   switch (result.status) {

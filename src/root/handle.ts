@@ -17,6 +17,7 @@ import type { Store } from '../store/db.js';
 import { type DeliveryState, deliveryStates } from '../store/outbox.js';
 import { plural } from '../util/plural.js';
 import type { Releasers } from '../util/releasers.js';
+import type { MarketDeps, MarketOutcome } from '../watch/market-read.js';
 import type { ReconcileDeps, ReconcileOutcome } from '../watch/reconcile.js';
 
 /** A one-shot job stops waiting for another poll of its app this long before its run's deadline, to say so. */
@@ -47,6 +48,12 @@ export interface Controls {
    * the outbox for `start` to deliver.
    */
   reconcile(handle: string, options: { waitMs: number }): Promise<ReconcileOutcome | 'busy'>;
+  /**
+   * Runs one market read (a category snapshot, a listing, a developer) with this worker's catalog client
+   * and store, and puts the alerts it raised on the notify queue; if Redis refuses them, they stay in the
+   * outbox for `start` to deliver.
+   */
+  readMarket<T extends MarketOutcome>(read: (deps: MarketDeps) => Promise<T>): Promise<T>;
   /** Waits until none of these deliveries is pending, or `timeoutMs` passes; returns their states. */
   settle(
     ids: number[],
@@ -171,6 +178,27 @@ export function reconcileOnDemand(parts: {
         pages,
       });
       if (outcome !== 'busy' && outcome.messages.length > 0) {
+        await enqueueMessages(notifyQueue, outcome.messages).catch((err) =>
+          deps.logger.warn(
+            `could not enqueue notifications now (${errorMessage(err)}); they stay in the outbox`,
+          ),
+        );
+      }
+      return outcome;
+    },
+  };
+}
+
+/** `readMarket` through a worker's catalog client, store and notify queue. */
+export function marketOnDemand(parts: {
+  deps: MarketDeps;
+  notifyQueue: Queue<NotifyJobData>;
+}): Pick<Controls, 'readMarket'> {
+  const { deps, notifyQueue } = parts;
+  return {
+    async readMarket(read) {
+      const outcome = await read(deps);
+      if (outcome.messages.length > 0) {
         await enqueueMessages(notifyQueue, outcome.messages).catch((err) =>
           deps.logger.warn(
             `could not enqueue notifications now (${errorMessage(err)}); they stay in the outbox`,

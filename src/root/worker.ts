@@ -24,7 +24,7 @@ import type { Simulator } from '../simulator/index.js';
 import type { Store } from '../store/db.js';
 import { type Releasers, withReleasers } from '../util/releasers.js';
 import { catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
-import { type Controls, lifecycle, onDemand, reconcileOnDemand } from './handle.js';
+import { type Controls, lifecycle, marketOnDemand, onDemand, reconcileOnDemand } from './handle.js';
 import type { Mode } from './mode.js';
 import { openOps } from './ops.js';
 import { allQueues, openQueues } from './queues.js';
@@ -192,6 +192,10 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         redis: storage.redis,
         prefix: settings.queuePrefix,
         pages: settings.config.poll.reconcilePages,
+        notifyQueue: queues.notify,
+      }),
+      ...marketOnDemand({
+        deps: { client: catalog.client, store: storage.store, logger, config: settings.config },
         notifyQueue: queues.notify,
       }),
       ...lifecycle(releasers, logger, workers.force),

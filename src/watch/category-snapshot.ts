@@ -31,6 +31,7 @@ import {
   snapshotOf,
 } from '../market/index.js';
 import type { StoreDb } from '../store/db.js';
+import { lastRankAlertAt, rankAlertKey } from '../store/market/alerts.js';
 import { categoryRow } from '../store/market/categories.js';
 import {
   insertListingChanges,
@@ -38,7 +39,6 @@ import {
   listingChangesSince,
   recordListing,
 } from '../store/market/listings.js';
-import { lastRankAlertAt, rankAlertKey } from '../store/market/rank-alerts.js';
 import { insertMarketRun } from '../store/market/runs.js';
 import { appsSeenIn, recordCategorySnapshot, snapshotsSince } from '../store/market/snapshots.js';
 import { reviewAlertsSince } from '../store/review-reads.js';

@@ -1,19 +1,15 @@
 import { Command } from 'commander';
+import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { withResources } from '../../root/resources.js';
 import { categoryJson, overviewJson } from '../../web/market-json.js';
 import type { CategoryRank, CategoryView, MarketOverview } from '../../web/market-views/index.js';
 import { marketInputOf } from '../../web/market-views/index.js';
 import { settingsFor } from '../context.js';
-import { terminalSafe } from '../format.js';
+import { rankMove, terminalLine, utcMinute } from '../format.js';
+import { runMarketRefresh } from '../market-refresh.js';
 import { marketReport } from '../market-report.js';
+import { seconds } from './poll.js';
 
-/** Names and changes come from the marketplace: no control characters reach the terminal, nor long lines. */
-function safe(text: string, max = 60): string {
-  const line = terminalSafe(text);
-  return [...line].length > max ? `${[...line].slice(0, max - 1).join('')}…` : line;
-}
-
-const time = (date: Date | null) => (date ? `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-');
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 function table(rows: string[][]): string {
@@ -28,18 +24,12 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
-/** "▲3", "▼8", "±0", or "" when the move cannot be told. */
-function move(places: number | null): string {
-  if (places === null) return '';
-  return places === 0 ? '±0' : `${places > 0 ? '▲' : '▼'}${Math.abs(places)}`;
-}
-
 function rankText(rank: CategoryRank): string {
   const then = rank.before?.rank ?? null;
   if (rank.rank === null)
     return then === null ? 'not in the tracked pages' : `left the tracked pages (was #${then})`;
   if (rank.before !== null && then === null) return `#${rank.rank} new in the tracked pages`;
-  const moved = move(rank.move);
+  const moved = rankMove(rank.move);
   return moved === '' ? `#${rank.rank}` : `#${rank.rank} ${moved} (from #${then})`;
 }
 
@@ -49,7 +39,7 @@ function overviewText(overview: MarketOverview): string {
     const change = app.lastChange;
     const first = change?.changes[0];
     rows.push([
-      safe(app.name, 32),
+      terminalLine(app.name, 32),
       app.role,
       app.rating === null ? '-' : app.rating.toFixed(2),
       app.ratingChange === null
@@ -57,7 +47,7 @@ function overviewText(overview: MarketOverview): string {
         : `${app.ratingChange < 0 ? '▼' : app.ratingChange > 0 ? '▲' : '±'}${Math.abs(app.ratingChange).toFixed(2)}`,
       String(app.openLow),
       change && first
-        ? `${day(change.at)}: ${safe(first.text, 90)}${change.changes.length > 1 ? ` (+${change.changes.length - 1} more)` : ''}`
+        ? `${day(change.at)}: ${terminalLine(first.text, 90)}${change.changes.length > 1 ? ` (+${change.changes.length - 1} more)` : ''}`
         : '-',
     ]);
   }
@@ -70,17 +60,17 @@ function overviewText(overview: MarketOverview): string {
     }
     if (category.state === 'unavailable') {
       out.push(
-        `${category.handle}: unavailable since ${time(category.unavailableSince)} (${safe(category.lastError ?? 'not found', 120)})`,
+        `${category.handle}: unavailable since ${utcMinute(category.unavailableSince)} (${terminalLine(category.lastError ?? 'not found', 120)})`,
       );
       continue;
     }
     out.push(
-      `${category.handle}: last snapshot ${time(category.lastSnapshotAt)}, the top ${category.depth ?? '?'} organic places tracked`,
+      `${category.handle}: last snapshot ${utcMinute(category.lastSnapshotAt)}, the top ${category.depth ?? '?'} organic places tracked`,
     );
     const ranks = overview.apps.flatMap((app) => {
       const rank = app.ranks.find((r) => r.category === category.handle);
       return rank && (rank.rank !== null || (rank.before?.rank ?? null) !== null)
-        ? [[`  ${safe(app.name, 32)}`, rankText(rank)]]
+        ? [[`  ${terminalLine(app.name, 32)}`, rankText(rank)]]
         : [];
     });
     out.push(ranks.length === 0 ? '  none of the watched apps is in the tracked pages' : table(ranks));
@@ -92,10 +82,10 @@ function categoryText(view: CategoryView, days: number): string {
   const { status } = view;
   const out = [
     status.state === 'ok'
-      ? `${view.handle}: last snapshot ${time(status.lastSnapshotAt)}, the top ${status.depth ?? '?'} organic places tracked`
+      ? `${view.handle}: last snapshot ${utcMinute(status.lastSnapshotAt)}, the top ${status.depth ?? '?'} organic places tracked`
       : status.state === 'waiting'
         ? `${view.handle}: waiting for its first snapshot`
-        : `${view.handle}: unavailable since ${time(status.unavailableSince)}`,
+        : `${view.handle}: unavailable since ${utcMinute(status.unavailableSince)}`,
     `last ${days} days: ${view.snapshots} snapshot${view.snapshots === 1 ? '' : 's'}${view.gaps
       .map(
         (g) =>
@@ -110,10 +100,10 @@ function categoryText(view: CategoryView, days: number): string {
     out.push(
       table(
         watched.map((s) => [
-          `  ${safe(s.name, 32)}`,
+          `  ${terminalLine(s.name, 32)}`,
           s.role,
           s.rank === null ? 'not in the tracked pages' : `#${s.rank}`,
-          move(s.move),
+          rankMove(s.move),
         ]),
       ),
       '',
@@ -122,23 +112,38 @@ function categoryText(view: CategoryView, days: number): string {
   if (view.top.length > 0) {
     out.push(`TOP ${view.top.length}`);
     out.push(
-      table(view.top.map((a) => [`  #${a.rank}`, safe(a.name, 40), a.sponsored ? 'ad' : '', move(a.move)])),
+      table(
+        view.top.map((a) => [
+          `  #${a.rank}`,
+          terminalLine(a.name, 40),
+          a.sponsored ? 'ad' : '',
+          rankMove(a.move),
+        ]),
+      ),
       '',
     );
   }
   out.push(view.entrants.length === 0 ? `NEW ENTRANTS: none in the last ${days} days` : 'NEW ENTRANTS');
   for (const e of view.entrants)
     out.push(
-      `  ${day(e.at)}  ${safe(e.name, 40)}: came in at ${e.rank === null ? '-' : `#${e.rank}`}, now ${e.rankNow === null ? 'out of the tracked pages' : `#${e.rankNow}`}`,
+      `  ${day(e.at)}  ${terminalLine(e.name, 40)}: came in at ${e.rank === null ? '-' : `#${e.rank}`}, now ${e.rankNow === null ? 'out of the tracked pages' : `#${e.rankNow}`}`,
     );
   out.push(view.exits.length === 0 ? 'LEFT THE TRACKED PAGES: none' : 'LEFT THE TRACKED PAGES');
-  for (const e of view.exits) out.push(`  ${day(e.at)}  ${safe(e.name, 40)}: last #${e.lastRank}`);
+  for (const e of view.exits) out.push(`  ${day(e.at)}  ${terminalLine(e.name, 40)}: last #${e.lastRank}`);
   out.push(
     view.sponsored.now.length === 0
       ? 'SPONSORED: none in the latest snapshot'
-      : `SPONSORED: ${view.sponsored.now.map((s) => safe(s.name, 40)).join(', ')}`,
+      : `SPONSORED: ${view.sponsored.now.map((s) => terminalLine(s.name, 40)).join(', ')}`,
   );
   return `${out.join('\n')}\n`;
+}
+
+interface MarketCommandOptions {
+  category?: string;
+  json?: boolean;
+  refresh?: boolean;
+  timeout: number;
+  wait: number;
 }
 
 export function marketCommand(): Command {
@@ -146,8 +151,33 @@ export function marketCommand(): Command {
     .description("the watched apps' ranks, moves and listing changes; or one category over time")
     .option('--category <handle>', 'one tracked category: its ranks, entrants, exits and sponsored slots')
     .option('--json', 'print JSON for scripts (the shape of /api/market and /api/categories/HANDLE)')
-    .action(async (options: { category?: string; json?: boolean }, command: Command) => {
+    .option(
+      '--refresh',
+      'read the market now (every tracked category, or --category, every listing and competitor developer), deliver its alerts and print what moved',
+    )
+    .option(
+      '--timeout <seconds>',
+      'with --refresh: stop waiting for the reads (retries included) after this long',
+      seconds,
+      60,
+    )
+    .option(
+      '--wait <seconds>',
+      'with --refresh: how long to wait for the notifications to be delivered',
+      seconds,
+      120,
+    )
+    .action(async (options: MarketCommandOptions, command: Command) => {
       const settings = settingsFor(command);
+      if (options.refresh) {
+        if (options.json) {
+          throw new ReviewwatchError('--json does not go with --refresh: run `market --json` after it.', {
+            exitCode: ExitCode.Usage,
+          });
+        }
+        process.exitCode = await runMarketRefresh(settings, command, options);
+        return;
+      }
       const report = await withResources(settings, (resources) =>
         marketReport(resources.store.db, marketInputOf(settings.config), {
           now: new Date(),

@@ -21,3 +21,4 @@ export {
 } from './listing-timeline.js';
 export { type MarketOverview, marketOverview, type OverviewApp } from './overview.js';
 export { type CategoryRank, type CategoryStatus, WEEK_MS } from './ranks.js';
+export { type MarketSince, marketSince, type SinceCategory, type SinceRank } from './since.js';

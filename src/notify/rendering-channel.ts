@@ -46,7 +46,7 @@ export class RenderingChannel<M> implements ChannelSender {
     const id = context ? messageIdOf(context.deliveryIds) : `msg_${randomUUID()}`;
     return this.#transport.post(message, {
       id,
-      at: new Date(),
+      at: context?.createdAt ?? new Date(),
       priority: notificationPriority(notification),
     });
   }

@@ -66,7 +66,7 @@ describe('the webhook channel', () => {
     const sender = webhook([CURRENT, OLD]);
     const alerts = Object.values(EVERY_KIND) as Alert[];
     for (const [i, alert] of alerts.entries())
-      await sender.send({ kind: 'single', alert }, { deliveryIds: [100 + i] });
+      await sender.send({ kind: 'single', alert }, { deliveryIds: [100 + i], createdAt: new Date() });
     await sender.sendDigest(sampleDigestData(), {});
     await sender.sendTest(new Date());
 
@@ -142,6 +142,8 @@ describe('the webhook channel', () => {
       expect(receiver.calls).toHaveLength(3);
       const ids = new Set(receiver.calls.map((c) => c.headers['webhook-id']));
       expect(ids.size).toBe(1);
+      // The event's time is the alert's, whatever the attempt.
+      expect(new Set(receiver.calls.map((c) => c.body.createdAt)).size).toBe(1);
       for (const call of receiver.calls) expect(verify(call, CURRENT)).toBe(true);
       expect(deliveryStates(store.db, [id])[0]?.status).toBe('sent');
     });

@@ -43,6 +43,7 @@ export const CHANNEL_TYPES = {
   slack: { label: 'Slack' },
   email: { label: 'email' },
   console: { label: 'console' },
+  webhook: { label: 'webhook' },
 } as const satisfies Record<string, { label: string }>;
 
 export type ChannelType = keyof typeof CHANNEL_TYPES;

@@ -173,6 +173,28 @@ const emailChannel = z.strictObject({
   minPriority,
 });
 
+/**
+ * A Standard Webhooks secret: `whsec_` and the base64 of the key (docs/webhooks.md). Keys shorter than
+ * 16 bytes are refused: anyone could guess them.
+ */
+const webhookSecret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'a webhook secret is whsec_ followed by base64 (docs/webhooks.md)')
+  .refine((secret) => Buffer.from(secret.slice('whsec_'.length), 'base64').length >= 16, {
+    message: 'a webhook secret holds at least 16 bytes (24 or more base64 characters after whsec_)',
+  });
+
+/**
+ * Signed JSON to any URL (docs/webhooks.md). Several secrets (a list) sign every message once each, the
+ * first being the current one: a receiver rotating its secret accepts either until the old one goes.
+ */
+const webhookChannel = z.strictObject({
+  type: z.literal('webhook'),
+  url: z.url({ protocol: /^https?$/ }),
+  secret: z.union([webhookSecret, z.array(webhookSecret).min(1).max(5)]),
+  minPriority,
+});
+
 /** Prints alerts in the terminal (stdout): the demo's channel, and handy beside a log collector. */
 const consoleChannel = z.strictObject({ type: z.literal('console'), minPriority });
 
@@ -184,12 +206,14 @@ export const CHANNEL_SCHEMAS = {
   slack: slackChannel,
   email: emailChannel,
   console: consoleChannel,
+  webhook: webhookChannel,
 } as const satisfies { [T in ChannelType]: z.ZodType<{ type: T }> };
 
 const channel = z.discriminatedUnion('type', [
   CHANNEL_SCHEMAS.slack,
   CHANNEL_SCHEMAS.email,
   CHANNEL_SCHEMAS.console,
+  CHANNEL_SCHEMAS.webhook,
 ]);
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

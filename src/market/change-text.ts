@@ -1,13 +1,20 @@
 /**
- * A listing change (listing.ts, ListingChange) in one line of plain text, for the market overview, the
- * CLI and the digest: `"Pro" price down: $29.99/month → $19.99/month`. Quoted values come from the
- * marketplace and are untrusted: they are put on one line and cut short here, and every renderer escapes
- * the result for where it goes.
+ * A listing change (listing.ts, ListingChange) described once: `describeListingChange` says what a change
+ * is as a short list of parts (our words, a plan's name, a value before and after, values added and
+ * removed), and two formatters make it text (`describeChange`: the alerts, the rank explanations, the
+ * market overview, the CLI and the digest) or markup (the app page, web/pages/listing-changes.ts). A new
+ * kind of change is one case here, and `changeTone` says how the views colour it.
+ *
+ * Quoted values come from the marketplace and are untrusted: the text formatter puts them on one line and
+ * cuts them short, and every renderer escapes the result for where it goes (the HTML one escapes itself).
  */
+import type { DiffHunk } from './description.js';
 import type { ListingChange } from './listing.js';
 
 /** Quoted titles, plan names and prices are cut at this many characters. */
-const MAX_QUOTED = 60;
+const MAX_QUOTED = 80;
+/** A list of added or removed values names this many, then says how many more. */
+const MAX_LISTED = 6;
 
 /** A marketplace string on one line, at most MAX_QUOTED characters, in quotes. */
 export function quoted(text: unknown, max = MAX_QUOTED): string {
@@ -43,9 +50,7 @@ export function fieldLabel(field: string): string {
   return FIELD_LABELS[field] ?? field;
 }
 
-function list(values: readonly unknown[] | undefined): string {
-  return (values ?? []).map((v) => quoted(v, 40)).join(', ');
-}
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What kind of move a change is, for the views to colour it: a price up or down, a plan in or out. */
 export type ChangeTone = 'up' | 'down' | 'added' | 'removed' | 'changed';
@@ -67,60 +72,117 @@ export function changeTone(change: Pick<ListingChange, 'kind'>): ChangeTone {
 }
 
 /**
- * One line saying what changed. Stored changes are read back as written, possibly by an older or newer
+ * One part of a change's description. Strings are our words; the others carry marketplace text, each
+ * formatter showing it its way (text: quoted or plain; HTML: <strong>, <del>, <ins>).
+ */
+export type ChangePart =
+  | string
+  /** A plan's name. */
+  | { name: unknown }
+  /** A value before and after: a title or a name (`quote`), or a price. */
+  | { from: unknown; to: unknown; quote?: true }
+  /** One value that came or went. */
+  | { value: unknown; went: 'in' | 'out' }
+  /** Values added to and removed from a list. */
+  | { added: readonly unknown[]; removed: readonly unknown[] }
+  /** The sentences of a description that changed. */
+  | { hunks: readonly DiffHunk[] }
+  /** A remark in passing. */
+  | { note: string };
+
+/**
+ * What a change says, as parts. Stored changes are read back as written, possibly by an older or newer
  * version of the program: a kind this version does not know is named by its field.
  */
-export function describeChange(change: ListingChange): string {
+export function describeListingChange(change: ListingChange): ChangePart[] {
   switch (change.kind) {
     case 'title':
-      return `title changed from ${quoted(change.from)} to ${quoted(change.to)}`;
-    case 'description': {
-      const hunks = change.hunks ?? [];
-      const added = hunks.reduce((n, h) => n + (h.added?.length ?? 0), 0);
-      const removed = hunks.reduce((n, h) => n + (h.removed?.length ?? 0), 0);
-      const parts = [
-        ...(added > 0 ? [`${added} sentence${added === 1 ? '' : 's'} added`] : []),
-        ...(removed > 0 ? [`${removed} removed`] : []),
-      ];
-      return `description changed${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
-    }
+      return ['Title: ', { from: change.from, to: change.to, quote: true }];
+    case 'description':
+      return ['Description', { hunks: change.hunks ?? [] }];
     case 'pricing-summary':
-      return `pricing summary changed from ${quoted(change.from)} to ${quoted(change.to)}`;
+      return ['Pricing summary: ', { from: change.from, to: change.to, quote: true }];
     case 'plan-added':
-      return `plan ${quoted(change.plan)} added (${value(change.price)})`;
+      return ['Plan added: ', { name: change.plan }, ' (', { value: change.price, went: 'in' }, ')'];
     case 'plan-removed':
-      return `plan ${quoted(change.plan)} removed (was ${value(change.price)})`;
+      return ['Plan removed: ', { name: change.plan }, ' (was ', { value: change.price, went: 'out' }, ')'];
     case 'price-up':
     case 'price-down':
-      return `${quoted(change.plan)} price ${change.kind === 'price-up' ? 'up' : 'down'}: ${value(change.from)} → ${value(change.to)}${change.minor ? ' (minor)' : ''}`;
+      return [
+        { name: change.plan },
+        `: price ${change.kind === 'price-up' ? 'up' : 'down'} `,
+        { from: change.from, to: change.to },
+        ...(change.minor ? [{ note: 'minor: recorded, not alerted' }] : []),
+      ];
     case 'trial':
-      return `${quoted(change.plan)} trial: ${value(change.from)} → ${value(change.to)}`;
+      return [{ name: change.plan }, ': trial ', { from: change.from, to: change.to }];
     case 'price-changed':
-      return `${quoted(change.plan)} price changed: ${value(change.from)} → ${value(change.to)}`;
-    case 'plan-features': {
-      const parts = [
-        ...(change.added?.length ? [`added ${list(change.added)}`] : []),
-        ...(change.removed?.length ? [`removed ${list(change.removed)}`] : []),
+      return [{ name: change.plan }, ': price ', { from: change.from, to: change.to }];
+    case 'plan-features':
+      return [
+        { name: change.plan },
+        ' features: ',
+        { added: change.added ?? [], removed: change.removed ?? [] },
       ];
-      return `${quoted(change.plan)} features: ${parts.join('; ')}`;
-    }
-    case 'set': {
-      const parts = [
-        ...(change.added?.length ? [`added ${list(change.added)}`] : []),
-        ...(change.removed?.length ? [`removed ${list(change.removed)}`] : []),
+    case 'set':
+      return [
+        `${capitalized(fieldLabel(change.field))}: `,
+        { added: change.added ?? [], removed: change.removed ?? [] },
       ];
-      return `${fieldLabel(change.field)}: ${parts.join('; ')}`;
-    }
     case 'developer':
-      return `developer changed from ${quoted(change.from)} to ${quoted(change.to)}`;
-    default: {
-      const other = change as { field?: unknown; kind?: unknown; builtFor?: unknown };
-      if (other.field === 'badge') {
-        const gained = other.kind === 'gained' || other.builtFor === true;
-        const lost = other.kind === 'lost' || other.builtFor === false;
-        if (gained || lost) return `Built-for badge ${gained ? 'gained' : 'lost'}`;
-      }
-      return `${fieldLabel(String(other.field ?? 'listing'))} changed`;
-    }
+      return ['Developer: ', { from: change.from, to: change.to, quote: true }];
+    case 'badge':
+      return [`Built-for badge ${change.to ? 'gained' : 'lost'}`];
+    default:
+      // Every kind this version writes has its case above (`never` here); stored ones may not.
+      return unknownChange(change satisfies never);
   }
+}
+
+/** A badge change as older versions stored it, or a kind this version does not know. */
+function unknownChange(change: unknown): ChangePart[] {
+  const other = change as { field?: unknown; kind?: unknown; builtFor?: unknown };
+  if (other.field === 'badge') {
+    const gained = other.kind === 'gained' || other.builtFor === true;
+    const lost = other.kind === 'lost' || other.builtFor === false;
+    if (gained || lost) return [`Built-for badge ${gained ? 'gained' : 'lost'}`];
+  }
+  return [`${capitalized(fieldLabel(String(other.field ?? 'listing')))} changed`];
+}
+
+function listText(values: readonly unknown[]): string {
+  const shown = values.slice(0, MAX_LISTED).map((v) => quoted(v, 40));
+  const more = values.length - shown.length;
+  return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+function partText(part: ChangePart): string {
+  if (typeof part === 'string') return part;
+  if ('name' in part) return quoted(part.name);
+  if ('from' in part) {
+    const say = part.quote ? (v: unknown) => quoted(v) : value;
+    return `${say(part.from)} → ${say(part.to)}`;
+  }
+  if ('went' in part) return value(part.value);
+  if ('added' in part) {
+    return [
+      ...(part.added.length > 0 ? [`added ${listText(part.added)}`] : []),
+      ...(part.removed.length > 0 ? [`removed ${listText(part.removed)}`] : []),
+    ].join('; ');
+  }
+  if ('hunks' in part) {
+    const added = part.hunks.reduce((n, h) => n + (h.added?.length ?? 0), 0);
+    const removed = part.hunks.reduce((n, h) => n + (h.removed?.length ?? 0), 0);
+    const counts = [
+      ...(added > 0 ? [`${added} sentence${added === 1 ? '' : 's'} added`] : []),
+      ...(removed > 0 ? [`${removed} removed`] : []),
+    ];
+    return counts.length > 0 ? `: ${counts.join(', ')}` : ' changed';
+  }
+  return ` (${part.note})`;
+}
+
+/** One line of plain, unescaped text saying what changed: `"Pro": price down $29/month → $19/month`. */
+export function describeChange(change: ListingChange): string {
+  return describeListingChange(change).map(partText).join('');
 }

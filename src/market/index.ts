@@ -1,4 +1,4 @@
-export { describeListingChange } from './describe.js';
+export { describeChange } from './change-text.js';
 export { type DiffHunk, diffSentences, normalizeDescription, sentencesOf } from './description.js';
 export {
   type BadgeChange,

@@ -14,12 +14,15 @@ import {
   type EmailMessage,
   SLACK_RENDERERS,
   type SlackMessage,
+  WEBHOOK_RENDERERS,
+  type WebhookEvent,
 } from '../render/index.js';
 import { ConsoleSender } from './console.js';
 import { EmailSender } from './email.js';
 import { RenderingChannel } from './rendering-channel.js';
 import type { ChannelSender, Transport } from './sender.js';
 import { SlackSender } from './slack.js';
+import { WebhookSender } from './webhook.js';
 
 /** What opening a sender may need from outside the config. */
 export interface ChannelEnv {
@@ -79,6 +82,12 @@ export const CHANNEL_TABLE: { readonly [T in ChannelType]: ChannelTypeEntry<T> }
     renderers: EMAIL_RENDERERS,
     subjectOf: (message: EmailMessage) => message.subject,
     transport: (name, _config, env) => new ConsoleSender(name, env.stdout ?? process.stdout),
+  }),
+  webhook: row('webhook', {
+    config: CHANNEL_SCHEMAS.webhook,
+    renderers: WEBHOOK_RENDERERS,
+    subjectOf: (event: WebhookEvent) => event.type,
+    transport: (name, config) => new WebhookSender(name, { url: config.url, secret: config.secret }),
   }),
 };
 

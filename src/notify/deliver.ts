@@ -117,7 +117,10 @@ export async function deliver(
   const sentIds = new Set<number>();
   try {
     for (const chunk of notificationsOf(deliveries)) {
-      await sender.send(chunk.notification, { deliveryIds: chunk.ids });
+      await sender.send(chunk.notification, {
+        deliveryIds: chunk.ids,
+        createdAt: firstCreated(deliveries, chunk.ids),
+      });
       markSent(store.db, chunk.ids, deps.now());
       for (const id of chunk.ids) sentIds.add(id);
     }
@@ -168,6 +171,12 @@ function failed(
     deps.logger.warn({ attempt: attempt.number }, `delivery failed, will retry: ${message}`);
   }
   return { status: 'failed', final, error: message };
+}
+
+/** When the earliest of these deliveries was written: when what the message reports was found. */
+function firstCreated(deliveries: ReadonlyArray<DeliveryWithAlert<Alert>>, ids: readonly number[]): Date {
+  const times = deliveries.filter((d) => ids.includes(d.id)).map((d) => d.createdAt.getTime());
+  return new Date(Math.min(...times));
 }
 
 /** One message for a single delivery; a group of review alerts otherwise, other kinds on their own. */

@@ -8,12 +8,16 @@ import type { ChannelSender, SendContext, Transport } from './sender.js';
 
 /**
  * The id of the message that carries these outbox deliveries: the same on every attempt (the deliveries
- * of a message do not change between its retries), different for any other set. Hashed, so a group of
- * twenty deliveries still has a short id.
+ * of a message and their time do not change between its retries), different for any other set. The time
+ * keeps a database started afresh, whose ids begin again at 1, from reusing an id a receiver has seen.
+ * Hashed, so a group of twenty deliveries still has a short id.
  */
-export function messageIdOf(deliveryIds: readonly number[]): string {
-  const sorted = [...deliveryIds].sort((a, b) => a - b);
-  const digest = createHash('sha256').update(sorted.join(',')).digest('hex').slice(0, 20);
+export function messageIdOf(context: SendContext): string {
+  const sorted = [...context.deliveryIds].sort((a, b) => a - b);
+  const digest = createHash('sha256')
+    .update(`${sorted.join(',')}@${context.createdAt.getTime()}`)
+    .digest('hex')
+    .slice(0, 20);
   return `msg_d${sorted[0] ?? 0}_${digest}`;
 }
 
@@ -43,10 +47,10 @@ export class RenderingChannel<M> implements ChannelSender {
   send(notification: Notification, context?: SendContext): Promise<void> {
     const message = renderWith(this.#renderers, notification, this.#source);
     // Without outbox deliveries (a direct call) there is no retry to recognise: any unique id will do.
-    const id = context ? messageIdOf(context.deliveryIds) : `msg_${randomUUID()}`;
+    const id = context ? messageIdOf(context) : `msg_${randomUUID()}`;
     return this.#transport.post(message, {
       id,
-      at: new Date(),
+      at: context?.createdAt ?? new Date(),
       priority: notificationPriority(notification),
     });
   }

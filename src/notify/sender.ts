@@ -7,6 +7,8 @@ import type { Priority } from '../scoring/priority.js';
 /** Where a notification comes from in the outbox: what makes its message id stable across retries. */
 export interface SendContext {
   deliveryIds: readonly number[];
+  /** When the alerts were raised: the same on every retry. */
+  createdAt: Date;
 }
 
 /**

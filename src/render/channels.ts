@@ -11,6 +11,8 @@ import type { ChannelRenderers } from './renderers.js';
 import type { SlackMessage } from './slack-blocks.js';
 import { emailTestMessage, slackTestMessage } from './test-message.js';
 
+export { WEBHOOK_RENDERERS } from './webhook/events.js';
+
 /** Block Kit; the digest as its compact summary. */
 export const SLACK_RENDERERS: ChannelRenderers<SlackMessage> = {
   alerts: SLACK_ALERTS,

@@ -6,7 +6,7 @@ export { emailSubject, renderEmail } from './alert/alert-email.js';
 export { MAX_EMAIL_REVIEW_CHARACTERS } from './alert/alert-email-doc.js';
 export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
 export { notificationPriority } from './alert/alert-wording.js';
-export { EMAIL_RENDERERS, SLACK_RENDERERS } from './channels.js';
+export { EMAIL_RENDERERS, SLACK_RENDERERS, WEBHOOK_RENDERERS } from './channels.js';
 export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
 export { renderDigestSlack } from './digest/digest-slack.js';
 export { coverageNote, type DigestRenderOptions } from './digest/digest-wording.js';
@@ -33,4 +33,10 @@ export {
   type SlackMessage,
   slackBlocksSize,
 } from './slack-blocks.js';
+export {
+  WEBHOOK_EVENT_OF_KIND,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventType,
+} from './webhook/events.js';
 export { type DataSource, SIMULATED_NOTE, SIMULATED_TAG } from './wording.js';

@@ -19,7 +19,7 @@ import {
   type BadgeChange,
   badgeChanges,
   type CategorySnapshot,
-  describeListingChange,
+  describeChange,
   detectRankAlerts,
   type ListingChange,
   type ListingChangeNote,
@@ -202,7 +202,7 @@ function detectRanks(
   const listingNotes: ListingChangeNote[] = listingChangesSince(db, ranked, since).map((row) => ({
     handle: row.appHandle,
     at: row.at.getTime(),
-    summary: describeListingChange(row.change as ListingChange),
+    summary: describeChange(row.change as ListingChange),
   }));
   const ownEvents: OwnEventNote[] = reviewAlertsSince(db, own, since).map((row) => ({
     handle: row.handle,

@@ -73,7 +73,7 @@ describe('reviewwatch market', () => {
       expect(out.code).toBe(0);
       expect(out.stdout).toMatch(/^APP\s+ROLE\s+RATING\s+7 DAYS\s+OPEN LOW\s+LAST LISTING CHANGE$/m);
       expect(out.stdout).toMatch(
-        /^Rival\s+competitor\s+-\s+-\s+0\s+\d{4}-\d\d-\d\d: plan "<img src=x onerror=alert\(1\)>Pro" added \(\$9\/month\) \(\+1 more\)$/m,
+        /^Rival\s+competitor\s+-\s+-\s+0\s+\d{4}-\d\d-\d\d: Plan added: "<img src=x onerror=alert\(1\)>Pro" \(\$9\/month\) \(\+1 more\)$/m,
       );
       expect(out.stdout).toMatch(/^store-design: last snapshot .* UTC, the top 15 organic places tracked$/m);
       expect(out.stdout).toMatch(/^ {2}Shop\s+#12 ▼7 \(from #5\)$/m);

@@ -48,10 +48,10 @@ describe('the Market section', () => {
         total: 2,
         changes: [
           expect.objectContaining({
-            text: 'plan "<img src=x onerror=alert(1)>Pro" added ($9/month)',
+            text: 'Plan added: "<img src=x onerror=alert(1)>Pro" ($9/month)',
             tone: 'added',
           }),
-          expect.objectContaining({ text: '"Growth" price down: $29/month → $19/month', tone: 'down' }),
+          expect.objectContaining({ text: '"Growth": price down $29/month → $19/month', tone: 'down' }),
         ],
       },
     ]);

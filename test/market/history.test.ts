@@ -81,7 +81,7 @@ describe('a listing change in one line', () => {
           minor: false,
         }),
       ),
-    ).toBe('"Pro" price down: $29/month → $19/month');
+    ).toBe('"Pro": price down $29/month → $19/month');
     expect(
       describeChange(
         change({
@@ -93,17 +93,17 @@ describe('a listing change in one line', () => {
           minor: true,
         }),
       ),
-    ).toBe('"Pro" price up: $19.99/month → $19.995/month (minor)');
+    ).toBe('"Pro": price up $19.99/month → $19.995/month (minor: recorded, not alerted)');
     expect(
       describeChange(change({ field: 'pricing', kind: 'plan-removed', plan: 'Old\nplan', price: 'Free' })),
-    ).toBe('plan "Old plan" removed (was Free)');
+    ).toBe('Plan removed: "Old plan" (was Free)');
     expect(
       describeChange(
         change({ field: 'categories', kind: 'set', added: ['Store design'], removed: ['A', 'B'] }),
       ),
-    ).toBe('categories: added "Store design"; removed "A", "B"');
+    ).toBe('Categories: added "Store design"; removed "A", "B"');
     expect(describeChange(change({ field: 'worksWith', kind: 'set', added: [], removed: ['Flow'] }))).toBe(
-      'works with: removed "Flow"',
+      'Works with: removed "Flow"',
     );
     expect(
       describeChange(
@@ -113,12 +113,15 @@ describe('a listing change in one line', () => {
           hunks: [{ after: null, removed: ['x'], added: ['y', 'z'] }],
         }),
       ),
-    ).toBe('description changed: 2 sentences added, 1 removed');
+    ).toBe('Description: 2 sentences added, 1 removed');
     expect(describeChange(change({ field: 'title', kind: 'title', from: 'A', to: 'x'.repeat(100) }))).toBe(
-      `title changed from "A" to "${'x'.repeat(59)}…"`,
+      `Title: "A" → "${'x'.repeat(79)}…"`,
     );
     expect(describeChange(change({ field: 'badge', kind: 'gained' }))).toBe('Built-for badge gained');
-    expect(describeChange(change({ field: 'logo', kind: 'something-new' }))).toBe('logo changed');
+    expect(describeChange(change({ field: 'badge', kind: 'badge', from: true, to: false }))).toBe(
+      'Built-for badge lost',
+    );
+    expect(describeChange(change({ field: 'logo', kind: 'something-new' }))).toBe('Logo changed');
     expect(changeTone(change({ kind: 'plan-added' }))).toBe('added');
   });
 });

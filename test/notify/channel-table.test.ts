@@ -8,6 +8,7 @@ import {
   renderWith,
   SLACK_RENDERERS,
   type SlackMessage,
+  WEBHOOK_RENDERERS,
 } from '../../src/render/index.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
 
@@ -45,6 +46,8 @@ describe('the channel table', () => {
       expect(slack.text, alert.kind).not.toBe('');
       expect(email.subject, alert.kind).not.toBe('');
       expect(email.text, alert.kind).not.toBe('');
+      const event = renderWith(WEBHOOK_RENDERERS, { kind: 'single', alert }, {});
+      expect(Object.keys(event.data).length, alert.kind).toBeGreaterThan(0);
     }
   });
 });

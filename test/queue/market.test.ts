@@ -208,7 +208,7 @@ describe('listings', () => {
     // Stored with the listing's history, whatever alerted.
     expect(listingChangesSince(db, ['rival-app'], new Date(0)).map((c) => c.field)).toContain('pricing');
     const texts = await slackTexts(3);
-    expect(texts.filter((t) => t.includes('price cut on'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes(': price down '))).toHaveLength(1);
   });
 });
 

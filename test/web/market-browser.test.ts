@@ -123,7 +123,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
     const fall = shop.locator('.move.down');
     expect(await css(fall, 'color')).toBe('rgb(198, 40, 40)');
     expect(await page.locator('tr[data-app="rival"] a.change').textContent()).toBe(
-      'title changed from "Rival" to "Rival & Co"',
+      'Title: "Rival" → "Rival & Co"',
     );
     await nothingRan();
   });

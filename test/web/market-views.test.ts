@@ -82,9 +82,7 @@ describe('marketOverview', () => {
 
   it("says the competitor's last listing change, every change of that version", () => {
     const rival = marketOverview(store.db, INPUT, new Date(NOW)).apps[1];
-    expect(rival?.lastChange?.changes.map((c) => c.text)).toEqual([
-      'title changed from "Rival" to "Rival & Co"',
-    ]);
+    expect(rival?.lastChange?.changes.map((c) => c.text)).toEqual(['Title: "Rival" → "Rival & Co"']);
     expect(rival?.lastChange?.at.getTime()).toBe(sampleDay(NOW, 22));
   });
 });
@@ -136,14 +134,14 @@ describe('listingTimeline', () => {
   it('pages through an app’s changes by version, newest first, each version in the diff’s order', () => {
     const first = listingTimeline(store.db, 'rival', { versions: 1 });
     expect(first.versions.map((v) => v.changes.map((c) => c.text))).toEqual([
-      ['title changed from "Rival" to "Rival & Co"'],
+      ['Title: "Rival" → "Rival & Co"'],
     ]);
     expect(first.versions[0]?.at.getTime()).toBe(sampleDay(NOW, 22));
     const second = listingTimeline(store.db, 'rival', { versions: 5, beforeVersion: first.next as number });
     expect(second.versions.map((v) => v.changes.map((c) => [c.text, c.tone]))).toEqual([
       [
-        [`plan "${HOSTILE_PLAN.slice(0, 59)}…" added ($9/month)`, 'added'],
-        ['"Growth" price down: $29/month → $19/month', 'down'],
+        [`Plan added: "${HOSTILE_PLAN}" ($9/month)`, 'added'],
+        ['"Growth": price down $29/month → $19/month', 'down'],
       ],
     ]);
     expect(second.next).toBeUndefined();

@@ -106,7 +106,7 @@ describe('/market', () => {
     expect(shop).toContain('none seen');
     const rival = rowOf(text, 'rival');
     expect(rival).toContain('(competitor)');
-    expect(rival).toContain('title changed from &quot;Rival&quot; to &quot;Rival &amp; Co&quot;');
+    expect(rival).toContain('Title: &quot;Rival&quot; → &quot;Rival &amp; Co&quot;');
     expect(text).toContain(
       '<a href="/categories/finances">finances</a>: <span class="muted">waiting for its first snapshot</span>',
     );

@@ -10,19 +10,24 @@ export function notifyCommand(): Command {
   notify
     .command('test')
     .description('send a test message to a channel')
-    .requiredOption('--channel <name>', 'channel from the config')
-    .action(async (options: { channel: string }, command: Command) => {
+    .argument('[name]', 'channel from the config (or --channel)')
+    .option('--channel <name>', 'channel from the config')
+    .action(async (name: string | undefined, options: { channel?: string }, command: Command) => {
       const settings = settingsFor(command);
-      if (!(options.channel in settings.config.channels)) {
+      const channel = name ?? options.channel;
+      const known = Object.keys(settings.config.channels).join(', ') || 'none';
+      if (channel === undefined || !(channel in settings.config.channels)) {
         throw new ReviewwatchError(
-          `no channel named "${options.channel}" (channels: ${Object.keys(settings.config.channels).join(', ') || 'none'})`,
+          channel === undefined
+            ? `name the channel to test: \`reviewwatch notify test NAME\` (channels: ${known})`
+            : `no channel named "${channel}" (channels: ${known})`,
           { exitCode: ExitCode.Usage },
         );
       }
       await withResources(settings, async (resources) => {
-        const sender = resources.senders().get(options.channel);
+        const sender = resources.senders().get(channel);
         if (sender) await sender.sendTest(new Date());
-        process.stdout.write(`Sent a test message to "${options.channel}" (${sender?.type}).\n`);
+        process.stdout.write(`Sent a test message to "${channel}" (${sender?.type}).\n`);
       });
     });
 

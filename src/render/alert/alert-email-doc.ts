@@ -4,6 +4,7 @@
  */
 import type { Notification, ReviewAlert, ReviewRef, ReviewsAlert } from '../../alerts/types.js';
 import type { Priority } from '../../scoring/priority.js';
+import { assertNever } from '../../util/never.js';
 import { stars } from '../escape.js';
 import {
   appLinks,
@@ -152,5 +153,7 @@ function contentOf(notification: Notification): Content {
         reviews: alert.reviews.map((r) => listed(r)),
         links: appLinks(alert.app),
       };
+    default:
+      return assertNever(alert, 'alert kind');
   }
 }

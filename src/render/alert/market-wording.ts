@@ -14,8 +14,9 @@ import type {
   RankMoveAlert,
 } from '../../alerts/types.js';
 import { isMarketKind } from '../../kinds.js';
-import { describeListingChange, type RankReason } from '../../market/index.js';
+import { describeChange, type RankReason } from '../../market/index.js';
 import type { Priority } from '../../scoring/priority.js';
+import { assertNever } from '../../util/never.js';
 import { plural } from '../../util/plural.js';
 import { oneLine, truncate } from '../escape.js';
 import {
@@ -57,10 +58,6 @@ export function categoryName(category: CategoryRef): string {
 
 function rank(n: number | null): string {
   return n === null ? 'out of the tracked pages' : `#${n}`;
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function named<T>(items: readonly T[], each: (item: T) => string): string {
@@ -227,7 +224,7 @@ export function entrantsHeadline(alert: NewEntrantsAlert): string {
 
 export function listingHeadline(alert: ListingChangeAlert): string {
   const [first] = alert.changes;
-  const what = first ? describeListingChange(first) : 'listing changed';
+  const what = first ? describeChange(first) : 'listing changed';
   const more = alert.changes.length > 1 ? ` (+${alert.changes.length - 1} more)` : '';
   const whose = alert.role === 'competitor' ? 'Competitor ' : '';
   return `✎ ${whose}${appName(alert.app)}: ${what}${more}`;
@@ -273,6 +270,8 @@ export function marketLinks(alert: MarketAlert, source: DataSource): Link[] {
       ];
     case 'developer':
       return inbox('Market overview', '/market');
+    default:
+      return assertNever(alert, 'market alert kind');
   }
 }
 
@@ -324,7 +323,7 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
           { label: 'Priority', value: priorityLabel(alert.priority) },
         ],
         linesLabel: 'What changed',
-        lines: alert.changes.map((c) => capitalised(describeListingChange(c))),
+        lines: alert.changes.map((c) => describeChange(c)),
       };
       break;
     case 'developer':
@@ -347,6 +346,8 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
         ],
       };
       break;
+    default:
+      return assertNever(alert, 'market alert kind');
   }
   return { ...doc, lines: capLines(doc.lines), links };
 }

@@ -3,6 +3,7 @@
  * detector's), and every market alert raised since a moment (`market --refresh`'s report).
  */
 import { and, asc, eq, gte, inArray, like, max } from 'drizzle-orm';
+import { ALERT_KIND_NAMES, isMarketKind, type MarketAlertKind } from '../../kinds.js';
 import type { Db } from '../db.js';
 import { alerts } from '../schema.js';
 
@@ -35,7 +36,7 @@ export function lastRankAlertAt(db: Db, category: string, handles: readonly stri
 
 export interface RaisedMarketAlert {
   id: number;
-  kind: 'rank' | 'reshuffle' | 'entrants' | 'listing' | 'developer';
+  kind: MarketAlertKind;
   /** The app it is about, or `category/<handle>` for a reshuffle or entrants (alerts/market.ts). */
   subject: string;
   at: Date;
@@ -43,7 +44,7 @@ export interface RaisedMarketAlert {
   payload: unknown;
 }
 
-const MARKET_KINDS = ['rank', 'reshuffle', 'entrants', 'listing', 'developer'] as const;
+const MARKET_KINDS = ALERT_KIND_NAMES.filter(isMarketKind);
 
 /**
  * The market alerts about these subjects raised since `since`, oldest first, whichever process raised
@@ -63,15 +64,11 @@ export function marketAlertsSince(db: Db, subjects: readonly string[], since: Da
     .where(
       and(
         inArray(alerts.appHandle, [...subjects]),
-        inArray(alerts.kind, [...MARKET_KINDS]),
+        inArray(alerts.kind, MARKET_KINDS),
         gte(alerts.createdAt, since),
       ),
     )
     .orderBy(asc(alerts.createdAt), asc(alerts.id))
     .all()
     .flatMap((row) => (isMarketKind(row.kind) ? [{ ...row, kind: row.kind }] : []));
-}
-
-function isMarketKind(kind: string): kind is RaisedMarketAlert['kind'] {
-  return (MARKET_KINDS as readonly string[]).includes(kind);
 }

@@ -1,3 +1,4 @@
+import { ALERT_KINDS } from '../../kinds.js';
 import type { AppPage } from '../../store/app-page.js';
 import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
@@ -27,7 +28,7 @@ export function appPageHtml(view: AppView): string {
   const markers = page.alerts.map((a) => ({
     at: a.createdAt,
     kind: a.kind,
-    label: `${a.kind === 'incident' ? 'Possible incident' : 'Rating drop'} (${a.priority}), ${formatTime(a.createdAt)}`,
+    label: `${ALERT_KINDS[a.kind].label} (${a.priority}), ${formatTime(a.createdAt)}`,
   }));
   const now = page.distributionNow;
   const before = page.distributionBefore;
@@ -67,7 +68,7 @@ ${listingSection(view.listing, app.handle)}
   ${page.alerts.length === 0 ? html`<p class="muted">None in the last ${view.days} days.</p>` : ''}
   <ol class="trail">${page.alerts.map(
     (a) =>
-      html`<li><span class="badge p-${a.priority}">${a.priority}</span> ${a.kind === 'incident' ? 'possible incident' : 'rating drop'}, ${formatTime(a.createdAt)}</li>`,
+      html`<li><span class="badge p-${a.priority}">${a.priority}</span> ${ALERT_KINDS[a.kind].label.toLowerCase()}, ${formatTime(a.createdAt)}</li>`,
   )}</ol>
 </section>`;
   return layout({ title: app.name, principal: view.principal, body, live: view.live });

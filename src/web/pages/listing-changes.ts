@@ -3,7 +3,7 @@
  * field diff (a price up or down, plans added or removed, sets added to or taken from, the title, the
  * sentences of the description that changed). Everything quoted is the marketplace's text: escaped.
  */
-import { fieldLabel } from '../../market/change-text.js';
+import { type ChangePart, changeTone, describeListingChange } from '../../market/change-text.js';
 import type { DiffHunk } from '../../market/description.js';
 import type { ListingChange } from '../../market/listing.js';
 import { html, type SafeHtml } from '../html.js';
@@ -14,22 +14,12 @@ import { formatTime } from '../present.js';
 const MAX_HUNKS = 8;
 const MAX_SENTENCES = 12;
 
-function fromTo(from: unknown, to: unknown): SafeHtml {
-  return html`<del>${String(from ?? '')}</del> → <ins>${String(to ?? '')}</ins>`;
-}
-
-function values(list: readonly unknown[] | undefined, tag: 'ins' | 'del'): SafeHtml[] {
-  return (list ?? []).map((v, i) =>
+function values(list: readonly unknown[], tag: 'ins' | 'del'): SafeHtml[] {
+  return list.map((v, i) =>
     tag === 'ins'
       ? html`${i > 0 ? ', ' : ''}<ins>${String(v)}</ins>`
       : html`${i > 0 ? ', ' : ''}<del>${String(v)}</del>`,
   );
-}
-
-function addedRemoved(added: readonly unknown[] | undefined, removed: readonly unknown[] | undefined) {
-  return html`${added?.length ? html`added ${values(added, 'ins')}` : ''}${
-    added?.length && removed?.length ? '; ' : ''
-  }${removed?.length ? html`removed ${values(removed, 'del')}` : ''}`;
 }
 
 function sentences(list: readonly string[], tag: 'ins' | 'del'): SafeHtml {
@@ -43,57 +33,36 @@ function sentences(list: readonly string[], tag: 'ins' | 'del'): SafeHtml {
 
 function descriptionDiff(hunks: readonly DiffHunk[]): SafeHtml {
   const shown = hunks.slice(0, MAX_HUNKS);
-  return html`<div class="description-diff">${shown.map(
+  return html`:<div class="description-diff">${shown.map(
     (h) =>
       html`<p>${h.after ? html`<span class="context">…${h.after}</span> ` : ''}${sentences(h.removed ?? [], 'del')}${sentences(h.added ?? [], 'ins')}</p>`,
   )}${hunks.length > shown.length ? html`<p class="muted small">… and ${hunks.length - shown.length} more changed passages</p>` : ''}</div>`;
 }
 
-/** One change as a field diff. */
-export function changeHtml(change: ListingChange): SafeHtml {
-  switch (change.kind) {
-    case 'title':
-      return html`Title: ${fromTo(change.from, change.to)}`;
-    case 'description':
-      return html`Description:${descriptionDiff(change.hunks ?? [])}`;
-    case 'pricing-summary':
-      return html`Pricing summary: ${fromTo(change.from, change.to)}`;
-    case 'plan-added':
-      return html`Plan added: <strong>${change.plan}</strong> (<ins>${change.price}</ins>)`;
-    case 'plan-removed':
-      return html`Plan removed: <strong>${change.plan}</strong> (was <del>${change.price}</del>)`;
-    case 'price-up':
-    case 'price-down':
-      return html`<strong>${change.plan}</strong>: price ${change.kind === 'price-up' ? 'up' : 'down'} ${fromTo(change.from, change.to)}${
-        change.minor ? html` <span class="muted small">(minor: recorded, not alerted)</span>` : ''
-      }`;
-    case 'trial':
-      return html`<strong>${change.plan}</strong>: trial ${fromTo(change.from, change.to)}`;
-    case 'price-changed':
-      return html`<strong>${change.plan}</strong>: price ${fromTo(change.from, change.to)}`;
-    case 'plan-features':
-      return html`<strong>${change.plan}</strong> features: ${addedRemoved(change.added, change.removed)}`;
-    case 'set':
-      return html`${capitalized(fieldLabel(change.field))}: ${addedRemoved(change.added, change.removed)}`;
-    case 'developer':
-      return html`Developer: ${fromTo(change.from, change.to)}`;
-    default: {
-      const other = change as { field?: unknown; kind?: unknown };
-      if (other.field === 'badge' && (other.kind === 'gained' || other.kind === 'lost'))
-        return html`Built-for badge ${other.kind}`;
-      return html`${capitalized(fieldLabel(String(other.field ?? 'listing')))} changed`;
-    }
+/** One part of a change's description (market/change-text.ts) as markup; marketplace text escaped. */
+function partHtml(part: ChangePart): SafeHtml | string {
+  if (typeof part === 'string') return part;
+  if ('name' in part) return html`<strong>${String(part.name ?? '')}</strong>`;
+  if ('from' in part)
+    return html`<del>${String(part.from ?? '')}</del> → <ins>${String(part.to ?? '')}</ins>`;
+  if ('went' in part)
+    return part.went === 'in'
+      ? html`<ins>${String(part.value ?? '')}</ins>`
+      : html`<del>${String(part.value ?? '')}</del>`;
+  if ('added' in part) {
+    const { added, removed } = part;
+    return html`${added.length ? html`added ${values(added, 'ins')}` : ''}${added.length && removed.length ? '; ' : ''}${
+      removed.length ? html`removed ${values(removed, 'del')}` : ''
+    }`;
   }
+  if ('hunks' in part) return descriptionDiff(part.hunks);
+  return html` <span class="muted small">(${part.note})</span>`;
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-const TONE: Record<string, string> = {
-  'price-up': 'up',
-  'price-down': 'down',
-  'plan-added': 'added',
-  'plan-removed': 'removed',
-};
+/** One change as a field diff: the same description as its text (`describeChange`), in markup. */
+export function changeHtml(change: ListingChange): SafeHtml {
+  return html`${describeListingChange(change).map(partHtml)}`;
+}
 
 /** The app page's section; `undefined` when the app's listing was never read. */
 export function listingSection(timeline: ListingTimeline | undefined, handle: string): SafeHtml {
@@ -110,7 +79,7 @@ export function listingSection(timeline: ListingTimeline | undefined, handle: st
               html`<li data-version="${v.versionId}"><span class="muted small">${formatTime(v.at)}</span><ul class="changes">${v.rows.map(
                 (row) => {
                   const change = row.change as ListingChange;
-                  return html`<li class="change ${TONE[change.kind] ?? 'changed'}">${changeHtml(change)}</li>`;
+                  return html`<li class="change ${changeTone(change)}">${changeHtml(change)}</li>`;
                 },
               )}</ul></li>`,
           )}</ol>${

@@ -65,5 +65,7 @@ it('escapes hostile app names and plan names in every channel, and always says w
   expect(text).toMatch(/Why it may have happened:\n- Passed by 1 app/);
   expect(text).toContain('https://reviews.example.com/categories/store-design');
   expect(text).toContain('https://reviews.example.com/apps/my-app');
-  expect(renderEmail({ kind: 'single', alert: listing }).text).toMatch(/What changed:\n- Price cut on/);
+  expect(renderEmail({ kind: 'single', alert: listing }).text).toMatch(
+    /What changed:\n- ".*": price down \$50\/month → \$25\/month/,
+  );
 });

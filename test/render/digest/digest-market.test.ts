@@ -41,8 +41,8 @@ describe("the digest's Market section", () => {
     expect(market).toContain('_1 snapshot failed in this period: ranks then are not known._');
     expect(market).toContain('*finances (no snapshot yet)*');
     expect(market).toContain('*Rival &amp; Co* _(competitor)_ changed its listing:');
-    expect(market).toContain('• 21 Nov 2026: plan "&lt;img src=x onerror=alert(1)&gt;Pro" added ($9/month)');
-    expect(market).toContain('• 21 Nov 2026: "Growth" price down: $29/month → $19/month');
+    expect(market).toContain('• 21 Nov 2026: Plan added: "&lt;img src=x onerror=alert(1)&gt;Pro" ($9/month)');
+    expect(market).toContain('• 21 Nov 2026: "Growth": price down $29/month → $19/month');
     expect(market).not.toMatch(/<(?!http)/);
   });
 
@@ -54,15 +54,17 @@ describe("the digest's Market section", () => {
       /store-design \(the top 14 tracked, as of 22 Nov 2026\)\s+Your app\s+Rank\s+Over the week\s+Shop\s+#12\s+▼7 \(from #5\)/,
     );
     expect(market).toContain('New entrants: <script>alert(1)</script>Kid came in at #14 (21 Nov 2026).');
-    expect(market).toContain('plan "<img src=x onerror=alert(1)>Pro" added ($9/month)');
+    expect(market).toContain('Plan added: "<img src=x onerror=alert(1)>Pro" ($9/month)');
     expect(between(html, '>Market</h3>', 'Sent by')).toContain(
-      'color:#15803d;">&quot;Growth&quot; price down',
+      'color:#15803d;">&quot;Growth&quot;: price down',
     );
     // The text alternative says the same.
     expect(between(text, 'MARKET', '--')).toContain(
       'store-design (the top 14 tracked, as of 22 Nov 2026)\n  Shop: #12 ▼7 (from #5)\n  new entrant: <script>alert(1)</script>Kid came in at #14 (21 Nov 2026)',
     );
-    expect(text).toContain('Rival & Co (competitor) changed its listing:\n  - 21 Nov 2026: plan "<img');
+    expect(text).toContain(
+      'Rival & Co (competitor) changed its listing:\n  - 21 Nov 2026: Plan added: "<img',
+    );
   });
 
   it('says an app that left the tracked pages or came in, and leaves out categories it is not in', () => {

@@ -1,0 +1,59 @@
+/**
+ * The weekly digest as the webhook's `digest.weekly` data: the figures the Slack digest shows, as
+ * fields. Dates are ISO 8601 strings.
+ */
+import type { DigestApp, DigestData } from '../../digest/types.js';
+import type { DigestRenderOptions } from '../digest/digest-wording.js';
+
+const iso = (at: Date | null | undefined) => (at ? at.toISOString() : null);
+
+function appOf(app: DigestApp) {
+  const { current, changeVsLastWeek, changeVsFourWeeksAgo } = app.rating;
+  return {
+    handle: app.handle,
+    name: app.title,
+    role: app.role,
+    reviews: { count: app.reviews.count, average: app.reviews.average, low: app.reviews.low },
+    rating: {
+      average: current?.average ?? null,
+      count: current?.count ?? null,
+      changeVsLastWeek,
+      changeVsFourWeeksAgo,
+    },
+    worst: app.worst.map((r) => ({
+      id: r.reviewId,
+      rating: r.rating,
+      reviewer: r.reviewer,
+      content: r.content,
+      at: r.at.toISOString(),
+      priority: r.severity.priority,
+    })),
+    failedAlerts: app.failedAlertsTotal,
+  };
+}
+
+export function digestEventData(data: DigestData, options: DigestRenderOptions): Record<string, unknown> {
+  const { period, coverage, totals, triage } = data;
+  return {
+    period: {
+      start: period.start.toISOString(),
+      end: period.end.toISOString(),
+      label: period.label,
+      timezone: period.timezone,
+    },
+    coverage:
+      coverage.kind === 'full'
+        ? { kind: 'full' }
+        : coverage.kind === 'partial'
+          ? { kind: 'partial', watchedSince: iso(coverage.watchedSince), days: coverage.days }
+          : { kind: 'none', watchedSince: iso(coverage.watchedSince) },
+    quiet: data.quiet,
+    maxRating: data.maxRating,
+    totals,
+    triage: { ...triage, open: { ...triage.open } },
+    apps: data.apps.map(appOf),
+    // Dates become ISO strings, as everywhere in the payload.
+    market: data.market === null ? null : JSON.parse(JSON.stringify(data.market)),
+    simulated: options.simulated === true,
+  };
+}

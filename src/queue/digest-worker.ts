@@ -25,7 +25,7 @@ interface DigestJobData {
 /** The digest's cron job scheduler (`digest.schedule` in `digest.timezone`), or none without channels. */
 export async function syncDigestSchedule(queue: Queue<DigestJobData>, deps: DigestDeps): Promise<void> {
   const digest = deps.config.digest;
-  if (digest && digest.channels.length > 0) {
+  if (digest.channels.length > 0) {
     await queue.upsertJobScheduler(
       DIGEST_SCHEDULER_ID,
       { pattern: digest.schedule, tz: digest.timezone },

@@ -34,7 +34,7 @@ export async function syncMaintenanceSchedule(queue: Queue, deps: MaintenanceDep
   if (retention.enabled) {
     await queue.upsertJobScheduler(
       PRUNE_SCHEDULER_ID,
-      { pattern: retention.schedule, tz: digest?.timezone ?? 'UTC' },
+      { pattern: retention.schedule, tz: digest.timezone },
       { name: PRUNE_JOB, opts: PRUNE_JOB_OPTIONS },
     );
   } else {

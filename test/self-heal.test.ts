@@ -10,6 +10,9 @@ import { tempDir, waitFor } from './helpers/index.js';
 import { type PrivateRedis, startPrivateRedis } from './helpers/redis-server.js';
 import { type FakeSlack, startFakeSlack } from './helpers/slack.js';
 
+/** A short command through tsx from source: seconds apiece, and far more on a loaded machine. */
+const CLI_MS = 60_000;
+
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -75,11 +78,14 @@ async function setUp(options: { apiKey?: string } = {}): Promise<{
     stderr: () => stderr,
     dbPath,
     async opsUrl() {
+      // `start` runs from source through tsx: on a loaded machine it takes a while to say where it
+      // listens. Given up on only when it exited, or well past any start-up.
       await waitFor(
-        () => /ops server at (http:\/\/\S+?):/.test(stderr),
-        20_000,
+        () => /ops server at (http:\/\/\S+?):/.test(stderr) || child.exitCode !== null,
+        60_000,
         () => stderr,
       );
+      expect(child.exitCode, stderr).toBeNull();
       return /ops server at (http:\/\/[^\s:]+:\d+)/.exec(stderr)?.[1] as string;
     },
   };
@@ -103,6 +109,7 @@ async function readyz(url: string): Promise<{ status: number; body: { checks: Re
 describe('a worker left alone', () => {
   it('puts its schedules back after FLUSHALL, and the next low review is alerted', async () => {
     const { sim, slack, redis, run } = await setUp();
+    const ops = await run.opsUrl();
     await waitFor(() => baselined(run.dbPath), 30_000, run.stderr);
     await redis.flushAll();
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Broke my checkout after the flush' }]);
@@ -112,21 +119,24 @@ describe('a worker left alone', () => {
       run.stderr,
     );
     expect(run.stderr()).toMatch(/Redis has lost reviewwatch's schedules/);
-    const ops = await run.opsUrl();
     expect((await readyz(ops)).status).toBe(200);
     // start serves the triage inbox beside its health endpoints, behind a login.
     const inbox = await fetch(`${ops}/`, { redirect: 'manual', headers: { accept: 'text/html' } });
     expect(inbox.status).toBe(303);
     expect(inbox.headers.get('location')).toMatch(/^\/login/);
     expect((await fetch(`${ops}/login`)).status).toBe(200);
-  }, 90_000);
+  }, 180_000);
 
   it('says once that Redis went away and once that it came back, heals, and /readyz tells the truth meanwhile', async () => {
     const { sim, slack, redis, run } = await setUp();
     const ops = await run.opsUrl();
     await waitFor(() => baselined(run.dbPath), 30_000, run.stderr);
-    expect((await readyz(ops)).status).toBe(200);
+    // A slow baseline may have made the watchdog say polling stalled: ready again after the next poll.
+    await waitFor(async () => (await readyz(ops)).status === 200, 30_000, run.stderr);
 
+    // What the outage made it say: the start-up may have said its own things (a slow first poll).
+    const said = () => run.stderr().split('\n').slice(0, -1);
+    const before = said().length;
     await redis.stop();
     // Down longer than twice the poll interval: Redis fails the probe, and polling has stalled.
     await waitFor(async () => (await readyz(ops)).body.checks.polling !== 'ok', 30_000, run.stderr);
@@ -145,27 +155,27 @@ describe('a worker left alone', () => {
     );
     await waitFor(async () => (await readyz(ops)).status === 200, 30_000, run.stderr);
 
-    const lines = run.stderr().split('\n').filter(Boolean);
+    const lines = said();
     // Every line is one JSON object: no raw stack dumps from reconnect attempts.
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = lines.slice(before).map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(messages.filter((m) => m.startsWith('lost the connection to Redis'))).toHaveLength(1);
     expect(messages.filter((m) => m.startsWith('Redis is back'))).toHaveLength(1);
     // Nor a line per reconnect attempt from any worker or queue (the digest's and the prune's included).
     expect(messages.filter((m) => / (worker|queue) error$/.test(m))).toEqual([]);
     expect(messages.filter((m) => m.startsWith('polling is not alive'))).toHaveLength(1);
-  }, 120_000);
+  }, 240_000);
 
   it('is not ready while polling is paused for a rejected key, and status says so', async () => {
     const { run, env } = await setUp({ apiKey: 'revoked' });
     const ops = await run.opsUrl();
     await waitFor(async () => (await readyz(ops)).status === 503, 30_000, run.stderr);
     expect((await readyz(ops)).body.checks.polling).toMatch(/^paused: .*rejected the API key/);
-    const status = await runCli(['status'], env);
+    const status = await runCli(['status'], env, CLI_MS);
     expect(status.stdout).toMatch(/shop\s+\S+\s+\S+( ago)?\s+paused/);
     expect(status.stdout).toMatch(/polling paused: .*rejected the API key/);
-    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
+    const json = JSON.parse((await runCli(['status', '--json'], env, CLI_MS)).stdout);
     expect(json.paused).toMatch(/rejected the API key/);
     expect(json.apps[0].nextPollAt).toBeNull();
-  }, 90_000);
+  }, 180_000);
 });

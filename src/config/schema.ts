@@ -221,9 +221,13 @@ type Holds<T extends true> = T;
 /** The union names every channel type and no other: one left out of the list above fails here. */
 export type ChannelUnionComplete = Holds<Same<z.infer<typeof channel>['type'], ChannelType>>;
 
+/** The time zone of the digest's week and of the daily prune, when `digest.timezone` names none. */
+export const DEFAULT_TIMEZONE = 'UTC';
+
+/** The weekly digest; with no channels (the default) none is sent, and its time zone still applies. */
 const digest = z.strictObject({
   schedule: z.string().min(1).default('0 9 * * 1'),
-  timezone: z.string().min(1).default('UTC'),
+  timezone: z.string().min(1).default(DEFAULT_TIMEZONE),
   channels: z.array(z.string().min(1)).default([]),
 });
 
@@ -332,7 +336,7 @@ const configShape = z.strictObject({
   channels: z
     .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'a channel name is letters, digits, - and _'), channel)
     .default({}),
-  digest: digest.optional(),
+  digest: digest.prefault({}),
   http: http.prefault({}),
   web: web.prefault({}),
   retention: retention.prefault({}),
@@ -373,7 +377,7 @@ function watchedListProblems(
 
 /** Every channel the digest goes to is defined. */
 function digestChannelProblems(config: ConfigShape): ConfigProblem[] {
-  return (config.digest?.channels ?? []).flatMap((name, j) =>
+  return config.digest.channels.flatMap((name, j) =>
     name in config.channels
       ? []
       : [{ path: ['digest', 'channels', j], message: `no channel named "${name}"` }],
@@ -383,7 +387,6 @@ function digestChannelProblems(config: ConfigShape): ConfigProblem[] {
 /** The digest's schedule is cron and its time zone is IANA. */
 function digestScheduleProblems(config: ConfigShape): ConfigProblem[] {
   const { digest } = config;
-  if (!digest) return [];
   const problems: ConfigProblem[] = [];
   try {
     CronExpressionParser.parse(digest.schedule, { tz: digest.timezone });

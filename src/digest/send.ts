@@ -49,7 +49,7 @@ export async function sendDigest(
   now = new Date(),
 ): Promise<DigestOutcome[]> {
   const { config, store, logger } = deps;
-  const channels = config.digest?.channels ?? [];
+  const { channels } = config.digest;
   const key = { periodStart: periodKey(period), periodEnd: period.end.toISOString() };
   const watched = unwatchedReason(deps, period);
   if (watched !== undefined) {
@@ -94,7 +94,7 @@ export async function sendDigest(
 
 /** The period a digest fired at `at` reports on: the last complete week before it, in the digest's zone. */
 export function periodForRun(config: Config, at: Date): DigestPeriod {
-  return previousWeek(at, config.digest?.timezone ?? 'UTC');
+  return previousWeek(at, config.digest.timezone);
 }
 
 /**
@@ -103,7 +103,7 @@ export function periodForRun(config: Config, at: Date): DigestPeriod {
  */
 export function overdueDigest(deps: DigestDeps, now: Date): DigestPeriod | undefined {
   const digest = deps.config.digest;
-  if (!digest || digest.channels.length === 0) return undefined;
+  if (digest.channels.length === 0) return undefined;
   const lastFire = CronExpressionParser.parse(digest.schedule, { currentDate: now, tz: digest.timezone })
     .prev()
     .toDate();

@@ -59,6 +59,28 @@ export async function removePrefixedKeys(redis: Redis, prefix: string): Promise<
   return removed;
 }
 
+/** Socket failures of a connection to Redis: ioredis reconnects by itself, and the outage is reported once. */
+const CONNECTION_FAILURE =
+  /\b(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b|^Connection is closed/;
+
+/**
+ * Whether an error only says a connection to Redis failed. Every connection of every queue and worker
+ * reports it on its own, in whatever order its socket fails, often before the connection watch has seen
+ * the outage; the watch says it once for all of them.
+ */
+export function isConnectionError(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return CONNECTION_FAILURE.test(code ?? '') || CONNECTION_FAILURE.test(err.message);
+}
+
+/**
+ * Whether BullMQ could not finish a job because Redis no longer has it (flushed, or restarted empty, while
+ * the job ran). Nothing is lost: what the job did is in SQLite, and upkeep puts the schedules back.
+ */
+export function isLostJobError(err: Error): boolean {
+  return /^Missing key for job /.test(err.message);
+}
+
 /**
  * Logs a lost Redis connection once, and its return once, however many reconnect attempts lie between;
  * `down()` tells the queue and worker error handlers to stay quiet meanwhile (each of their connections

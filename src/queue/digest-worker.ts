@@ -8,6 +8,7 @@ import {
   sendDigest,
 } from '../digest/send.js';
 import { DIGEST_JOB, DIGEST_SCHEDULER_ID } from './names.js';
+import { syncCronScheduler } from './schedulers.js';
 
 /** A failed digest is tried again for about a day (1, 2, 4 … 256 minutes apart). */
 const DIGEST_JOB_OPTIONS = {
@@ -24,16 +25,9 @@ interface DigestJobData {
 
 /** The digest's cron job scheduler (`digest.schedule` in `digest.timezone`), or none without channels. */
 export async function syncDigestSchedule(queue: Queue<DigestJobData>, deps: DigestDeps): Promise<void> {
-  const digest = deps.config.digest;
-  if (digest && digest.channels.length > 0) {
-    await queue.upsertJobScheduler(
-      DIGEST_SCHEDULER_ID,
-      { pattern: digest.schedule, tz: digest.timezone },
-      { name: DIGEST_JOB, opts: DIGEST_JOB_OPTIONS },
-    );
-  } else {
-    await queue.removeJobScheduler(DIGEST_SCHEDULER_ID);
-  }
+  const { digest } = deps.config;
+  const cron = digest.channels.length > 0 ? { pattern: digest.schedule, tz: digest.timezone } : undefined;
+  await syncCronScheduler(queue, DIGEST_SCHEDULER_ID, cron, { name: DIGEST_JOB, opts: DIGEST_JOB_OPTIONS });
 }
 
 /** A digest whose time passed while no worker ran goes out now, once (the job id is the period's). */

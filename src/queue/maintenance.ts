@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
 import { type PruneResult, pruneDatabase, retentionPolicyOf } from '../store/retention.js';
+import { syncCronScheduler } from './schedulers.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 export const PRUNE_JOB = 'prune';
@@ -26,20 +27,13 @@ export interface MaintenanceDeps {
 const PROGRESS_EVERY_MS = 30_000;
 
 /**
- * The daily prune's cron job scheduler (`retention.schedule`, in the digest's time zone or UTC), or none
+ * The daily prune's cron job scheduler (`retention.schedule`, in `digest.timezone`), or none
  * when `retention.enabled` is false. Idempotent: safe to call again whenever Redis may have lost it.
  */
 export async function syncMaintenanceSchedule(queue: Queue, deps: MaintenanceDeps): Promise<void> {
   const { retention, digest } = deps.config;
-  if (retention.enabled) {
-    await queue.upsertJobScheduler(
-      PRUNE_SCHEDULER_ID,
-      { pattern: retention.schedule, tz: digest?.timezone ?? 'UTC' },
-      { name: PRUNE_JOB, opts: PRUNE_JOB_OPTIONS },
-    );
-  } else {
-    await queue.removeJobScheduler(PRUNE_SCHEDULER_ID);
-  }
+  const cron = retention.enabled ? { pattern: retention.schedule, tz: digest.timezone } : undefined;
+  await syncCronScheduler(queue, PRUNE_SCHEDULER_ID, cron, { name: PRUNE_JOB, opts: PRUNE_JOB_OPTIONS });
 }
 
 /** Runs one prune of the store with the config's retention policy, logging progress and the outcome. */

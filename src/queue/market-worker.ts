@@ -240,7 +240,7 @@ export function createMarketWorker(
     await enqueueMarketJobs(queue, [{ kind: 'developer', developer, via, slot }]);
   }
 
-  if (options.onError) worker.on('error', options.onError);
+  worker.on('error', options.onError ?? ((err) => logger.error({ err: err.message }, 'market worker error')));
   return worker;
 }
 

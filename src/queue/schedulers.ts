@@ -1,10 +1,24 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { intervalChanged } from '../schedule/policy.js';
 import { refreshLock, releaseLock } from './app-lock.js';
 import { handleOfSchedulerId, POLL_JOB, type PollJobData, pollSchedulerId } from './names.js';
 import { pollJobOptions, type RetryPolicy } from './poll-worker.js';
+
+/**
+ * A cron job scheduler put in place in its time zone, or removed when `cron` is undefined (the feature
+ * is off). Idempotent: safe to call again whenever Redis may have lost it.
+ */
+export async function syncCronScheduler(
+  queue: Queue,
+  id: string,
+  cron: { pattern: string; tz: string } | undefined,
+  job: { name: string; opts: JobsOptions },
+): Promise<void> {
+  if (cron) await queue.upsertJobScheduler(id, cron, job);
+  else await queue.removeJobScheduler(id);
+}
 
 /** The sync takes well under a second; a lock left by a killed process frees itself after this. */
 const LOCK_TTL_MS = 10_000;

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
-import { connectRedis, watchConnection } from '../queue/connection.js';
+import { connectRedis, isConnectionError, isLostJobError, watchConnection } from '../queue/connection.js';
 import { resolveRedis } from '../queue/local-redis.js';
 import type { Settings } from '../settings.js';
 import { openStore, type Store } from '../store/db.js';
@@ -11,8 +11,9 @@ export interface Storage {
   store: Store;
   redis: Redis;
   /**
-   * An error handler for a component on the Redis connection. While Redis is down every connection
-   * reports each reconnect attempt: the connection watch said it once, so these go to debug.
+   * An error handler for a component on the Redis connection. When Redis goes away every connection
+   * reports its failure and each reconnect attempt: the connection watch says it once, so these go to
+   * debug; a job Redis lost meanwhile is a warning; anything else an error.
    */
   reportError(what: string): (err: Error) => void;
   /** Runs `fn` whenever Redis comes back after an outage (it may have come back empty). */
@@ -46,8 +47,13 @@ export async function openStorage(
     store,
     redis,
     reportError: (what) => (err) => {
-      if (connection.down()) logger.debug({ err: err.message }, `${what} error while Redis is down`);
-      else logger.error({ err: err.message }, `${what} error`);
+      if (connection.down() || isConnectionError(err)) {
+        logger.debug({ err: err.message }, `${what} error while Redis is down`);
+      } else if (isLostJobError(err)) {
+        logger.warn({ err: err.message }, `${what}: Redis lost a job while it ran; what it did is in SQLite`);
+      } else {
+        logger.error({ err: err.message }, `${what} error`);
+      }
     },
     onRedisBack: (fn) => whenBack.push(fn),
   };

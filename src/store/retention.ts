@@ -85,7 +85,7 @@ export function retentionPolicyOf(config: Config): RetentionPolicy {
       fullDetailMs: retention.ratingSnapshots.fullDetail,
       hourlyMs: retention.ratingSnapshots.hourly,
     },
-    timezone: config.digest?.timezone ?? 'UTC',
+    timezone: config.digest.timezone,
   };
 }
 

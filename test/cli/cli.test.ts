@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/db.js';
 import { listUsers } from '../../src/store/users.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
-import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
+import { type CliWorld, startCliWorld } from '../helpers/cli-world.js';
+import { REDIS_URL, tempDir, waitFor } from '../helpers/index.js';
+import type { FakeSlack } from '../helpers/slack.js';
 import { Browser } from '../helpers/web.js';
 
 const KEY = 'cli-test-key-9f8e7d';
@@ -16,21 +17,13 @@ const KEY = 'cli-test-key-9f8e7d';
 const CLI_TEST_MS = 120_000;
 let sim: Simulator;
 let slack: FakeSlack;
-let dir: ReturnType<typeof tempDir>;
+let world: CliWorld;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    apiKey: KEY,
-    appCount: 0,
-    handles: ['shop-one', 'shop-two'],
-    maxReviewsPerApp: 30,
-  });
-  slack = await startFakeSlack();
-  dir = tempDir();
-  const config = join(dir.dir, 'reviewwatch.yaml');
-  writeFileSync(
-    config,
+  world = await startCliWorld(
+    KEY,
+    { appCount: 0, handles: ['shop-one', 'shop-two'], maxReviewsPerApp: 30 },
     [
       'catalog:',
       '  baseUrl: "${CATALOG_API_BASE_URL}"',
@@ -45,28 +38,12 @@ beforeAll(async () => {
       'channels:',
       '  support: { type: slack, webhookUrl: "${SLACK_WEBHOOK_URL}" }',
     ].join('\n'),
+    { REVIEWWATCH_HTTP_PORT: '0' },
   );
-  env = {
-    REVIEWWATCH_CONFIG: config,
-    CATALOG_API_BASE_URL: sim.url,
-    CATALOG_API_KEY: KEY,
-    DATABASE_PATH: join(dir.dir, 'reviewwatch.db'),
-    REDIS_URL,
-    REVIEWWATCH_QUEUE_PREFIX: uniquePrefix(),
-    SLACK_WEBHOOK_URL: slack.url,
-    REVIEWWATCH_HTTP_PORT: '0',
-  };
+  ({ sim, slack, env } = world);
 });
 
-afterAll(async () => {
-  const redis = await connectRedis(REDIS_URL);
-  const keys = await redis.keys(`${env.REVIEWWATCH_QUEUE_PREFIX}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-  await sim.close();
-  await slack.close();
-  dir.cleanup();
-});
+afterAll(() => world.close());
 
 describe('reviewwatch CLI', () => {
   it(
@@ -180,7 +157,7 @@ describe('reviewwatch CLI', () => {
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/^reviewwatch: "nope" is not a watched app/);
 
-      const bad = join(dir.dir, 'bad.yaml');
+      const bad = join(world.dir, 'bad.yaml');
       writeFileSync(bad, 'apps:\n  - handle: shop-one\nalerts:\n  lowRatingg: { maxRating: 2 }\n');
       const check = await runCli(['check-config', '--config', bad], env);
       expect(check.code).toBe(2);
@@ -224,7 +201,7 @@ describe('reviewwatch CLI', () => {
   it(
     'check-config checks what start needs from the environment: the API key and SMTP_URL',
     async () => {
-      const mail = join(dir.dir, 'mail.yaml');
+      const mail = join(world.dir, 'mail.yaml');
       writeFileSync(
         mail,
         [

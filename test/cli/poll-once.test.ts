@@ -1,9 +1,3 @@
-/**
- * `poll --once` tells the truth beside other pollers: the scheduled polls a stopped `start` left in Redis,
- * and a poll of the same app running in another process.
- */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +6,7 @@ import { CatalogClient } from '../../src/catalog/index.js';
 import { parseConfig } from '../../src/config/index.js';
 import { silentLogger } from '../../src/log.js';
 import { pollLockKey } from '../../src/queue/app-lock.js';
-import { connectRedis, removePrefixedKeys } from '../../src/queue/connection.js';
+import { connectRedis } from '../../src/queue/connection.js';
 import {
   NOTIFY_QUEUE,
   type NotifyJobData,
@@ -22,30 +16,24 @@ import {
   type PollJobData,
 } from '../../src/queue/names.js';
 import { enqueueMessages } from '../../src/queue/notify-worker.js';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/db.js';
 import { pollApp } from '../../src/watch/poll.js';
 import { runCli } from '../helpers/cli.js';
-import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
-import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
+import { type CliWorld, startCliWorld } from '../helpers/cli-world.js';
+import { REDIS_URL, waitFor } from '../helpers/index.js';
 
 const KEY = 'poll-once-key';
 const CLI_TEST_MS = 120_000;
 const HANDLES = ['shop-one', 'shop-two'];
 let sim: Simulator;
-let slack: FakeSlack;
 let redis: Redis;
-let dir: ReturnType<typeof tempDir>;
+let world: CliWorld;
 let env: Record<string, string>;
 let prefix: string;
 let raw: Record<string, unknown>;
 
 beforeAll(async () => {
-  sim = await startSimulator({ apiKey: KEY, appCount: 0, handles: HANDLES, maxReviewsPerApp: 20 });
-  slack = await startFakeSlack();
-  redis = await connectRedis(REDIS_URL);
-  dir = tempDir();
-  prefix = uniquePrefix();
   raw = {
     catalog: { baseUrl: '${CATALOG_API_BASE_URL}', apiKey: '${CATALOG_API_KEY}', maxRequestsPerSecond: 50 },
     poll: { every: '10m', baselinePages: 2 },
@@ -53,28 +41,18 @@ beforeAll(async () => {
     alerts: { lowRating: { maxRating: 2 }, ratingDrop: { minDrop: 5, displayed: false } },
     channels: { support: { type: 'slack', webhookUrl: '${SLACK_WEBHOOK_URL}' } },
   };
-  const config = join(dir.dir, 'reviewwatch.yaml');
-  writeFileSync(config, JSON.stringify(raw)); // JSON is YAML
-  env = {
-    REVIEWWATCH_CONFIG: config,
-    CATALOG_API_BASE_URL: sim.url,
-    CATALOG_API_KEY: KEY,
-    DATABASE_PATH: join(dir.dir, 'reviewwatch.db'),
-    REDIS_URL,
-    REVIEWWATCH_QUEUE_PREFIX: prefix,
-    SLACK_WEBHOOK_URL: slack.url,
+  world = await startCliWorld(KEY, { appCount: 0, handles: HANDLES, maxReviewsPerApp: 20 }, raw, {
     REVIEWWATCH_HTTP_PORT: '0',
-  };
+  });
+  ({ sim, env, prefix } = world);
+  redis = await connectRedis(REDIS_URL);
   const baseline = await runCli(['poll', '--once'], env, CLI_TEST_MS);
   expect(baseline.code, baseline.stdout + baseline.stderr).toBe(0);
 }, CLI_TEST_MS);
 
 afterAll(async () => {
-  await removePrefixedKeys(redis, prefix);
   await redis.quit();
-  await sim.close();
-  await slack.close();
-  dir.cleanup();
+  await world.close();
 });
 
 describe('poll --once', () => {

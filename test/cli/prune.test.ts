@@ -5,9 +5,10 @@ import { openStore } from '../../src/store/db.js';
 import type { PruneResult } from '../../src/store/retention.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/index.js';
+import { insertPollHistory } from '../helpers/poll-history.js';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const _DAY = 24 * HOUR;
 
 let dir: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
@@ -19,19 +20,7 @@ beforeEach(() => {
   env = { REVIEWWATCH_CONFIG: config, DATABASE_PATH: join(dir.dir, 'reviewwatch.db') };
   // Twenty days of polls every 15 minutes, ending now.
   const store = openStore(env.DATABASE_PATH as string);
-  const client = store.db.$client;
-  client.prepare("insert into apps (handle) values ('my-app')").run();
-  const run = client.prepare<[number, number]>(
-    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
-     values ('my-app', ?, ?, 'ok', 1, 1, 0, 0)`,
-  );
-  const snapshot = client.prepare<[number, number | bigint]>(
-    `insert into rating_snapshots (app_handle, taken_at, average, count, poll_run_id) values ('my-app', ?, 4.5, 10, ?)`,
-  );
-  const now = Date.now();
-  client.transaction(() => {
-    for (let t = now - 20 * DAY; t < now; t += HOUR / 4) snapshot.run(t, run.run(t, t).lastInsertRowid);
-  })();
+  insertPollHistory(store, 'my-app', { now: Date.now(), days: 20, everyMs: HOUR / 4 });
   store.close();
 });
 

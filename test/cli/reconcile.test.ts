@@ -1,15 +1,13 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../src/catalog/index.js';
-import { connectRedis } from '../../src/queue/connection.js';
-import { type Simulator, startSimulator, type WireReview } from '../../src/simulator/index.js';
+import type { Simulator, WireReview } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/db.js';
 import { reviewsOf } from '../../src/store/reviews.js';
 import { pollApp } from '../../src/watch/poll.js';
 import { runCli } from '../helpers/cli.js';
-import { captureLog, REDIS_URL, tempDir, uniquePrefix } from '../helpers/index.js';
-import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
+import { type CliWorld, startCliWorld } from '../helpers/cli-world.js';
+import { captureLog } from '../helpers/index.js';
+import type { FakeSlack } from '../helpers/slack.js';
 
 const KEY = 'reconcile-cli-key-51c2';
 /** Each test runs the CLI (tsx from source) several times: slow on a loaded machine. */
@@ -17,16 +15,13 @@ const CLI_TEST_MS = 120_000;
 const APPS = ['shop-one', 'shop-two'];
 let sim: Simulator;
 let slack: FakeSlack;
-let dir: ReturnType<typeof tempDir>;
+let world: CliWorld;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sim = await startSimulator({ apiKey: KEY, appCount: 0, handles: APPS, maxReviewsPerApp: 40 });
-  slack = await startFakeSlack();
-  dir = tempDir();
-  const config = join(dir.dir, 'reviewwatch.yaml');
-  writeFileSync(
-    config,
+  world = await startCliWorld(
+    KEY,
+    { appCount: 0, handles: APPS, maxReviewsPerApp: 40 },
     [
       'catalog:',
       '  baseUrl: "${CATALOG_API_BASE_URL}"',
@@ -42,26 +37,10 @@ beforeAll(async () => {
       '  support: { type: slack, webhookUrl: "${SLACK_WEBHOOK_URL}" }',
     ].join('\n'),
   );
-  env = {
-    REVIEWWATCH_CONFIG: config,
-    CATALOG_API_BASE_URL: sim.url,
-    CATALOG_API_KEY: KEY,
-    DATABASE_PATH: join(dir.dir, 'reviewwatch.db'),
-    REDIS_URL,
-    REVIEWWATCH_QUEUE_PREFIX: uniquePrefix(),
-    SLACK_WEBHOOK_URL: slack.url,
-  };
+  ({ sim, slack, env } = world);
 });
 
-afterAll(async () => {
-  const redis = await connectRedis(REDIS_URL);
-  const keys = await redis.keys(`${env.REVIEWWATCH_QUEUE_PREFIX}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-  await sim.close();
-  await slack.close();
-  dir.cleanup();
-});
+afterAll(() => world.close());
 
 /** Baselines stored in the CLI's database, as a first `poll --once` would. */
 async function baseline(): Promise<void> {

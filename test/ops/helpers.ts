@@ -18,12 +18,3 @@ export function sampleValue(text: string, name: string, labels: Record<string, s
   }
   return total;
 }
-
-/** Retries `check` until it returns true, or fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

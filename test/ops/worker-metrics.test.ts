@@ -17,9 +17,9 @@ import {
 import { createNotifyWorker, enqueueMessages, type NotifyResult } from '../../src/queue/notify-worker.js';
 import { createPollWorker, type PollJobResult, pollJobOptions } from '../../src/queue/poll-worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { captureLog, REDIS_URL, tempStore, uniquePrefix } from '../helpers/index.js';
+import { captureLog, REDIS_URL, tempStore, uniquePrefix, waitFor } from '../helpers/index.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
-import { eventually, sampleValue } from './helpers.js';
+import { sampleValue } from './helpers.js';
 
 let sim: Simulator;
 let slack: FakeSlack;
@@ -142,7 +142,7 @@ describe('the workers report to the metrics', () => {
     expect(await value('reviewwatch_reviews_new_total')).toBe(2);
     expect(await value('reviewwatch_alerts_raised_total', { kind: 'review' })).toBe(1);
     expect(await value('reviewwatch_poll_duration_seconds_count')).toBe(2);
-    await eventually(
+    await waitFor(
       async () =>
         (await value('reviewwatch_notifications_total', { channel: 'support', outcome: 'sent' })) === 1,
     );
@@ -152,7 +152,7 @@ describe('the workers report to the metrics', () => {
     slack.respond({ status: 429, retryAfter: 0 });
     sim.controls.addReviews('shop', [{ rating: 2, review_content: 'Crashes on start' }]);
     await poll();
-    await eventually(
+    await waitFor(
       async () =>
         (await value('reviewwatch_notifications_total', { channel: 'support', outcome: 'sent' })) === 2,
     );
@@ -164,7 +164,7 @@ describe('the workers report to the metrics', () => {
     slack.respond({ status: 404, body: 'no_service' });
     sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Lost my data' }]);
     await poll();
-    await eventually(
+    await waitFor(
       async () =>
         (await value('reviewwatch_notifications_total', { channel: 'support', outcome: 'failed' })) === 1,
     );

@@ -9,13 +9,13 @@ import {
 } from '../../src/queue/maintenance.js';
 import { partsOf, type Worker } from '../../src/root/worker.js';
 import { getApp } from '../../src/store/apps.js';
-import type { Store } from '../../src/store/db.js';
 import type { PruneResult } from '../../src/store/retention.js';
 import { waitFor } from '../helpers/index.js';
+import { insertPollHistory } from '../helpers/poll-history.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const _DAY = 24 * HOUR;
 
 let cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -31,22 +31,6 @@ function rawConfig(retention: Record<string, unknown> = {}) {
     digest: { timezone: 'Europe/Berlin' },
     retention: { schedule: '15 4 * * *', ...retention },
   };
-}
-
-/** Ten days of hourly polls, each a poll run and a snapshot, ending now. */
-function simulatePolls(store: Store, now: number): void {
-  const client = store.db.$client;
-  client.prepare("insert or ignore into apps (handle) values ('my-app')").run();
-  const run = client.prepare<[number, number]>(
-    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
-     values ('my-app', ?, ?, 'ok', 1, 1, 0, 0)`,
-  );
-  const snapshot = client.prepare<[number, number | bigint]>(
-    `insert into rating_snapshots (app_handle, taken_at, average, count, poll_run_id) values ('my-app', ?, 4.5, 10, ?)`,
-  );
-  client.transaction(() => {
-    for (let t = now - 10 * DAY; t < now; t += HOUR / 4) snapshot.run(t, run.run(t, t).lastInsertRowid);
-  })();
 }
 
 /** A running service (`start`), once its first poll of my-app is stored: nothing else writes meanwhile. */
@@ -82,7 +66,7 @@ it('schedules the daily prune in the digest time zone and prunes when its job ru
   ]);
 
   const { store } = worker;
-  simulatePolls(store, Date.now());
+  insertPollHistory(store, 'my-app', { now: Date.now(), days: 10, everyMs: HOUR / 4 });
   const before = store.db.$client.prepare('select count(*) as n from rating_snapshots').get() as {
     n: number;
   };

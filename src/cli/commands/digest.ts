@@ -53,7 +53,7 @@ export function digestCommand(): Command {
       // The same contract as start and poll: a digest of a misconfigured install is no digest at all.
       catalogTargetOf(settings);
       const { config } = settings;
-      const timezone = config.digest?.timezone ?? 'UTC';
+      const { timezone } = config.digest;
       const now = new Date();
       const period: DigestPeriod =
         options.since || options.until
@@ -82,7 +82,7 @@ export function digestCommand(): Command {
           }
           return;
         }
-        if (!config.digest || config.digest.channels.length === 0) {
+        if (config.digest.channels.length === 0) {
           throw new ReviewwatchError(
             `${settings.configPath}: digest.channels is empty: nowhere to send the digest`,
             { exitCode: ExitCode.Usage },

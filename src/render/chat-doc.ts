@@ -136,7 +136,7 @@ export function digestChatDoc(data: DigestData, options: DigestRenderOptions): C
     const lines = marketText(data.market, period.timezone)
       .split('\n')
       .slice(1)
-      .map((line) => line.trim())
+      .map((line) => line.trim().replace(/^- /, ''))
       .filter((line) => line !== '');
     sections.push({ label: 'Market', lines });
   }

@@ -4,12 +4,16 @@ import { CHANNEL_TYPE_NAMES } from '../../src/kinds.js';
 import { CHANNEL_TABLE } from '../../src/notify/channel-types.js';
 import {
   type ChannelRenderers,
+  DISCORD_RENDERERS,
   EMAIL_RENDERERS,
   renderWith,
   SLACK_RENDERERS,
   type SlackMessage,
+  TEAMS_RENDERERS,
+  teamsMessageBytes,
   WEBHOOK_RENDERERS,
 } from '../../src/render/index.js';
+import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
 
 /**
@@ -48,6 +52,25 @@ describe('the channel table', () => {
       expect(email.text, alert.kind).not.toBe('');
       const event = renderWith(WEBHOOK_RENDERERS, { kind: 'single', alert }, {});
       expect(Object.keys(event.data).length, alert.kind).toBeGreaterThan(0);
+      const teams = renderWith(TEAMS_RENDERERS, { kind: 'single', alert }, {});
+      expect(teams.summary, alert.kind).not.toBe('');
+      expect(teams.attachments[0].content.body.length, alert.kind).toBeGreaterThan(1);
+      const discord = renderWith(DISCORD_RENDERERS, { kind: 'single', alert }, {});
+      expect(discord.content, alert.kind).not.toBe('');
+      expect(discord.embeds[0]?.title, alert.kind).not.toBe('');
     }
+  });
+
+  it('renders the digest on every set of renderers, the chat types with the same headline numbers', () => {
+    const data = sampleDigestData();
+    const slack = SLACK_RENDERERS.digest(data, {});
+    const teams = TEAMS_RENDERERS.digest(data, {});
+    const discord = DISCORD_RENDERERS.digest(data, {});
+    expect(EMAIL_RENDERERS.digest(data, {}).subject).toContain('51 new reviews');
+    expect(WEBHOOK_RENDERERS.digest(data, {}).type).toBe('digest.weekly');
+    expect(JSON.stringify(slack.blocks)).toContain('51 new reviews');
+    expect(JSON.stringify(teams)).toContain('51 new reviews');
+    expect(teamsMessageBytes(teams)).toBeLessThan(28 * 1024);
+    expect(discord.embeds[0]?.description).toContain('51 new reviews');
   });
 });

@@ -45,10 +45,10 @@ export interface DiscordMessage {
 
 /**
  * Backslash-escapes Discord markdown: emphasis, strikethrough, spoilers, code, masked links, mentions
- * and custom emoji (`<…>`), and quotes, headings and lists at the start of a line.
+ * and custom emoji (`<…>`; a webhook's `:name:` stays text), and quotes, headings and lists at the start of a line.
  */
 export function escapeDiscord(text: string): string {
-  return text.replace(/[\\*_~`|[\]()<>@:]/g, '\\$&').replace(/^(\s*)(#{1,3}|[-+]|\d+\.)(?=\s)/gm, '$1\\$2');
+  return text.replace(/[\\*_~`|[\]()<>@]/g, '\\$&').replace(/^(\s*)(#{1,3}|[-+]|\d+\.)(?=\s)/gm, '$1\\$2');
 }
 
 /** Escaped and cut to `max` after escaping, never between a backslash and what it escapes. */

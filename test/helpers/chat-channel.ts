@@ -6,12 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelType } from '../../src/kinds.js';
 import { openChannel } from '../../src/notify/channel-types.js';
-import type { Attempt } from '../../src/notify/deliver.js';
+import { type Attempt, deliver } from '../../src/notify/deliver.js';
 import type { ChannelSender } from '../../src/notify/sender.js';
 import { ensureApp } from '../../src/store/apps.js';
+import { openStore, type Store } from '../../src/store/db.js';
 import { insertAlert, insertDelivery } from '../../src/store/outbox.js';
 import { reviewAlert } from '../fixtures/alert-sample.js';
-import { captureLog, type tempStore } from './index.js';
+import { captureLog } from './index.js';
 
 export function chatChannel(type: Extract<ChannelType, 'teams' | 'discord'>, url: string): ChannelSender {
   const sender = openChannel(
@@ -23,7 +24,7 @@ export function chatChannel(type: Extract<ChannelType, 'teams' | 'discord'>, url
   return sender;
 }
 
-export function oneDelivery(store: ReturnType<typeof tempStore>): number {
+export function oneDelivery(store: Store): number {
   ensureApp(store.db, 'my-app');
   const alertId = insertAlert(store.db, {
     appHandle: 'my-app',
@@ -42,7 +43,7 @@ export function oneDelivery(store: ReturnType<typeof tempStore>): number {
   });
 }
 
-export function deliverDeps(store: ReturnType<typeof tempStore>, sender: ChannelSender, log = captureLog()) {
+export function deliverDeps(store: Store, sender: ChannelSender, log = captureLog()) {
   return {
     store,
     senders: new Map([['chat', sender]]),
@@ -53,6 +54,21 @@ export function deliverDeps(store: ReturnType<typeof tempStore>, sender: Channel
 }
 
 export const attempt = (n: number): Attempt => ({ number: n, last: false, started: n });
+
+/**
+ * A delivery to `chat` refused for good by the receiver (which must answer a 4xx next), recorded in the
+ * database at `path`, as `status` then reads it.
+ */
+export async function refusedDelivery(path: string, sender: ChannelSender): Promise<void> {
+  const store = openStore(path);
+  try {
+    const id = oneDelivery(store);
+    const outcome = await deliver(deliverDeps(store, sender), { deliveryIds: [id] }, attempt(1));
+    if (outcome.status !== 'failed') throw new Error(`the delivery was ${outcome.status}, not refused`);
+  } finally {
+    store.close();
+  }
+}
 
 /** A config with a channel of `type` named `chat`, its URL from CHAT_URL. */
 export function chatConfig(dir: string, type: 'teams' | 'discord'): string {

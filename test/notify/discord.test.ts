@@ -5,7 +5,14 @@ import { deliveryStates } from '../../src/store/outbox.js';
 import { group, reviewAlert } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
-import { attempt, chatChannel, chatConfig, deliverDeps, oneDelivery } from '../helpers/chat-channel.js';
+import {
+  attempt,
+  chatChannel,
+  chatConfig,
+  deliverDeps,
+  oneDelivery,
+  refusedDelivery,
+} from '../helpers/chat-channel.js';
 import {
   type ChatCall,
   type ChatReceiver,
@@ -204,7 +211,14 @@ describe('reviewwatch notify test and check-config with a discord channel', () =
       expect(result.stdout).toContain('Sent a test message to "chat" (discord)');
       expect(receiver.calls).toHaveLength(1);
       expect(checked(receiver.calls[0] as ChatCall).text).toContain('reviewwatch test message for "chat"');
-      for (const text of [check.stdout, check.stderr, result.stdout]) {
+      // A refusal, as `status` shows it: what failed and why, without the URL.
+      receiver.respond({ status: 404, body: { message: `nothing at ${receiver.url}` } });
+      await refusedDelivery(env.DATABASE_PATH, chatChannel('discord', receiver.url));
+      const status = await runCli(['status'], env);
+      expect(status.stdout).toMatch(
+        /failed #\d+ review of my-app → chat: channel "chat": Discord answered HTTP 404/,
+      );
+      for (const text of [check.stdout, check.stderr, result.stdout, status.stdout, status.stderr]) {
         expect(text).not.toContain(RECEIVER_SECRET);
         expect(text).not.toContain(RECEIVER_SIG);
       }

@@ -7,7 +7,14 @@ import { deliveryStates } from '../../src/store/outbox.js';
 import { group, reviewAlert } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
-import { attempt, chatChannel, chatConfig, deliverDeps, oneDelivery } from '../helpers/chat-channel.js';
+import {
+  attempt,
+  chatChannel,
+  chatConfig,
+  deliverDeps,
+  oneDelivery,
+  refusedDelivery,
+} from '../helpers/chat-channel.js';
 import {
   type ChatCall,
   type ChatReceiver,
@@ -233,7 +240,14 @@ describe('reviewwatch notify test and check-config with a teams channel', () => 
       expect(texts(cardOf(receiver.calls[0] as ChatCall)).plain).toContain(
         'reviewwatch test message for "chat"',
       );
-      for (const text of [check.stdout, check.stderr, result.stdout]) {
+      // A refusal, as `status` shows it: what failed and why, without the URL.
+      receiver.respond({ status: 404, body: { message: `nothing at ${receiver.url}` } });
+      await refusedDelivery(env.DATABASE_PATH, chatChannel('teams', receiver.url));
+      const status = await runCli(['status'], env);
+      expect(status.stdout).toMatch(
+        /failed #\d+ review of my-app → chat: channel "chat": the Teams workflow answered HTTP 404/,
+      );
+      for (const text of [check.stdout, check.stderr, result.stdout, status.stdout, status.stderr]) {
         expect(text).not.toContain(RECEIVER_SECRET);
         expect(text).not.toContain(RECEIVER_SIG);
       }

@@ -66,6 +66,12 @@ export interface ChatDoc {
 }
 
 const FOOTER = 'Sent by reviewwatch. Review text is quoted as posted on the marketplace.';
+/** A listing URL longer than this is not one to put behind a button: it would crowd out the message. */
+const MAX_LINK_URL = 1_000;
+
+function shortLinks(links: readonly Link[]): Link[] {
+  return links.filter((l) => l.url.length <= MAX_LINK_URL);
+}
 
 export function alertChatDoc(notification: Notification, source: DataSource): ChatDoc {
   const doc = emailDocOf(notification, source);
@@ -84,7 +90,7 @@ export function alertChatDoc(notification: Notification, source: DataSource): Ch
       text: r.content,
     })),
     itemNoun: 'review',
-    links: doc.links,
+    links: shortLinks(doc.links),
     footer: FOOTER,
   };
 }

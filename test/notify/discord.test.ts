@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Alert } from '../../src/alerts/types.js';
 import { deliver } from '../../src/notify/deliver.js';
 import { deliveryStates } from '../../src/store/outbox.js';
-import { group, reviewAlert } from '../fixtures/alert-sample.js';
+import { group, highSeverity, reviewAlert } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
 import {
@@ -113,9 +113,16 @@ describe('the discord channel', () => {
       alert: reviewAlert({ content: hostile, reviewer: '@here [Support](https://evil.example)' }),
     });
     await sender.send(group(300, (i) => `${i} ${hostile}`));
-    expect(receiver.calls).toHaveLength(2);
-    const [single, many] = receiver.calls.map(checked);
-    for (const message of [single, many]) {
+    // An app whose name and listing URL are as long as an API could send.
+    const huge = {
+      handle: 'my-app',
+      name: `*${'App '.repeat(2_000)}`,
+      url: `https://apps.example/${'a'.repeat(5_000)}`,
+    };
+    await sender.send({ kind: 'single', alert: reviewAlert({ content: hostile }, highSeverity, huge) });
+    expect(receiver.calls).toHaveLength(3);
+    const [single, many, long] = receiver.calls.map(checked);
+    for (const message of [single, many, long]) {
       const text = message?.text ?? '';
       // Nothing of the review is read as markup: every mark is escaped.
       expect(text).not.toMatch(/(?<!\\)@everyone|(?<!\\)@here/);

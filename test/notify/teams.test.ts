@@ -4,7 +4,7 @@ import type { Alert } from '../../src/alerts/types.js';
 import { createLogger } from '../../src/log.js';
 import { deliver } from '../../src/notify/deliver.js';
 import { deliveryStates } from '../../src/store/outbox.js';
-import { group, reviewAlert } from '../fixtures/alert-sample.js';
+import { group, highSeverity, reviewAlert } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
 import {
@@ -118,7 +118,14 @@ describe('the teams channel', () => {
       alert: reviewAlert({ content: hostile, reviewer: '[Support](https://evil.example)' }),
     });
     await sender.send(group(300, (i) => `${i} ${hostile}`));
-    expect(receiver.calls).toHaveLength(2);
+    // An app whose name and listing URL are as long as an API could send.
+    const huge = {
+      handle: 'my-app',
+      name: `*${'App '.repeat(2_000)}`,
+      url: `https://apps.example/${'a'.repeat(5_000)}`,
+    };
+    await sender.send({ kind: 'single', alert: reviewAlert({ content: hostile }, highSeverity, huge) });
+    expect(receiver.calls).toHaveLength(3);
     for (const call of receiver.calls) {
       expect(call.bytes).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
       const card = cardOf(call);

@@ -8,6 +8,19 @@ import type { Transport } from './sender.js';
 const DEFAULT_WAIT_MS = 5_000;
 
 /**
+ * The error code Power Automate gives (`{"error": {"code": "TriggerInputSchemaMismatch", …}}`): it names
+ * what went wrong without quoting the request. Only a code-like word is kept.
+ */
+function teamsReason(body: string): string {
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' && /^[A-Za-z0-9_.-]{1,80}$/.test(code) ? ` (${code})` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * A Teams Workflows webhook ("When a Teams webhook request is received", docs/configuration.md). It
  * answers 202 once the flow accepted the message; 429 with Retry-After when throttled. Errors name the
  * channel and the status, never the URL: its `sig=` lets anyone post.
@@ -27,7 +40,7 @@ export class TeamsSender implements Transport<TeamsMessage> {
     const answer = await postJson(this.name, 'the Teams workflow', this.#url, message, this.#timeoutMs);
     const { status } = answer;
     if (status >= 200 && status < 300) return;
-    const what = `the Teams workflow answered HTTP ${status}`;
+    const what = `the Teams workflow answered HTTP ${status}${teamsReason(answer.body)}`;
     const wait = parseRetryAfter(answer.headers.get('retry-after'));
     if (status === 429 || status === 408 || (status === 503 && wait !== undefined))
       throw new DeliveryError(this.name, what, { retryAfterMs: wait ?? DEFAULT_WAIT_MS });

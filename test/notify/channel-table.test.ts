@@ -73,4 +73,30 @@ describe('the channel table', () => {
     expect(teamsMessageBytes(teams)).toBeLessThan(28 * 1024);
     expect(discord.embeds[0]?.description).toContain('51 new reviews');
   });
+
+  it('fits a digest of 200 apps, each with a huge review, in a Teams card and a Discord embed', () => {
+    const data = sampleDigestData();
+    const [first] = data.apps;
+    if (first === undefined) throw new Error('the sample has apps');
+    const huge = (i: number) => ({
+      ...first,
+      handle: `app-${i}`,
+      title: `App ${i} [x](https://evil.example)`,
+      worst: first.worst.map((w) => ({ ...w, content: `@everyone ${'漢字 '.repeat(3_000)}` })),
+    });
+    const big = { ...data, apps: Array.from({ length: 200 }, (_, i) => huge(i)) };
+    const teams = TEAMS_RENDERERS.digest(big, {});
+    expect(teamsMessageBytes(teams)).toBeLessThanOrEqual(28 * 1024);
+    expect(JSON.stringify(teams)).toMatch(/… and \d+ more apps not shown/);
+    const discord = DISCORD_RENDERERS.digest(big, {});
+    const embed = discord.embeds[0];
+    expect(embed?.fields.length).toBeLessThanOrEqual(25);
+    expect(embed?.footer.text).toMatch(/… and \d+ more apps not shown/);
+    const total =
+      (embed?.title.length ?? 0) +
+      (embed?.description?.length ?? 0) +
+      (embed?.footer.text.length ?? 0) +
+      (embed?.fields ?? []).reduce((sum, f) => sum + f.name.length + f.value.length, 0);
+    expect(total).toBeLessThanOrEqual(6_000);
+  });
 });

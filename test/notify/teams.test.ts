@@ -181,7 +181,10 @@ describe('the teams channel', () => {
 
     it('fails for good on a 4xx, saying what to check, with no URL in the error or the log', async () => {
       const id = oneDelivery(store);
-      receiver.respond({ status: 404, body: { error: { message: `no flow at ${receiver.url}` } } });
+      receiver.respond({
+        status: 404,
+        body: { error: { code: 'WorkflowNotFound', message: `no flow at ${receiver.url}` } },
+      });
       const log = captureLog();
       const outcome = await deliver(
         deliverDeps(store, chatChannel('teams', receiver.url), log),
@@ -192,7 +195,7 @@ describe('the teams channel', () => {
       const state = deliveryStates(store.db, [id])[0];
       expect(state?.status).toBe('failed');
       expect(state?.lastError).toMatch(
-        /channel "chat": the Teams workflow answered HTTP 404: it refused .*Power Automate/,
+        /channel "chat": the Teams workflow answered HTTP 404 \(WorkflowNotFound\): it refused .*Power Automate/,
       );
       for (const text of [state?.lastError ?? '', log.text()]) {
         expect(text).not.toContain(RECEIVER_SECRET);

@@ -24,6 +24,7 @@ export {
   type Embed,
   embedCharacters,
   escapeDiscord,
+  fitEscaped,
 } from './discord/embeds.js';
 export type { EmailMessage } from './email-blocks.js';
 export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';

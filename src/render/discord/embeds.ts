@@ -48,7 +48,10 @@ export interface DiscordMessage {
  * and custom emoji (`<…>`; a webhook's `:name:` stays text), and quotes, headings and lists at the start of a line.
  */
 export function escapeDiscord(text: string): string {
-  return text.replace(/[\\*_~`|[\]()<>@]/g, '\\$&').replace(/^(\s*)(#{1,3}|[-+]|\d+\.)(?=\s)/gm, '$1\\$2');
+  return text
+    .replace(/[\\*_~`|[\]()<>@]/g, '\\$&')
+    .replace(/^(\s*)(#{1,3}|[-+])(?=\s)/gm, '$1\\$2')
+    .replace(/^(\s*\d+)\.(?=\s)/gm, '$1\\.');
 }
 
 /** Escaped and cut to `max` after escaping, never between a backslash and what it escapes. */

@@ -84,7 +84,10 @@ export interface TeamsMessage {
  * angle brackets. For TextBlocks only: TextRuns show their text as it is.
  */
 export function escapeTeams(text: string): string {
-  return text.replace(/[\\`*_~[\]()<>#|!]/g, '\\$&').replace(/^(\s*)([-+]|\d+\.)(?=\s)/gm, '$1\\$2');
+  return text
+    .replace(/[\\`*_~[\]()<>#|!]/g, '\\$&')
+    .replace(/^(\s*)([-+])(?=\s)/gm, '$1\\$2')
+    .replace(/^(\s*\d+)\.(?=\s)/gm, '$1\\.');
 }
 
 const COLOR: Record<Priority, TextRun['color']> = {

@@ -134,7 +134,7 @@ function embed(doc: ChatDoc, shown: number, quoteMax: number): Embed {
   const notes: string[] = [];
   if (omitted > 0)
     notes.push(`… and ${plural(omitted, `more ${doc.itemNoun}`)} not shown (Discord's message limits).`);
-  if (doc.quote !== undefined && doc.quote.length > quoteMax)
+  if (doc.quote !== undefined && escapeDiscord(doc.quote).length > quoteMax)
     notes.push("The review is cut short (Discord's message limits).");
   notes.push(doc.footer);
   const url = doc.links[0]?.url;

@@ -44,6 +44,8 @@ export const CHANNEL_TYPES = {
   email: { label: 'email' },
   console: { label: 'console' },
   webhook: { label: 'webhook' },
+  teams: { label: 'Microsoft Teams' },
+  discord: { label: 'Discord' },
 } as const satisfies Record<string, { label: string }>;
 
 export type ChannelType = keyof typeof CHANNEL_TYPES;

@@ -195,6 +195,23 @@ const webhookChannel = z.strictObject({
   minPriority,
 });
 
+/**
+ * A Microsoft Teams Workflows webhook ("When a Teams webhook request is received"; docs/configuration.md).
+ * Its URL carries the flow's signature (`sig=`): a secret, redacted from logs like Slack's.
+ */
+const teamsChannel = z.strictObject({
+  type: z.literal('teams'),
+  webhookUrl: z.url({ protocol: /^https?$/ }),
+  minPriority,
+});
+
+/** A Discord channel webhook; its URL holds the webhook's token, so it is a secret too. */
+const discordChannel = z.strictObject({
+  type: z.literal('discord'),
+  webhookUrl: z.url({ protocol: /^https?$/ }),
+  minPriority,
+});
+
 /** Prints alerts in the terminal (stdout): the demo's channel, and handy beside a log collector. */
 const consoleChannel = z.strictObject({ type: z.literal('console'), minPriority });
 
@@ -207,6 +224,8 @@ export const CHANNEL_SCHEMAS = {
   email: emailChannel,
   console: consoleChannel,
   webhook: webhookChannel,
+  teams: teamsChannel,
+  discord: discordChannel,
 } as const satisfies { [T in ChannelType]: z.ZodType<{ type: T }> };
 
 const channel = z.discriminatedUnion('type', [
@@ -214,6 +233,8 @@ const channel = z.discriminatedUnion('type', [
   CHANNEL_SCHEMAS.email,
   CHANNEL_SCHEMAS.console,
   CHANNEL_SCHEMAS.webhook,
+  CHANNEL_SCHEMAS.teams,
+  CHANNEL_SCHEMAS.discord,
 ]);
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -2,7 +2,7 @@
  * The channel types, one row each: the config it takes (config/schema.ts, CHANNEL_SCHEMAS), its renderers
  * for every alert kind, the group, the digest and the test message (render/channels.ts), and how its
  * sender is opened. The table must have a row for every type of src/kinds.ts, and a row's renderers one
- * for every alert kind: either missing fails to compile. A new type (webhook, teams, discord) is a row
+ * for every alert kind: either missing fails to compile. A new type is a row
  * here, a schema in the config and a set of renderers (docs/architecture.md, "Where to make a change").
  */
 import { CHANNEL_SCHEMAS, type ChannelConfigOf } from '../config/index.js';
@@ -10,18 +10,24 @@ import type { ChannelType } from '../kinds.js';
 import {
   type ChannelRenderers,
   type DataSource,
+  DISCORD_RENDERERS,
+  type DiscordMessage,
   EMAIL_RENDERERS,
   type EmailMessage,
   SLACK_RENDERERS,
   type SlackMessage,
+  TEAMS_RENDERERS,
+  type TeamsMessage,
   WEBHOOK_RENDERERS,
   type WebhookEvent,
 } from '../render/index.js';
 import { ConsoleSender } from './console.js';
+import { DiscordSender } from './discord.js';
 import { EmailSender } from './email.js';
 import { RenderingChannel } from './rendering-channel.js';
 import type { ChannelSender, Transport } from './sender.js';
 import { SlackSender } from './slack.js';
+import { TeamsSender } from './teams.js';
 import { WebhookSender } from './webhook.js';
 
 /** What opening a sender may need from outside the config. */
@@ -88,6 +94,19 @@ export const CHANNEL_TABLE: { readonly [T in ChannelType]: ChannelTypeEntry<T> }
     renderers: WEBHOOK_RENDERERS,
     subjectOf: (event: WebhookEvent) => event.type,
     transport: (name, config) => new WebhookSender(name, { url: config.url, secret: config.secret }),
+  }),
+  teams: row('teams', {
+    config: CHANNEL_SCHEMAS.teams,
+    renderers: TEAMS_RENDERERS,
+    subjectOf: (message: TeamsMessage) => message.summary,
+    transport: (name, config) => new TeamsSender(name, config.webhookUrl),
+  }),
+  discord: row('discord', {
+    config: CHANNEL_SCHEMAS.discord,
+    renderers: DISCORD_RENDERERS,
+    // The content line without its markdown escapes: a subject is read as plain text.
+    subjectOf: (message: DiscordMessage) => message.content.replace(/\\(.)/g, '$1').slice(0, 200),
+    transport: (name, config) => new DiscordSender(name, config.webhookUrl),
   }),
 };
 

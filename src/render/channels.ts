@@ -11,6 +11,8 @@ import type { ChannelRenderers } from './renderers.js';
 import type { SlackMessage } from './slack-blocks.js';
 import { emailTestMessage, slackTestMessage } from './test-message.js';
 
+export { DISCORD_RENDERERS } from './discord/renderers.js';
+export { TEAMS_RENDERERS } from './teams/renderers.js';
 export { WEBHOOK_RENDERERS } from './webhook/events.js';
 
 /** Block Kit; the digest as its compact summary. */

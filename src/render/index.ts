@@ -6,10 +6,26 @@ export { emailSubject, renderEmail } from './alert/alert-email.js';
 export { MAX_EMAIL_REVIEW_CHARACTERS } from './alert/alert-email-doc.js';
 export { renderSlack, type SlackRenderOptions } from './alert/alert-slack.js';
 export { notificationPriority } from './alert/alert-wording.js';
-export { EMAIL_RENDERERS, SLACK_RENDERERS, WEBHOOK_RENDERERS } from './channels.js';
+export {
+  DISCORD_RENDERERS,
+  EMAIL_RENDERERS,
+  SLACK_RENDERERS,
+  TEAMS_RENDERERS,
+  WEBHOOK_RENDERERS,
+} from './channels.js';
+export { alertChatDoc, type ChatDoc, digestChatDoc } from './chat-doc.js';
 export { digestSubject, renderDigestEmail } from './digest/digest-email.js';
 export { renderDigestSlack } from './digest/digest-slack.js';
 export { coverageNote, type DigestRenderOptions } from './digest/digest-wording.js';
+export {
+  DISCORD_LIMITS,
+  type DiscordMessage,
+  discordMessage,
+  type Embed,
+  embedCharacters,
+  escapeDiscord,
+  fitEscaped,
+} from './discord/embeds.js';
 export type { EmailMessage } from './email-blocks.js';
 export { cleanText, escapeHtml, escapeMrkdwn, oneLine, stars, truncate } from './escape.js';
 export {
@@ -33,6 +49,14 @@ export {
   type SlackMessage,
   slackBlocksSize,
 } from './slack-blocks.js';
+export {
+  type AdaptiveCard,
+  escapeTeams,
+  TEAMS_LIMITS,
+  type TeamsMessage,
+  teamsMessage,
+  teamsMessageBytes,
+} from './teams/card.js';
 export {
   WEBHOOK_EVENT_OF_KIND,
   WEBHOOK_EVENT_TYPES,

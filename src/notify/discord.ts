@@ -1,0 +1,71 @@
+import type { DiscordMessage } from '../render/index.js';
+import { parseRetryAfter } from '../util/http.js';
+import { DeliveryError } from './errors.js';
+import { type JsonAnswer, postJson, redactUrls } from './json-post.js';
+import type { Transport } from './sender.js';
+
+/** When Discord asks to wait without saying how long. */
+const DEFAULT_WAIT_MS = 2_000;
+
+/**
+ * How long Discord asks to wait: `retry_after` in the 429's JSON body (seconds, possibly fractional),
+ * else the Retry-After header.
+ */
+export function discordRetryAfterMs(answer: Pick<JsonAnswer, 'headers' | 'body'>): number | undefined {
+  try {
+    const seconds = (JSON.parse(answer.body) as { retry_after?: unknown }).retry_after;
+    if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0)
+      return Math.ceil(seconds * 1000);
+  } catch {
+    // Not JSON (a proxy's page): the header may still say.
+  }
+  return parseRetryAfter(answer.headers.get('retry-after'));
+}
+
+/** Discord's own words for a refusal (`{"message": "Invalid Form Body", …}`), short and URL-free. */
+function discordReason(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { message?: unknown }).message;
+    return typeof message === 'string' && message !== '' ? ` (${redactUrls(message).slice(0, 100)})` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A Discord channel webhook. Its URL holds the webhook's token: errors name the channel and the status,
+ * never the URL.
+ */
+export class DiscordSender implements Transport<DiscordMessage> {
+  readonly name: string;
+  readonly #url: string;
+  readonly #timeoutMs: number;
+
+  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } = {}) {
+    this.name = name;
+    this.#url = webhookUrl;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async post(message: DiscordMessage): Promise<void> {
+    const answer = await postJson(this.name, 'Discord', this.#url, message, this.#timeoutMs);
+    const { status } = answer;
+    if (status >= 200 && status < 300) return;
+    const what = `Discord answered HTTP ${status}${discordReason(answer.body)}`;
+    if (status === 429) {
+      throw new DeliveryError(this.name, what, {
+        retryAfterMs: discordRetryAfterMs(answer) ?? DEFAULT_WAIT_MS,
+      });
+    }
+    if (status >= 400 && status < 500) {
+      const hint =
+        status === 401 || status === 403 || status === 404
+          ? 'the webhook is gone or its URL is wrong: make a new one in the channel settings (Integrations)'
+          : 'it refused the message, so retrying cannot help';
+      throw new DeliveryError(this.name, `${what}: ${hint}, then \`reviewwatch notify retry\``, {
+        permanent: true,
+      });
+    }
+    throw new DeliveryError(this.name, what);
+  }
+}

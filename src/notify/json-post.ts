@@ -1,0 +1,48 @@
+import { errorMessage } from '../errors.js';
+import { DeliveryError } from './errors.js';
+
+/** What a chat service answered: its status, headers and (short) body. */
+export interface JsonAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/**
+ * POSTs JSON to a webhook whose URL is its secret (Teams' `sig=`, Discord's token): a failure to reach
+ * it names the channel, the service and the network error's code, never the URL. Redirects are refused,
+ * so the message cannot be sent on to somewhere else.
+ */
+export async function postJson(
+  channel: string,
+  service: string,
+  url: string,
+  payload: unknown,
+  timeoutMs: number,
+): Promise<JsonAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'reviewwatch' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+    });
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+      throw new DeliveryError(channel, `${service} did not answer within ${timeoutMs} ms`);
+    // undici's message is "fetch failed"; the cause's code says why, and names no URL.
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    const why = typeof code === 'string' ? code : redactUrls(errorMessage(err));
+    throw new DeliveryError(channel, `${service} is unreachable (${why})`);
+  }
+  // Read whole, so the connection is freed; only the start is ever shown.
+  const body = await response.text().catch(() => '');
+  return { status: response.status, headers: response.headers, body: body.slice(0, 2_000) };
+}
+
+/** Any URL in a service's text, down to its host: a webhook's URL must not reach an error or a log. */
+export function redactUrls(text: string): string {
+  return text.replace(/https?:\/\/([^/\s?#]+)[^\s]*/g, (_, host: string) => `https://${host}/…`);
+}

@@ -34,6 +34,8 @@ export interface RankChartInput {
   series: readonly ChartSeries[];
   gaps: readonly ChartGap[];
   title: string;
+  /** The SVG title's id: unique on its page (an app's page may draw more than one chart). */
+  id?: string;
 }
 
 /** The SVG; a short note instead when there is nothing to draw. */
@@ -92,8 +94,8 @@ export function rankChart(input: RankChartInput): SafeHtml {
   });
 
   const ticks = [...new Set([1, 10, Math.round((1 + floor) / 2), floor])].sort((a, b) => a - b);
-  return html`<svg class="chart ranks" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="ranks-title">
-  <title id="ranks-title">${input.title}</title>
+  return html`<svg class="chart ranks" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${input.id ?? 'ranks-title'}">
+  <title id="${input.id ?? 'ranks-title'}">${input.title}</title>
   <defs><pattern id="gap-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line class="hatch" x1="0" y1="0" x2="0" y2="6"></line></pattern></defs>
   ${ticks.map(
     (

@@ -100,7 +100,7 @@ describe('/market', () => {
     const shop = rowOf(text, 'shop');
     expect(shop).toContain('<a href="/apps/shop">Shop</a>');
     expect(shop).toMatch(
-      /<a href="\/categories\/store-design">store-design<\/a> <strong>#\d+<\/strong> <span class="move down"[^>]*>▼\d+<\/span>/,
+      /<a href="\/categories\/store-design">Store design<\/a> <strong>#\d+<\/strong> <span class="move down"[^>]*>▼\d+<\/span>/,
     );
     expect(shop).toMatch(/status=new%2Cacknowledged[^"]*">1<\/a>/);
     expect(shop).toContain('none seen');

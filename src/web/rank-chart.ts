@@ -5,7 +5,8 @@
  */
 import { html, type SafeHtml } from './html.js';
 
-const WIDTH = 640;
+const NARROW = 640;
+const WIDE = 960;
 const HEIGHT = 260;
 const PAD = { left: 40, right: 12, top: 12, bottom: 24 };
 /** Series colours in the stylesheet (.r0 … .r9). */
@@ -36,6 +37,51 @@ export interface RankChartInput {
   title: string;
   /** The SVG title's id: unique on its page (an app's page may draw more than one chart). */
   id?: string;
+  /** Drawn across the page's full width (a category's page), not at the column's. */
+  wide?: boolean;
+  /** What may explain the moves: one marker each, its label as its tooltip. */
+  events?: ReadonlyArray<{ at: Date; kind: string; label: string }>;
+}
+
+/** Rank ticks that read: #1, #5, #10, #20, #30, #50 … down to the chart's floor. */
+const RANK_TICKS = [1, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500];
+
+export function rankTicks(floor: number): number[] {
+  const ticks = RANK_TICKS.filter((t) => t <= floor);
+  const last = ticks.at(-1) ?? 1;
+  // The floor itself when it is well below the last round tick: where the tracked pages end.
+  if (floor - last >= Math.max(3, last / 4)) ticks.push(floor);
+  return ticks;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const TIME_STEPS = [
+  HOUR_MS,
+  3 * HOUR_MS,
+  6 * HOUR_MS,
+  12 * HOUR_MS,
+  DAY_MS,
+  2 * DAY_MS,
+  7 * DAY_MS,
+  14 * DAY_MS,
+  30 * DAY_MS,
+];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Dates on the x axis: at most `max` round times (UTC) between t0 and t1, labelled as days or hours. */
+export function timeTicks(t0: number, t1: number, max = 6): Array<{ at: number; label: string }> {
+  const step = TIME_STEPS.find((s) => (t1 - t0) / s <= max) ?? Math.ceil((t1 - t0) / max / DAY_MS) * DAY_MS;
+  const ticks: Array<{ at: number; label: string }> = [];
+  for (let at = Math.ceil(t0 / step) * step; at <= t1; at += step) {
+    const d = new Date(at);
+    const dayLabel = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+    ticks.push({
+      at,
+      label: step < DAY_MS ? `${dayLabel} ${d.toISOString().slice(11, 16)}` : dayLabel,
+    });
+  }
+  return ticks;
 }
 
 /** The SVG; a short note instead when there is nothing to draw. */
@@ -52,6 +98,7 @@ export function rankChart(input: RankChartInput): SafeHtml {
   );
   const t0 = Math.max(input.since.getTime(), Number.isFinite(first) ? first : input.since.getTime());
   const t1 = Math.max(input.until.getTime(), t0 + 1);
+  const WIDTH = input.wide ? WIDE : NARROW;
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const x = (t: number) => round(PAD.left + ((t - t0) / (t1 - t0)) * plotW);
@@ -93,9 +140,11 @@ export function rankChart(input: RankChartInput): SafeHtml {
     }${dots.map((p) => html`<circle cx="${p.cx}" cy="${p.cy}" r="2.5"><title>${series.name}: #${p.rank} on ${day(p.at)}</title></circle>`)}</g>`;
   });
 
-  const ticks = [...new Set([1, 10, Math.round((1 + floor) / 2), floor])].sort((a, b) => a - b);
-  return html`<svg class="chart ranks" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${input.id ?? 'ranks-title'}">
-  <title id="${input.id ?? 'ranks-title'}">${input.title}</title>
+  const ticks = rankTicks(floor);
+  const id = input.id ?? 'ranks-title';
+  const events = (input.events ?? []).filter((e) => e.at.getTime() >= t0 && e.at.getTime() <= t1);
+  return html`<svg class="chart ranks${input.wide ? ' wide' : ''}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}">
+  <title id="${id}">${input.title}</title>
   <defs><pattern id="gap-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line class="hatch" x1="0" y1="0" x2="0" y2="6"></line></pattern></defs>
   ${ticks.map(
     (
@@ -107,8 +156,14 @@ export function rankChart(input: RankChartInput): SafeHtml {
     (b) =>
       html`<rect class="gap" x="${b.left}" y="${PAD.top}" width="${b.width}" height="${plotH}"><title>${b.gap.snapshots} snapshot${b.gap.snapshots === 1 ? '' : 's'} failed (${day(b.gap.from)}${b.gap.snapshots > 1 ? ` to ${day(b.gap.to)}` : ''}): no ranks known</title></rect>`,
   )}
+  ${events.map(
+    (e) =>
+      html`<g class="event ev-${e.kind}"><title>${e.label} (${e.at.toISOString().slice(0, 16).replace('T', ' ')} UTC)</title><line x1="${x(e.at.getTime())}" x2="${x(e.at.getTime())}" y1="${PAD.top}" y2="${PAD.top + plotH}"></line><circle cx="${x(e.at.getTime())}" cy="${PAD.top + plotH}" r="3.5"></circle></g>`,
+  )}
   ${lines}
-  <text class="axis" x="${PAD.left}" y="${HEIGHT - 6}">${day(new Date(t0))}</text>
-  <text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 6}" text-anchor="end">${day(input.until)}</text>
+  ${timeTicks(t0, t1).map(
+    (t) =>
+      html`<line class="tick" x1="${x(t.at)}" x2="${x(t.at)}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH + 4}"></line><text class="axis" x="${x(t.at)}" y="${HEIGHT - 6}" text-anchor="middle">${t.label}</text>`,
+  )}
 </svg>`;
 }

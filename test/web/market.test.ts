@@ -133,7 +133,7 @@ describe('/categories/HANDLE', () => {
   it('draws the ranks with the failed snapshots as a break, not as rank 0', async () => {
     const text = await page(`/categories/${MARKET_CATEGORY}`);
     expectNothingInjected(text);
-    const svg = text.slice(text.indexOf('<svg class="chart ranks"'), text.indexOf('</svg>') + 6);
+    const svg = text.slice(text.indexOf('<svg class="chart ranks'), text.indexOf('</svg>') + 6);
     expect(svg.match(/<rect class="gap"/g)).toHaveLength(1);
     expect(svg).toContain('2 snapshots failed');
     // The own app's line: two segments, one each side of the gap, every point inside the plot.
@@ -157,9 +157,14 @@ describe('/categories/HANDLE', () => {
     );
     expect(text).toMatch(/<h2 id="top-h">Top 10 now<\/h2>/);
     expect(text).toMatch(/<ol class="sponsored"><li>/);
-    // Watched apps link to their pages; other apps have none.
+    // Every app links to its page: an entrant, seen only in the market, has one too.
     expect(text).toContain('<a href="/apps/shop">Shop</a>');
-    expect(text).not.toContain(`href="/apps/${ENTRANT}"`);
+    expect(text).toContain(`href="/apps/${ENTRANT}"`);
+    const entrant = await page(`/apps/${ENTRANT}`);
+    expectNothingInjected(entrant);
+    expect(entrant).toContain('Not a watched app: seen in the tracked categories.');
+    expect(entrant).toMatch(/<tr data-category="store-design">.*<strong>#\d+<\/strong>/s);
+    await page('/apps/never-seen-anywhere', 404);
   });
 
   it('shows a shorter span, and answers an unknown category with a page saying what is tracked', async () => {

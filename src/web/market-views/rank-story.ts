@@ -52,7 +52,7 @@ export function placesText(move: number): string {
 }
 
 /**
- * "#15, ▼10 against a week ago (#5)": the latest rank and the week's move. When the history is shorter
+ * "#15, ▼10 against a week ago (#5 then)": the latest rank and the week's move. When the history is shorter
  * than a week the move is against the oldest snapshot kept, and it says since when.
  */
 export function weekMoveText(rank: CategoryRank): string {
@@ -63,11 +63,11 @@ export function weekMoveText(rank: CategoryRank): string {
       ? ''
       : rank.at.getTime() - before.at.getTime() >= WEEK_MS
         ? 'against a week ago'
-        : `since ${shortDay(before.at)} ${before.at.toISOString().slice(11, 16)} UTC (the oldest snapshot kept)`;
+        : `against the oldest snapshot kept, ${shortDay(before.at)} ${before.at.toISOString().slice(11, 16)} UTC`;
   if (rank.rank === null) {
     return then === null ? 'not in the tracked pages' : `left the tracked pages, #${then} ${against}`;
   }
   if (before === null) return `#${rank.rank}, no earlier snapshot to compare`;
   if (then === null) return `#${rank.rank}, new in the tracked pages ${against}`;
-  return `#${rank.rank}, ${placesText(rank.move ?? 0)} ${against} (#${then})`;
+  return `#${rank.rank}, ${placesText(rank.move ?? 0)} ${against} (#${then} then)`;
 }

@@ -23,7 +23,12 @@ export interface Marker {
   at: Date;
   label: string;
   kind: string;
+  /** Ratings the alert quoted: the axis reaches them, so the chart shows what the alert said. */
+  quoted?: readonly number[];
 }
+
+/** Fewer points than this are drawn as dots too: a line through two points hides that there are two. */
+const SPARSE = 30;
 
 /**
  * The average rating as a line, the rating the listing displays (one decimal) as a step line, and a
@@ -37,9 +42,13 @@ export function ratingChart(
   if (points.length === 0) return html`<p class="muted">No rating recorded in this period.</p>`;
   const first = points[0] as LinePoint;
   const last = points[points.length - 1] as LinePoint;
-  const t0 = Math.min(first.at.getTime(), ...markers.map((m) => m.at.getTime()));
-  const t1 = Math.max(last.at.getTime(), t0 + 1);
-  const values = points.map((p) => p.value);
+  const start = Math.min(first.at.getTime(), ...markers.map((m) => m.at.getTime()));
+  const end = Math.max(last.at.getTime(), ...markers.map((m) => m.at.getTime()));
+  // A span of hours (or one point) is drawn within a day around it, not stretched edge to edge.
+  const pad = Math.max(0, 86_400_000 - (end - start)) / 2;
+  const t0 = start - pad;
+  const t1 = Math.max(end + pad, t0 + 1);
+  const values = [...points.map((p) => p.value), ...markers.flatMap((m) => m.quoted ?? [])];
   const lo = Math.max(1, Math.floor((Math.min(...values) - 0.05) * 10) / 10);
   const hi = Math.min(5, Math.ceil((Math.max(...values) + 0.05) * 10) / 10);
   const span = Math.max(hi - lo, 0.1);
@@ -65,6 +74,14 @@ export function ratingChart(
   )}
   <polyline class="displayed" points="${displayed}"></polyline>
   <polyline class="average" points="${line}"></polyline>
+  ${
+    points.length < SPARSE
+      ? points.map(
+          (p) =>
+            html`<circle class="point" cx="${x(p.at.getTime())}" cy="${y(p.value)}" r="3"><title>${p.value.toFixed(2)} on ${day(p.at)}</title></circle>`,
+        )
+      : ''
+  }
   ${markers.map(
     (m) =>
       html`<line class="marker m-${m.kind}" x1="${x(m.at.getTime())}" x2="${x(m.at.getTime())}" y1="${PAD.top}" y2="${HEIGHT - PAD.bottom}"><title>${m.label}</title></line>`,

@@ -89,7 +89,8 @@ describe('one rank story', () => {
       expect(headline).toContain(`fell from #${move.from} to #${move.to}`);
       const alertMove = `Rank alert: fell #${move.from} → #${move.to} on ${shortDay(new Date(move.at))}`;
 
-      const api = await (await fetch(`${server.url}/api/market`, { headers: AUTH })).json();
+      // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON as a client would
+      const api: any = await (await fetch(`${server.url}/api/market`, { headers: AUTH })).json();
       const rank = api.apps[0].ranks[0];
       expect(rank.alert).toMatchObject({ kind: 'fell', from: move.from, to: move.to });
       expect(rank.alert.text).toBe(alertMove.replace('Rank alert: ', ''));

@@ -30,7 +30,10 @@ export function appPageHtml(view: AppView): string {
   const markers = page.alerts.map((a) => ({
     at: a.createdAt,
     kind: a.kind,
-    label: `${a.kind === 'incident' ? 'Possible incident' : 'Rating drop'} (${a.priority}), ${formatTime(a.createdAt)}`,
+    label: `${a.kind === 'incident' ? 'Possible incident' : 'Rating drop'} (${a.priority}), ${formatTime(a.createdAt)}${
+      a.quoted.length === 2 ? `: ${a.quoted.map((v) => v.toFixed(2)).join(' → ')}` : ''
+    }`,
+    quoted: a.quoted,
   }));
   const now = page.distributionNow;
   const before = page.distributionBefore;

@@ -1,10 +1,11 @@
 /** One category over time (`/categories/HANDLE`, `/api/categories/HANDLE`, `reviewwatch market --category`). */
 import { exitsOf, gapsOf, rankIn, type SnapshotGap, sponsorChanges } from '../../market/history.js';
+import type { CategorySnapshot } from '../../market/snapshot.js';
 import type { Db } from '../../store/db.js';
 import { categoryStates } from '../../store/market/categories.js';
 import { categorySnapshotsBetween, firstSeenBetween } from '../../store/market/snapshots.js';
 import { reviewAlertsSince } from '../../store/review-reads.js';
-import { type MarketViewInput, nameOf, ownFirst } from './input.js';
+import { type MarketApp, type MarketViewInput, nameOf, ownFirst } from './input.js';
 import { lastAlertMoves, type MoveItem, marketMoves } from './moves.js';
 import { type CategoryRank, type CategoryStatus, DAY_MS, ranksIn, statusOf } from './ranks.js';
 
@@ -121,31 +122,16 @@ export function categoryView(
       const name = (h: string) => names.get(h) ?? h;
 
       const watched = ownFirst(input.apps);
-      const leaders = (latest?.apps ?? [])
-        .filter((a) => a.rank !== null && !watched.some((w) => w.handle === a.handle))
-        .slice(0, LEADERS);
       const moves = movesIn(marketMoves(tx, since, until), handle, new Set(names.keys()));
-      const alerted = lastAlertMoves(moves);
-      const base = [
-        ...watched.map((a) => ({ handle: a.handle, name: nameOf(tx, a), role: a.role })),
-        ...leaders.map((a) => ({ handle: a.handle, name: a.name, role: 'leader' as const })),
-      ].slice(0, MAX_SERIES);
-      const passers = passersOf(moves, handle)
-        .filter((a) => !base.some((b) => b.handle === a.handle))
-        .map((a) => ({ handle: a.handle, name: name(a.handle), role: 'passer' as const }));
-      const followed = [...base, ...passers].slice(0, Math.max(base.length, MAX_SERIES_WITH_PASSERS));
-      const series: RankSeries[] = followed.map((app) => {
-        const rank = ranks?.get(app.handle);
-        const watchedApp = app.role === 'own' || app.role === 'competitor';
-        return {
-          ...app,
-          points: ok.map((snapshot, i) => ({ at: okAt[i] as Date, rank: rankIn(snapshot, app.handle) })),
-          rank: latest ? rankIn(latest, app.handle) : null,
-          move: rank?.move ?? null,
-          ...(watchedApp && rank
-            ? { story: { ...rank, alert: alerted.get(`${handle} ${app.handle}`) ?? null } }
-            : {}),
-        };
+      const series = followedSeries(tx, {
+        handle,
+        watched,
+        latest,
+        ok,
+        okAt,
+        ranks,
+        moves,
+        name,
       });
 
       const baseline = state?.baselineAt?.getTime();
@@ -206,6 +192,48 @@ export function categoryView(
     },
     { behavior: 'deferred' },
   );
+}
+
+/** The lines a category's chart follows: the watched apps, the leaders, and the apps that passed an own app. */
+function followedSeries(
+  tx: Db,
+  c: {
+    handle: string;
+    watched: readonly MarketApp[];
+    latest: CategorySnapshot | undefined;
+    ok: readonly CategorySnapshot[];
+    okAt: readonly Date[];
+    ranks: Map<string, CategoryRank> | undefined;
+    moves: readonly MoveItem[];
+    name: (handle: string) => string;
+  },
+): RankSeries[] {
+  const { handle, watched, latest, ok, okAt, ranks } = c;
+  const alerted = lastAlertMoves(c.moves);
+  const leaders = (latest?.apps ?? [])
+    .filter((a) => a.rank !== null && !watched.some((w) => w.handle === a.handle))
+    .slice(0, LEADERS);
+  const base = [
+    ...watched.map((a) => ({ handle: a.handle, name: nameOf(tx, a), role: a.role })),
+    ...leaders.map((a) => ({ handle: a.handle, name: a.name, role: 'leader' as const })),
+  ].slice(0, MAX_SERIES);
+  const passers = passersOf(c.moves, handle)
+    .filter((a) => !base.some((b) => b.handle === a.handle))
+    .map((a) => ({ handle: a.handle, name: c.name(a.handle), role: 'passer' as const }));
+  const followed = [...base, ...passers].slice(0, Math.max(base.length, MAX_SERIES_WITH_PASSERS));
+  return followed.map((app) => {
+    const rank = ranks?.get(app.handle);
+    const watchedApp = app.role === 'own' || app.role === 'competitor';
+    return {
+      ...app,
+      points: ok.map((snapshot, i) => ({ at: okAt[i] as Date, rank: rankIn(snapshot, app.handle) })),
+      rank: latest ? rankIn(latest, app.handle) : null,
+      move: rank?.move ?? null,
+      ...(watchedApp && rank
+        ? { story: { ...rank, alert: alerted.get(`${handle} ${app.handle}`) ?? null } }
+        : {}),
+    };
+  });
 }
 
 /** The moves of this category, and the listing changes of the apps it ranks. */

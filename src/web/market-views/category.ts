@@ -3,9 +3,11 @@ import { exitsOf, gapsOf, rankIn, type SnapshotGap, sponsorChanges } from '../..
 import type { CategorySnapshot } from '../../market/snapshot.js';
 import type { Db } from '../../store/db.js';
 import { categoryStates } from '../../store/market/categories.js';
+import { listingChangesSince } from '../../store/market/listings.js';
 import { categorySnapshotsBetween, firstSeenBetween } from '../../store/market/snapshots.js';
 import { reviewAlertsSince } from '../../store/review-reads.js';
 import { type MarketApp, type MarketViewInput, nameOf, ownFirst } from './input.js';
+import { changeSummary } from './listing-timeline.js';
 import { lastAlertMoves, type MoveItem, marketMoves } from './moves.js';
 import { type CategoryRank, type CategoryStatus, DAY_MS, ranksIn, statusOf } from './ranks.js';
 
@@ -162,6 +164,10 @@ export function categoryView(
           entrants,
           sponsored: sponsorChanged,
           own: reviewAlertsSince(tx, own, since).map((r) => ({ ...r, name: name(r.handle) })),
+          // Every listing change that alerts, of any app the category ranked: what passed an own app.
+          listings: listingChangesSince(tx, [...names.keys()], since)
+            .filter((row) => row.alerted && row.at < until)
+            .map((row) => ({ at: row.at, text: `${name(row.appHandle)}: ${changeSummary(row).text}` })),
         }),
         status: statusOf(handle, state, latestRow),
         snapshots: ok.length,
@@ -256,14 +262,15 @@ function eventsOf(input: {
   entrants: ReadonlyArray<{ name: string; at: Date; rank: number | null }>;
   sponsored: ReadonlyArray<{ at: Date; added: Array<{ name: string }>; removed: Array<{ name: string }> }>;
   own: ReadonlyArray<{ name: string; kind: 'rating-drop' | 'incident'; at: Date }>;
+  listings: ReadonlyArray<{ at: Date; text: string }>;
 }): ChartEvent[] {
   const names = (apps: ReadonlyArray<{ name: string }>) => apps.map((a) => a.name).join(', ');
   const events: ChartEvent[] = [
     ...input.moves.flatMap((m): ChartEvent[] =>
-      m.kind === 'listing' || m.kind === 'rank' || m.kind === 'reshuffle'
-        ? [{ at: m.at, kind: m.kind, label: m.title }]
-        : [],
+      // A listing alert's changes are among the stored ones below: marked once, from those.
+      m.kind === 'rank' || m.kind === 'reshuffle' ? [{ at: m.at, kind: m.kind, label: m.title }] : [],
     ),
+    ...input.listings.map((l): ChartEvent => ({ at: l.at, kind: 'listing', label: l.text })),
     ...input.entrants.map(
       (e): ChartEvent => ({
         at: e.at,

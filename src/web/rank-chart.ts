@@ -3,6 +3,8 @@
  * line per app. A line breaks where the app was not in the tracked pages and where a snapshot failed: a
  * failed snapshot is a hatched band, never a rank (and never rank 0). Colours come from the stylesheet.
  */
+import { scaleLinear, scaleUtc } from 'd3-scale';
+import { line } from 'd3-shape';
 import { html, type SafeHtml } from './html.js';
 
 const NARROW = 640;
@@ -54,34 +56,20 @@ export function rankTicks(floor: number): number[] {
   return ticks;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-const TIME_STEPS = [
-  HOUR_MS,
-  3 * HOUR_MS,
-  6 * HOUR_MS,
-  12 * HOUR_MS,
-  DAY_MS,
-  2 * DAY_MS,
-  7 * DAY_MS,
-  14 * DAY_MS,
-  30 * DAY_MS,
-];
+const DAY_MS = 86_400_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** Dates on the x axis: at most `max` round times (UTC) between t0 and t1, labelled as days or hours. */
+/**
+ * Dates on the x axis: d3's round UTC times between t0 and t1 (at most about `max`), labelled "5 Nov", or
+ * "5 Nov 12:00" when they are less than a day apart.
+ */
 export function timeTicks(t0: number, t1: number, max = 6): Array<{ at: number; label: string }> {
-  const step = TIME_STEPS.find((s) => (t1 - t0) / s <= max) ?? Math.ceil((t1 - t0) / max / DAY_MS) * DAY_MS;
-  const ticks: Array<{ at: number; label: string }> = [];
-  for (let at = Math.ceil(t0 / step) * step; at <= t1; at += step) {
-    const d = new Date(at);
-    const dayLabel = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-    ticks.push({
-      at,
-      label: step < DAY_MS ? `${dayLabel} ${d.toISOString().slice(11, 16)}` : dayLabel,
-    });
-  }
-  return ticks;
+  const ticks = scaleUtc().domain([t0, t1]).ticks(max);
+  const step = ticks.length > 1 ? (ticks[1] as Date).getTime() - (ticks[0] as Date).getTime() : DAY_MS;
+  return ticks.map((d) => {
+    const day = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+    return { at: d.getTime(), label: step < DAY_MS ? `${day} ${d.toISOString().slice(11, 16)}` : day };
+  });
 }
 
 /** The SVG; a short note instead when there is nothing to draw. */
@@ -101,8 +89,14 @@ export function rankChart(input: RankChartInput): SafeHtml {
   const WIDTH = input.wide ? WIDE : NARROW;
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (t: number) => round(PAD.left + ((t - t0) / (t1 - t0)) * plotW);
-  const y = (rank: number) => round(PAD.top + ((rank - 1) / Math.max(1, floor - 1)) * plotH);
+  const xScale = scaleUtc()
+    .domain([t0, t1])
+    .range([PAD.left, PAD.left + plotW]);
+  const yScale = scaleLinear()
+    .domain([1, Math.max(2, floor)])
+    .range([PAD.top, PAD.top + plotH]);
+  const x = (t: number) => round(xScale(t));
+  const y = (rank: number) => round(yScale(rank));
   // Every successful snapshot's time: a gap's band reaches from the one before it to the one after.
   const times = [...new Set(input.series.flatMap((s) => s.points.map((p) => p.at.getTime())))].sort(
     (a, b) => a - b,
@@ -116,22 +110,28 @@ export function rankChart(input: RankChartInput): SafeHtml {
   const brokenBetween = (a: number, b: number) =>
     input.gaps.some((g) => g.from.getTime() > a && g.to.getTime() < b);
 
+  // A line breaks where its app is out of the tracked pages and across a failed snapshot's band.
+  const path = line<{ at: number; rank: number | null }>()
+    .defined((p) => p.rank !== null)
+    .x((p) => x(p.at))
+    .y((p) => y(p.rank ?? 1))
+    .digits(1);
   const lines = input.series.map((series, i) => {
-    let d = '';
+    const broken: Array<{ at: number; rank: number | null }> = [];
     const dots: Array<{ cx: number; cy: number; rank: number; at: Date }> = [];
-    let previous: { at: number; rank: number | null } | undefined;
     series.points.forEach((point, j) => {
       const at = point.at.getTime();
-      if (point.rank !== null) {
-        const joined = previous !== undefined && previous.rank !== null && !brokenBetween(previous.at, at);
-        d += `${joined ? 'L' : 'M'}${x(at)} ${y(point.rank)} `;
-        const next = series.points[j + 1];
-        const alone =
-          !joined && (next === undefined || next.rank === null || brokenBetween(at, next.at.getTime()));
-        if (alone) dots.push({ cx: x(at), cy: y(point.rank), rank: point.rank, at: point.at });
-      }
-      previous = { at, rank: point.rank };
+      const previous = series.points[j - 1];
+      if (previous && brokenBetween(previous.at.getTime(), at)) broken.push({ at, rank: null });
+      broken.push({ at, rank: point.rank });
+      const next = series.points[j + 1];
+      const joinedBefore =
+        previous !== undefined && previous.rank !== null && !brokenBetween(previous.at.getTime(), at);
+      const joinedAfter = next !== undefined && next.rank !== null && !brokenBetween(at, next.at.getTime());
+      if (point.rank !== null && !joinedBefore && !joinedAfter)
+        dots.push({ cx: x(at), cy: y(point.rank), rank: point.rank, at: point.at });
     });
+    const d = broken.some((p) => p.rank !== null) ? (path(broken) ?? '') : '';
     const last = [...series.points].reverse().find((p) => p.rank !== null);
     const label = `${series.name}: ${last ? `#${last.rank} on ${day(last.at)}` : 'not in the tracked pages'}`;
     const cls = `series r${i % SERIES_COLOURS}${series.own ? ' own' : ''}`;

@@ -139,7 +139,7 @@ describe('/categories/HANDLE', () => {
     // The own app's line: two segments, one each side of the gap, every point inside the plot.
     const own = /<g class="series r0 own">.*?<path d="([^"]+)"/s.exec(svg)?.[1] ?? '';
     expect(own.match(/M/g)).toHaveLength(2);
-    const ys = [...own.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+    const ys = [...own.matchAll(/[ML][\d.]+[ ,]([\d.]+)/g)].map((m) => Number(m[1]));
     expect(ys).toHaveLength(SAMPLE_DAYS - GAP_DAYS.length);
     expect(Math.min(...ys)).toBeGreaterThanOrEqual(12);
     expect(text).toContain('2 snapshots failed (');

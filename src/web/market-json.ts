@@ -109,6 +109,7 @@ export function overviewJson(overview: MarketOverview, publicUrl: string | undef
 export function categoryJson(view: CategoryView, publicUrl: string | undefined) {
   return {
     handle: view.handle,
+    name: view.name,
     url: inboxUrl(categoryPath(view.handle), publicUrl),
     since: iso(view.since),
     until: iso(view.until),
@@ -130,8 +131,12 @@ export function categoryJson(view: CategoryView, publicUrl: string | undefined) 
       role: s.role,
       rank: s.rank,
       move: s.move,
+      week: s.story ? weekMoveText(s.story) : null,
+      alert: alertMoveJson(s.story?.alert ?? null),
       points: s.points.map((p) => ({ at: iso(p.at), rank: p.rank })),
     })),
+    events: view.events.map((e) => ({ ...e, at: iso(e.at) })),
+    moves: view.moves.map((m) => moveJson(m, publicUrl)),
     top: view.top,
     entrants: view.entrants.map((e) => ({ ...e, at: iso(e.at) })),
     exits: view.exits.map((e) => ({ ...e, at: iso(e.at) })),

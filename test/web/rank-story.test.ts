@@ -1,6 +1,6 @@
 /**
- * One rank story (docs/inbox.md): the rank alert, /market, /categories/HANDLE, the app's page, /api/market
- * and `reviewwatch market` give the same numbers for the same move. The alert is the detector's own,
+ * One rank story (docs/inbox.md): the rank alert, /market, /categories/HANDLE, the app's page, /api/market,
+ * /api/categories/HANDLE and `reviewwatch market` give the same numbers for the same move. The alert is the detector's own,
  * raised from the stored history as a snapshot would raise it; the pages are read over HTTP and the
  * command run as a user runs it.
  */
@@ -98,6 +98,14 @@ describe('one rank story', () => {
       expect(rank.move).toBeLessThan(0);
       const weekMove = `This week: #${rank.rank}, ▼${-rank.move} against a week ago (#${rank.before.rank} then)`;
       expect(rank.week).toBe(weekMove.replace('This week: ', ''));
+
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      const category: any = await (
+        await fetch(`${server.url}/api/categories/store-design`, { headers: AUTH })
+      ).json();
+      const shop = category.series.find((s: { handle: string }) => s.handle === 'shop');
+      expect(shop.week).toBe(rank.week);
+      expect(shop.alert).toEqual(rank.alert);
 
       const config = join(dir.dir, 'reviewwatch.yaml');
       writeFileSync(

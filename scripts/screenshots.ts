@@ -20,12 +20,13 @@ import { createWeb } from '../src/web/router.js';
 import { sampleDigestData } from '../test/fixtures/digest-sample.js';
 import { SAMPLE_USER, sampleInboxConfig, seedInboxSample } from '../test/fixtures/inbox-sample.js';
 import {
+  ENTRANT,
   MARKET_CATEGORY,
   marketSimOptions,
   type SampleApps,
   seedMarketSample,
 } from '../test/fixtures/market-sample.js';
-import { startMarketSeeder } from '../test/helpers/market.js';
+import { raiseStoredRankAlert, startMarketSeeder } from '../test/helpers/market.js';
 
 /** The inbox sample's apps in the market: its own apps climbing and falling, its competitor cutting a price. */
 const MARKET_APPS: SampleApps = {
@@ -115,6 +116,13 @@ async function shootInbox(): Promise<void> {
   const seeder = await startMarketSeeder(store, marketSimOptions(MARKET_APPS));
   await seedMarketSample(seeder, MARKET_APPS, now);
   await seeder.close();
+  // The alerts the month raised: what the pages' "what moved" feeds and rank stories show.
+  raiseStoredRankAlert(store, {
+    category: MARKET_CATEGORY,
+    own: MARKET_APPS.own,
+    ownName: 'Bundle Builder',
+    entrant: { handle: ENTRANT, name: MARKET_APPS.entrantTitle ?? ENTRANT },
+  });
   const sample = sampleInboxConfig();
   const config = parseConfig(
     {
@@ -161,7 +169,7 @@ async function shootInbox(): Promise<void> {
     await page.goto(`${base}/market`);
     await page.screenshot({
       path: join(outDir, 'market-overview.png'),
-      clip: { x: 0, y: 0, width: 1280, height: 520 },
+      clip: { x: 0, y: 0, width: 1280, height: 1000 },
     });
     console.log(`wrote ${join(outDir, 'market-overview.png')}`);
     // The same session on a phone (390×844): the list as cards, the filters folded.

@@ -30,6 +30,8 @@ export interface SponsoredSlot {
 
 export interface CategorySnapshot {
   category: string;
+  /** The category's name as its first page gave it (untrusted); absent in snapshots stored before it was kept. */
+  name?: string;
   /** When it was taken (ms since the epoch). */
   at: number;
   /** Organic apps in rank order, then the apps that only hold a sponsored slot. */
@@ -79,8 +81,10 @@ export function snapshotOf(category: string, pages: readonly CategoryPage[], at:
       byHandle.set(entry.handle, app);
     }
   });
+  const name = pages[0]?.name.trim();
   return {
     category,
+    ...(name ? { name } : {}),
     at,
     apps: [...organic, ...adOnly.values()],
     sponsored,

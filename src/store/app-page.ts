@@ -38,6 +38,8 @@ export interface AppAlert {
   kind: 'rating-drop' | 'incident';
   priority: string;
   createdAt: Date;
+  /** The averages a rating-drop alert quoted (from, to): the rating chart's axis covers them. */
+  quoted: number[];
 }
 
 export interface AppPage {
@@ -92,6 +94,13 @@ const statements = preparedOnce((db: StoreDb) => {
       .prepare(),
     before: lastDistribution(bound(ratingSnapshots.takenAt, 'until')),
     latest: lastDistribution(),
+    lastAverage: db
+      .select(SNAPSHOT)
+      .from(ratingSnapshots)
+      .where(and(ofApp, isNotNull(ratingSnapshots.average)))
+      .orderBy(desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id))
+      .limit(1)
+      .prepare(),
     volume: db
       .select({
         // Literals, not parameters: a bound number is a REAL to SQLite, and the division must be an integer's.
@@ -124,7 +133,13 @@ const statements = preparedOnce((db: StoreDb) => {
       )
       .prepare(),
     alerts: db
-      .select({ id: alerts.id, kind: alerts.kind, priority: alerts.priority, createdAt: alerts.createdAt })
+      .select({
+        id: alerts.id,
+        kind: alerts.kind,
+        priority: alerts.priority,
+        createdAt: alerts.createdAt,
+        payload: alerts.payload,
+      })
       .from(alerts)
       .where(
         and(
@@ -162,6 +177,11 @@ export function appPage(
   for (const row of st.snapshots.all({ handle, from })) {
     if (row.average !== null) daily.set(Math.floor(row.at.getTime() / DAY_MS), row);
   }
+  // Nothing in the span: the latest rating ever stored, so the chart is never empty while one exists.
+  if (daily.size === 0) {
+    const last = st.lastAverage.get({ handle });
+    if (last) daily.set(0, last);
+  }
   const ratings = [...daily.values()].map((row) => ({
     at: row.at,
     average: row.average ?? 0,
@@ -186,7 +206,11 @@ export function appPage(
   const open = st.open.get({ handle, maxRating: options.maxRating })?.n ?? 0;
   const alerts = st.alerts
     .all({ handle, from })
-    .flatMap((a) => (a.kind === 'rating-drop' || a.kind === 'incident' ? [{ ...a, kind: a.kind }] : []));
+    .flatMap(({ payload, ...a }) =>
+      a.kind === 'rating-drop' || a.kind === 'incident'
+        ? [{ ...a, kind: a.kind, quoted: quotedOf(payload) }]
+        : [],
+    );
 
   return {
     handle,
@@ -199,4 +223,10 @@ export function appPage(
     open,
     alerts,
   };
+}
+
+/** The averages a rating-drop alert's payload quoted (alerts/types.ts RatingDropAlert), if it says. */
+function quotedOf(payload: unknown): number[] {
+  const p = payload as { from?: { average?: unknown }; to?: { average?: unknown } } | null;
+  return [p?.from?.average, p?.to?.average].filter((v): v is number => typeof v === 'number');
 }

@@ -31,17 +31,20 @@ export function reviewAlertsSince(
     );
 }
 
+export interface StoredRatings {
+  latest: { average: number; at: Date } | null;
+  before: number | null;
+  /** When none is as old as `before`: the oldest stored, to measure the change since then. */
+  oldest: { average: number; at: Date } | null;
+}
+
 /**
  * The listed rating of each app as the review polls stored it: the latest, and the latest at or before
- * `before` (for the change over a week); null where none was stored.
+ * `before` (for the change over a week), else the oldest; null where none was stored.
  */
-export function ratingsAt(
-  db: Db,
-  handles: readonly string[],
-  before: Date,
-): Map<string, { latest: { average: number; at: Date } | null; before: number | null }> {
-  const out = new Map<string, { latest: { average: number; at: Date } | null; before: number | null }>();
-  const pick = (handle: string, until: Date | undefined) =>
+export function ratingsAt(db: Db, handles: readonly string[], before: Date): Map<string, StoredRatings> {
+  const out = new Map<string, StoredRatings>();
+  const pick = (handle: string, until: Date | undefined, oldest = false) =>
     db
       .select({ average: ratingSnapshots.average, at: ratingSnapshots.takenAt })
       .from(ratingSnapshots)
@@ -52,15 +55,21 @@ export function ratingsAt(
           until === undefined ? undefined : lte(ratingSnapshots.takenAt, until),
         ),
       )
-      .orderBy(desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id))
+      .orderBy(
+        ...(oldest
+          ? [asc(ratingSnapshots.takenAt), asc(ratingSnapshots.id)]
+          : [desc(ratingSnapshots.takenAt), desc(ratingSnapshots.id)]),
+      )
       .limit(1)
       .get();
   for (const handle of handles) {
     const latest = pick(handle, undefined);
     const then = pick(handle, before);
+    const first = then ? undefined : pick(handle, undefined, true);
     out.set(handle, {
       latest: latest?.average == null ? null : { average: latest.average, at: latest.at },
       before: then?.average ?? null,
+      oldest: first?.average == null ? null : { average: first.average, at: first.at },
     });
   }
   return out;

@@ -3,7 +3,17 @@
  * documented in docs/inbox.md: dates as ISO strings, ranks organic (null: not in the tracked pages), moves
  * in places climbed (negative: fell), and each page's URL in the inbox.
  */
-import type { CategoryView, ChangeSummary, ListingTimeline, MarketOverview } from './market-views/index.js';
+import {
+  type AlertMove,
+  alertMoveText,
+  type CategoryRank,
+  type CategoryView,
+  type ChangeSummary,
+  type ListingTimeline,
+  type MarketOverview,
+  type MoveItem,
+  weekMoveText,
+} from './market-views/index.js';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
@@ -27,11 +37,50 @@ function changeJson(change: ChangeSummary) {
   };
 }
 
+/** A rank alert's move: its numbers and the text every page gives it (market-views/rank-story.ts). */
+function alertMoveJson(move: AlertMove | null) {
+  return move
+    ? { kind: move.kind, from: move.from, to: move.to, at: iso(move.at), text: alertMoveText(move) }
+    : null;
+}
+
+/** Both sides of the rank story: the week's move (`move`, `week`) and the last rank alert's (`alert`). */
+export function rankJson(r: CategoryRank) {
+  return {
+    category: r.category,
+    rank: r.rank,
+    sponsored: r.sponsored,
+    at: iso(r.at),
+    before: r.before ? { rank: r.before.rank, at: iso(r.before.at) } : null,
+    move: r.move,
+    week: weekMoveText(r),
+    alert: alertMoveJson(r.alert),
+  };
+}
+
+export function moveJson(m: MoveItem, publicUrl: string | undefined) {
+  return {
+    id: m.id,
+    kind: m.kind,
+    at: iso(m.at),
+    priority: m.priority,
+    category: m.category
+      ? { ...m.category, url: inboxUrl(categoryPath(m.category.handle), publicUrl) }
+      : null,
+    apps: m.apps.map((a) => ({ ...a, url: inboxUrl(appPath(a.handle), publicUrl) })),
+    title: m.title,
+    linesLabel: m.linesLabel,
+    lines: m.lines,
+    move: m.move ? alertMoveJson(m.move) : null,
+  };
+}
+
 export function overviewJson(overview: MarketOverview, publicUrl: string | undefined) {
   return {
     at: iso(overview.at),
     categories: overview.categories.map((c) => ({
       handle: c.handle,
+      name: c.name,
       url: inboxUrl(categoryPath(c.handle), publicUrl),
       state: c.state,
       lastSnapshotAt: iso(c.lastSnapshotAt),
@@ -46,25 +95,21 @@ export function overviewJson(overview: MarketOverview, publicUrl: string | undef
       url: inboxUrl(appPath(app.handle), publicUrl),
       rating: app.rating,
       ratingChange: app.ratingChange,
+      ratingSince: iso(app.ratingSince),
       openLowReviews: app.openLow,
-      ranks: app.ranks.map((r) => ({
-        category: r.category,
-        rank: r.rank,
-        sponsored: r.sponsored,
-        at: iso(r.at),
-        before: r.before ? { rank: r.before.rank, at: iso(r.before.at) } : null,
-        move: r.move,
-      })),
+      ranks: app.ranks.map(rankJson),
       lastChange: app.lastChange
         ? { at: iso(app.lastChange.at), changes: app.lastChange.changes.map(changeJson) }
         : null,
     })),
+    moves: overview.moves.map((m) => moveJson(m, publicUrl)),
   };
 }
 
 export function categoryJson(view: CategoryView, publicUrl: string | undefined) {
   return {
     handle: view.handle,
+    name: view.name,
     url: inboxUrl(categoryPath(view.handle), publicUrl),
     since: iso(view.since),
     until: iso(view.until),
@@ -86,8 +131,12 @@ export function categoryJson(view: CategoryView, publicUrl: string | undefined) 
       role: s.role,
       rank: s.rank,
       move: s.move,
+      week: s.story ? weekMoveText(s.story) : null,
+      alert: alertMoveJson(s.story?.alert ?? null),
       points: s.points.map((p) => ({ at: iso(p.at), rank: p.rank })),
     })),
+    events: view.events.map((e) => ({ ...e, at: iso(e.at) })),
+    moves: view.moves.map((m) => moveJson(m, publicUrl)),
     top: view.top,
     entrants: view.entrants.map((e) => ({ ...e, at: iso(e.at) })),
     exits: view.exits.map((e) => ({ ...e, at: iso(e.at) })),

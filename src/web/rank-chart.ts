@@ -3,9 +3,12 @@
  * line per app. A line breaks where the app was not in the tracked pages and where a snapshot failed: a
  * failed snapshot is a hatched band, never a rank (and never rank 0). Colours come from the stylesheet.
  */
+import { scaleLinear, scaleUtc } from 'd3-scale';
+import { line } from 'd3-shape';
 import { html, type SafeHtml } from './html.js';
 
-const WIDTH = 640;
+const NARROW = 640;
+const WIDE = 960;
 const HEIGHT = 260;
 const PAD = { left: 40, right: 12, top: 12, bottom: 24 };
 /** Series colours in the stylesheet (.r0 … .r9). */
@@ -34,6 +37,39 @@ export interface RankChartInput {
   series: readonly ChartSeries[];
   gaps: readonly ChartGap[];
   title: string;
+  /** The SVG title's id: unique on its page (an app's page may draw more than one chart). */
+  id?: string;
+  /** Drawn across the page's full width (a category's page), not at the column's. */
+  wide?: boolean;
+  /** What may explain the moves: one marker each, its label as its tooltip. */
+  events?: ReadonlyArray<{ at: Date; kind: string; label: string }>;
+}
+
+/** Rank ticks that read: #1, #5, #10, #20, #30, #50 … down to the chart's floor. */
+const RANK_TICKS = [1, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500];
+
+export function rankTicks(floor: number): number[] {
+  const ticks = RANK_TICKS.filter((t) => t <= floor);
+  const last = ticks.at(-1) ?? 1;
+  // The floor itself when it is well below the last round tick: where the tracked pages end.
+  if (floor - last >= Math.max(3, last / 4)) ticks.push(floor);
+  return ticks;
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * Dates on the x axis: d3's round UTC times between t0 and t1 (at most about `max`), labelled "5 Nov", or
+ * "5 Nov 12:00" when they are less than a day apart.
+ */
+export function timeTicks(t0: number, t1: number, max = 6): Array<{ at: number; label: string }> {
+  const ticks = scaleUtc().domain([t0, t1]).ticks(max);
+  const step = ticks.length > 1 ? (ticks[1] as Date).getTime() - (ticks[0] as Date).getTime() : DAY_MS;
+  return ticks.map((d) => {
+    const day = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+    return { at: d.getTime(), label: step < DAY_MS ? `${day} ${d.toISOString().slice(11, 16)}` : day };
+  });
 }
 
 /** The SVG; a short note instead when there is nothing to draw. */
@@ -50,10 +86,17 @@ export function rankChart(input: RankChartInput): SafeHtml {
   );
   const t0 = Math.max(input.since.getTime(), Number.isFinite(first) ? first : input.since.getTime());
   const t1 = Math.max(input.until.getTime(), t0 + 1);
+  const WIDTH = input.wide ? WIDE : NARROW;
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (t: number) => round(PAD.left + ((t - t0) / (t1 - t0)) * plotW);
-  const y = (rank: number) => round(PAD.top + ((rank - 1) / Math.max(1, floor - 1)) * plotH);
+  const xScale = scaleUtc()
+    .domain([t0, t1])
+    .range([PAD.left, PAD.left + plotW]);
+  const yScale = scaleLinear()
+    .domain([1, Math.max(2, floor)])
+    .range([PAD.top, PAD.top + plotH]);
+  const x = (t: number) => round(xScale(t));
+  const y = (rank: number) => round(yScale(rank));
   // Every successful snapshot's time: a gap's band reaches from the one before it to the one after.
   const times = [...new Set(input.series.flatMap((s) => s.points.map((p) => p.at.getTime())))].sort(
     (a, b) => a - b,
@@ -67,22 +110,28 @@ export function rankChart(input: RankChartInput): SafeHtml {
   const brokenBetween = (a: number, b: number) =>
     input.gaps.some((g) => g.from.getTime() > a && g.to.getTime() < b);
 
+  // A line breaks where its app is out of the tracked pages and across a failed snapshot's band.
+  const path = line<{ at: number; rank: number | null }>()
+    .defined((p) => p.rank !== null)
+    .x((p) => x(p.at))
+    .y((p) => y(p.rank ?? 1))
+    .digits(1);
   const lines = input.series.map((series, i) => {
-    let d = '';
+    const broken: Array<{ at: number; rank: number | null }> = [];
     const dots: Array<{ cx: number; cy: number; rank: number; at: Date }> = [];
-    let previous: { at: number; rank: number | null } | undefined;
     series.points.forEach((point, j) => {
       const at = point.at.getTime();
-      if (point.rank !== null) {
-        const joined = previous !== undefined && previous.rank !== null && !brokenBetween(previous.at, at);
-        d += `${joined ? 'L' : 'M'}${x(at)} ${y(point.rank)} `;
-        const next = series.points[j + 1];
-        const alone =
-          !joined && (next === undefined || next.rank === null || brokenBetween(at, next.at.getTime()));
-        if (alone) dots.push({ cx: x(at), cy: y(point.rank), rank: point.rank, at: point.at });
-      }
-      previous = { at, rank: point.rank };
+      const previous = series.points[j - 1];
+      if (previous && brokenBetween(previous.at.getTime(), at)) broken.push({ at, rank: null });
+      broken.push({ at, rank: point.rank });
+      const next = series.points[j + 1];
+      const joinedBefore =
+        previous !== undefined && previous.rank !== null && !brokenBetween(previous.at.getTime(), at);
+      const joinedAfter = next !== undefined && next.rank !== null && !brokenBetween(at, next.at.getTime());
+      if (point.rank !== null && !joinedBefore && !joinedAfter)
+        dots.push({ cx: x(at), cy: y(point.rank), rank: point.rank, at: point.at });
     });
+    const d = broken.some((p) => p.rank !== null) ? (path(broken) ?? '') : '';
     const last = [...series.points].reverse().find((p) => p.rank !== null);
     const label = `${series.name}: ${last ? `#${last.rank} on ${day(last.at)}` : 'not in the tracked pages'}`;
     const cls = `series r${i % SERIES_COLOURS}${series.own ? ' own' : ''}`;
@@ -91,9 +140,11 @@ export function rankChart(input: RankChartInput): SafeHtml {
     }${dots.map((p) => html`<circle cx="${p.cx}" cy="${p.cy}" r="2.5"><title>${series.name}: #${p.rank} on ${day(p.at)}</title></circle>`)}</g>`;
   });
 
-  const ticks = [...new Set([1, 10, Math.round((1 + floor) / 2), floor])].sort((a, b) => a - b);
-  return html`<svg class="chart ranks" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="ranks-title">
-  <title id="ranks-title">${input.title}</title>
+  const ticks = rankTicks(floor);
+  const id = input.id ?? 'ranks-title';
+  const events = (input.events ?? []).filter((e) => e.at.getTime() >= t0 && e.at.getTime() <= t1);
+  return html`<svg class="chart ranks${input.wide ? ' wide' : ''}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}">
+  <title id="${id}">${input.title}</title>
   <defs><pattern id="gap-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line class="hatch" x1="0" y1="0" x2="0" y2="6"></line></pattern></defs>
   ${ticks.map(
     (
@@ -105,8 +156,14 @@ export function rankChart(input: RankChartInput): SafeHtml {
     (b) =>
       html`<rect class="gap" x="${b.left}" y="${PAD.top}" width="${b.width}" height="${plotH}"><title>${b.gap.snapshots} snapshot${b.gap.snapshots === 1 ? '' : 's'} failed (${day(b.gap.from)}${b.gap.snapshots > 1 ? ` to ${day(b.gap.to)}` : ''}): no ranks known</title></rect>`,
   )}
+  ${events.map(
+    (e) =>
+      html`<g class="event ev-${e.kind}"><title>${e.label} (${e.at.toISOString().slice(0, 16).replace('T', ' ')} UTC)</title><line x1="${x(e.at.getTime())}" x2="${x(e.at.getTime())}" y1="${PAD.top}" y2="${PAD.top + plotH}"></line><circle cx="${x(e.at.getTime())}" cy="${PAD.top + plotH}" r="3.5"></circle></g>`,
+  )}
   ${lines}
-  <text class="axis" x="${PAD.left}" y="${HEIGHT - 6}">${day(new Date(t0))}</text>
-  <text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 6}" text-anchor="end">${day(input.until)}</text>
+  ${timeTicks(t0, t1).map(
+    (t) =>
+      html`<line class="tick" x1="${x(t.at)}" x2="${x(t.at)}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH + 4}"></line><text class="axis" x="${x(t.at)}" y="${HEIGHT - 6}" text-anchor="middle">${t.label}</text>`,
+  )}
 </svg>`;
 }

@@ -3,22 +3,25 @@
  * and listings read from the simulator over HTTP, turned into snapshots and listing diffs by src/market,
  * and written with the store's own functions. Tests of the views (pages, API, CLI, digest) use it.
  */
+import { type MarketRaise, raiseMarketAlerts } from '../../src/alerts/market.js';
 import { CatalogClient } from '../../src/catalog/client.js';
 import { appDetailSchema } from '../../src/catalog/schemas.js';
 import { type Config, parseConfig } from '../../src/config/index.js';
 import {
   type CategorySnapshot,
+  detectRankAlerts,
   diffListings,
   type ListingChange,
   listingHash,
   type NormalizedListing,
   normalizeListing,
+  type RankAlert,
   snapshotOf,
 } from '../../src/market/index.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import type { Store } from '../../src/store/db.js';
 import { insertListingChanges, recordListing } from '../../src/store/market/listings.js';
-import { recordCategorySnapshot } from '../../src/store/market/snapshots.js';
+import { recordCategorySnapshot, snapshotsSince } from '../../src/store/market/snapshots.js';
 import { moveTo, snap } from '../market/helpers.js';
 
 export const SIM_KEY = 'market-test-key';
@@ -201,4 +204,104 @@ export function seedMarketHistory(store: Store, now: number): void {
     diffListings(before, after).map((c) => ({ ...c, alerted: c.alerts })),
     new Date(now - 2 * 86_400_000),
   );
+}
+
+/**
+ * Raises, as a snapshot would, the first rank alert the detector finds for `own` in the stored history of
+ * `category` (stored at that snapshot's time, with what explains it), and an entrants alert for
+ * `entrant` when given: what the pages' "what moved" feeds and rank sections show.
+ */
+export function raiseStoredRankAlert(
+  store: Store,
+  options: { category: string; own: string; ownName: string; entrant?: { handle: string; name: string } },
+): RankAlert {
+  const history = snapshotsSince(store.db, options.category, new Date(0));
+  for (let i = 2; i <= history.length; i++) {
+    const move =
+      detectRankAlerts({
+        history: history.slice(0, i),
+        ownApps: [options.own],
+        context: options.entrant ? { newEntrants: new Set([options.entrant.handle]) } : {},
+      }).alerts.find((a) => a.handle === options.own) ??
+      (i === history.length ? biggestFall(history, options.own) : undefined);
+    if (!move) continue;
+    const category = { handle: options.category, name: history[i - 1]?.name ?? options.category };
+    const raises: MarketRaise[] = [
+      {
+        subject: options.own,
+        alert: {
+          kind: 'rank',
+          app: { handle: options.own, name: options.ownName, url: `https://apps.example/${options.own}` },
+          category,
+          priority: 'high',
+          move,
+        },
+        dedupeKey: `rank:${options.category}:${options.own}:test`,
+        notify: [],
+      },
+    ];
+    if (options.entrant) {
+      raises.push({
+        subject: `category/${options.category}`,
+        alert: {
+          kind: 'entrants',
+          category,
+          priority: 'medium',
+          apps: [
+            {
+              ...options.entrant,
+              url: `https://apps.example/${options.entrant.handle}`,
+              rank: 3,
+              developer: 'Dev',
+              rating: 4.1,
+              builtFor: true,
+            },
+          ],
+        },
+        dedupeKey: `entrants:${options.category}:test`,
+        notify: [],
+      });
+    }
+    raiseMarketAlerts(store.db, marketInboxConfig().channels, raises, new Date(move.at));
+    return move;
+  }
+  throw new Error(`the stored history of ${options.category} raised no rank alert for ${options.own}`);
+}
+
+/**
+ * The own app's biggest fall between two snapshots, as the detector words a move, with the apps that passed
+ * it: for a noisy history (the simulator's month reshuffles often) where the detector rightly stays quiet.
+ */
+function biggestFall(history: readonly CategorySnapshot[], own: string): RankAlert | undefined {
+  let best: { before: CategorySnapshot; after: CategorySnapshot; from: number; to: number } | undefined;
+  for (let i = 1; i < history.length; i++) {
+    const before = history[i - 1] as CategorySnapshot;
+    const after = history[i] as CategorySnapshot;
+    const from = before.apps.find((a) => a.handle === own)?.rank;
+    const to = after.apps.find((a) => a.handle === own)?.rank;
+    if (from == null || to == null || to <= from) continue;
+    if (!best || to - from > best.to - best.from) best = { before, after, from, to };
+  }
+  if (!best) return undefined;
+  const { before, after, from, to } = best;
+  const passed = after.apps.flatMap((a) => {
+    const was = before.apps.find((b) => b.handle === a.handle)?.rank ?? null;
+    return a.rank !== null && a.rank < to && (was === null || was > from) && a.handle !== own
+      ? [{ handle: a.handle, name: a.name, from: was, to: a.rank, changes: [] }]
+      : [];
+  });
+  return {
+    category: after.category,
+    handle: own,
+    name: own,
+    at: after.at,
+    kind: 'fell',
+    topN: from <= 10 && to > 10 ? 'left' : null,
+    from,
+    to,
+    previous: from,
+    band: 4,
+    ownMove: null,
+    reasons: passed.length > 0 ? [{ kind: 'passed', apps: passed }] : [{ kind: 'none' }],
+  };
 }

@@ -15,7 +15,12 @@ import {
   TEST_APPS,
 } from '../fixtures/market-sample.js';
 import { REDIS_URL, tempStore } from '../helpers/index.js';
-import { type MarketSeeder, marketInboxConfig, startMarketSeeder } from '../helpers/market.js';
+import {
+  type MarketSeeder,
+  marketInboxConfig,
+  raiseStoredRankAlert,
+  startMarketSeeder,
+} from '../helpers/market.js';
 import { startWebServer, type WebServer } from '../helpers/web.js';
 
 /**
@@ -82,6 +87,12 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
     store = tempStore();
     seeder = await startMarketSeeder(store, marketSimOptions(TEST_APPS));
     await seedMarketSample(seeder, TEST_APPS, Date.now());
+    raiseStoredRankAlert(store, {
+      category: MARKET_CATEGORY,
+      own: 'shop',
+      ownName: 'Shop',
+      entrant: { handle: ENTRANT, name: HOSTILE_TITLE },
+    });
     await addUser(store, { name: 'ana', password: PASSWORD });
     server = await startWebServer({ store, redis, config: marketInboxConfig() });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -118,7 +129,9 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
     const rows = page.locator('table.market tbody tr');
     expect(await rows.count()).toBe(2);
     const shop = page.locator('tr[data-app="shop"]');
-    expect(await shop.locator('ul.ranks li').textContent()).toMatch(/^store-design #\d+ ▼\d+$/);
+    expect(await shop.locator('ul.ranks li').textContent()).toMatch(
+      /^Store design #\d+ ▼\d+ This week: #\d+, ▼\d+ .*Rank alert: fell #\d+ → #\d+ on \d+ \w+$/,
+    );
     // The stylesheet reached the page: a fall is red, not the text's colour.
     const fall = shop.locator('.move.down');
     expect(await css(fall, 'color')).toBe('rgb(198, 40, 40)');
@@ -173,6 +186,8 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
           '/market',
           `/categories/${MARKET_CATEGORY}`,
           '/apps/rival',
+          '/apps/shop',
+          `/apps/${ENTRANT}`,
           '/categories/nowhere',
         ]) {
           await tab.goto(`${server.url}${path}`);
@@ -183,6 +198,62 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the market pages in a browser', (
       });
     }
   }
+
+  it('lists what moved, each alert with its why, linking to the category and the apps', async () => {
+    await page.goto(`${server.url}/market`);
+    const rank = page.locator('#moved-h ~ ol.feed li[data-kind="rank"]');
+    expect(await rank.count()).toBe(1);
+    expect(await rank.locator('.move-title').textContent()).toMatch(/^▼ Shop fell from #\d+ to #\d+ in /);
+    expect(await rank.locator('ul.why li').count()).toBeGreaterThan(0);
+    expect(await rank.locator(`a[href="/categories/${MARKET_CATEGORY}"]`).count()).toBe(1);
+    const entrants = page.locator('ol.feed li[data-kind="entrants"]');
+    expect(await entrants.locator('.tag.new').textContent()).toBe('new');
+    expect(await entrants.locator(`a[href="/apps/${ENTRANT}"]`).textContent()).toBe(HOSTILE_TITLE);
+    // The rank alert's side of the shop's story jumps to the alert in the feed.
+    await page.locator('tr[data-app="shop"] .story-alert a').click();
+    expect(page.url()).toMatch(/#move-\d+$/);
+    // An entrant seen only in the market has a page of its own.
+    await entrants.locator(`a[href="/apps/${ENTRANT}"]`).click();
+    await page.waitForURL(`${server.url}/apps/${ENTRANT}`);
+    expect(await page.locator('h1').textContent()).toContain(HOSTILE_TITLE);
+    expect(await page.locator('#ranks table.ranks-now tbody tr').count()).toBe(1);
+    await nothingRan();
+  });
+
+  it('gives the app’s page a rank section: rating, rank story, chart and its alerts', async () => {
+    await page.goto(`${server.url}/apps/shop`);
+    const section = page.locator('section#ranks');
+    expect(await section.locator('.rating-now').textContent()).toMatch(/^(\d\.\d\d|no rating)$/);
+    const row = section.locator(`tr[data-category="${MARKET_CATEGORY}"]`);
+    expect(await row.locator('.story-week').textContent()).toMatch(/^This week: #\d+, ▼\d+ against/);
+    expect(await row.locator('.story-alert').textContent()).toMatch(/^Rank alert: fell #\d+ → #\d+ on /);
+    const line = section.locator('svg.chart.ranks g.series path');
+    expect((await line.boundingBox())?.width).toBeGreaterThan(50);
+    expect(await section.locator('ol.feed li[data-kind="rank"] ul.why li').count()).toBeGreaterThan(0);
+    await nothingRan();
+  });
+
+  it('marks on the category chart the events that explain the moves', async () => {
+    await page.goto(`${server.url}/categories/${MARKET_CATEGORY}`);
+    const events = page.locator('svg.chart.ranks g.event');
+    expect(await events.count()).toBeGreaterThan(2);
+    const kinds = await events.evaluateAll((els) =>
+      els.map((el) => (el as unknown as { getAttribute(n: string): string }).getAttribute('class')),
+    );
+    expect(kinds).toEqual(expect.arrayContaining(['event ev-rank', 'event ev-sponsored']));
+    const marker = page.locator('svg.chart.ranks g.ev-rank line').first();
+    expect(await css(marker, 'stroke')).toBe('rgb(179, 38, 30)');
+    // The chart takes the page's width at 1280 px, and its axis reads.
+    expect((await page.locator('svg.chart.ranks').boundingBox())?.width).toBeGreaterThan(800);
+    const ticks = await page.locator('svg.chart.ranks text.axis').allTextContents();
+    expect(ticks).toEqual(expect.arrayContaining(['#1', '#5', '#10']));
+    expect(ticks.some((t) => /^\d{1,2} [A-Z][a-z]{2}/.test(t))).toBe(true);
+    // The entrant passed nobody here, but the rank alert's passers have lines.
+    expect(await page.locator('ul.series-legend li', { hasText: 'passed your app' }).count()).toBeGreaterThan(
+      0,
+    );
+    await nothingRan();
+  });
 
   it('shows a competitor’s listing timeline with its hostile plan name as text', async () => {
     await page.goto(`${server.url}/apps/rival`);

@@ -100,7 +100,7 @@ describe('/market', () => {
     const shop = rowOf(text, 'shop');
     expect(shop).toContain('<a href="/apps/shop">Shop</a>');
     expect(shop).toMatch(
-      /<a href="\/categories\/store-design">store-design<\/a> <strong>#\d+<\/strong> <span class="move down"[^>]*>▼\d+<\/span>/,
+      /<a href="\/categories\/store-design">Store design<\/a> <strong>#\d+<\/strong> <span class="move down"[^>]*>▼\d+<\/span>/,
     );
     expect(shop).toMatch(/status=new%2Cacknowledged[^"]*">1<\/a>/);
     expect(shop).toContain('none seen');
@@ -133,13 +133,13 @@ describe('/categories/HANDLE', () => {
   it('draws the ranks with the failed snapshots as a break, not as rank 0', async () => {
     const text = await page(`/categories/${MARKET_CATEGORY}`);
     expectNothingInjected(text);
-    const svg = text.slice(text.indexOf('<svg class="chart ranks"'), text.indexOf('</svg>') + 6);
+    const svg = text.slice(text.indexOf('<svg class="chart ranks'), text.indexOf('</svg>') + 6);
     expect(svg.match(/<rect class="gap"/g)).toHaveLength(1);
     expect(svg).toContain('2 snapshots failed');
     // The own app's line: two segments, one each side of the gap, every point inside the plot.
     const own = /<g class="series r0 own">.*?<path d="([^"]+)"/s.exec(svg)?.[1] ?? '';
     expect(own.match(/M/g)).toHaveLength(2);
-    const ys = [...own.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
+    const ys = [...own.matchAll(/[ML][\d.]+[ ,]([\d.]+)/g)].map((m) => Number(m[1]));
     expect(ys).toHaveLength(SAMPLE_DAYS - GAP_DAYS.length);
     expect(Math.min(...ys)).toBeGreaterThanOrEqual(12);
     expect(text).toContain('2 snapshots failed (');
@@ -157,9 +157,14 @@ describe('/categories/HANDLE', () => {
     );
     expect(text).toMatch(/<h2 id="top-h">Top 10 now<\/h2>/);
     expect(text).toMatch(/<ol class="sponsored"><li>/);
-    // Watched apps link to their pages; other apps have none.
+    // Every app links to its page: an entrant, seen only in the market, has one too.
     expect(text).toContain('<a href="/apps/shop">Shop</a>');
-    expect(text).not.toContain(`href="/apps/${ENTRANT}"`);
+    expect(text).toContain(`href="/apps/${ENTRANT}"`);
+    const entrant = await page(`/apps/${ENTRANT}`);
+    expectNothingInjected(entrant);
+    expect(entrant).toContain('Not a watched app: seen in the tracked categories.');
+    expect(entrant).toMatch(/<tr data-category="store-design">.*<strong>#\d+<\/strong>/s);
+    await page('/apps/never-seen-anywhere', 404);
   });
 
   it('shows a shorter span, and answers an unknown category with a page saying what is tracked', async () => {

@@ -3,7 +3,13 @@ import { ExitCode, ReviewwatchError } from '../../errors.js';
 import { withResources } from '../../root/resources.js';
 import { categoryJson, overviewJson } from '../../web/market-json.js';
 import type { CategoryRank, CategoryView, MarketOverview } from '../../web/market-views/index.js';
-import { marketInputOf } from '../../web/market-views/index.js';
+import {
+  ALERT_MOVE_LABEL,
+  alertMoveText,
+  marketInputOf,
+  WEEK_MOVE_LABEL,
+  weekMoveText,
+} from '../../web/market-views/index.js';
 import { settingsFor } from '../context.js';
 import { rankMove, terminalLine, utcMinute } from '../format.js';
 import { runMarketRefresh } from '../market-refresh.js';
@@ -67,13 +73,21 @@ function overviewText(overview: MarketOverview): string {
     out.push(
       `${category.handle}: last snapshot ${utcMinute(category.lastSnapshotAt)}, the top ${category.depth ?? '?'} organic places tracked`,
     );
-    const ranks = overview.apps.flatMap((app) => {
+    const shown = overview.apps.flatMap((app) => {
       const rank = app.ranks.find((r) => r.category === category.handle);
-      return rank && (rank.rank !== null || (rank.before?.rank ?? null) !== null)
-        ? [[`  ${terminalLine(app.name, 32)}`, rankText(rank)]]
-        : [];
+      return rank && (rank.rank !== null || (rank.before?.rank ?? null) !== null) ? [{ app, rank }] : [];
     });
-    out.push(ranks.length === 0 ? '  none of the watched apps is in the tracked pages' : table(ranks));
+    if (shown.length === 0) out.push('  none of the watched apps is in the tracked pages');
+    const rows = table(
+      shown.map(({ app, rank }) => [`  ${terminalLine(app.name, 32)}`, rankText(rank)]),
+    ).split('\n');
+    // Under each app, both sides of the rank story, labelled as on the pages (market-views/rank-story.ts).
+    shown.forEach(({ rank }, i) => {
+      out.push(rows[i] ?? '');
+      out.push(
+        `    ${WEEK_MOVE_LABEL}: ${weekMoveText(rank)}${rank.alert ? ` · ${ALERT_MOVE_LABEL}: ${alertMoveText(rank.alert)}` : ''}`,
+      );
+    });
   }
   return `${out.join('\n')}\n`;
 }

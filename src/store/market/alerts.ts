@@ -1,8 +1,10 @@
 /**
  * What the market reads back of its alerts: a rank alert's dedupe key and when each app last had one (the
- * detector's), and every market alert raised since a moment (`market --refresh`'s report).
+ * detector's), every market alert raised since a moment (`market --refresh`'s report), and the alerts
+ * the pages' "what moved" feeds and an app's rank section read back. The payload is the alert as it went
+ * out, so a page tells the same story as the message; one the prune has emptied (`{}`) is left out.
  */
-import { and, asc, eq, gte, inArray, like, max } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
 import { ALERT_KIND_NAMES, isMarketKind, type MarketAlertKind } from '../../kinds.js';
 import type { Db } from '../db.js';
 import { alerts } from '../schema.js';
@@ -71,4 +73,44 @@ export function marketAlertsSince(db: Db, subjects: readonly string[], since: Da
     .orderBy(asc(alerts.createdAt), asc(alerts.id))
     .all()
     .flatMap((row) => (isMarketKind(row.kind) ? [{ ...row, kind: row.kind }] : []));
+}
+
+/** The kinds a feed shows: what moved an app's rank, or may explain a move. */
+export const FEED_KINDS = ['rank', 'listing', 'entrants', 'reshuffle'] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+
+export interface StoredMarketAlert {
+  id: number;
+  kind: FeedKind;
+  /** The app's handle, or `category/<handle>` for a category's own alerts (alerts/market.ts). */
+  subject: string;
+  priority: string;
+  createdAt: Date;
+  /** The alert (alerts/types.ts `MarketAlert`) as JSON. */
+  payload: unknown;
+}
+
+/** The feed's alerts raised in [since, until), newest first, at most `limit`. */
+export function marketAlertsBetween(db: Db, since: Date, until: Date, limit = 500): StoredMarketAlert[] {
+  return db
+    .select({
+      id: alerts.id,
+      kind: alerts.kind,
+      subject: alerts.appHandle,
+      priority: alerts.priority,
+      createdAt: alerts.createdAt,
+      payload: alerts.payload,
+    })
+    .from(alerts)
+    .where(
+      and(
+        inArray(alerts.kind, [...FEED_KINDS]),
+        gte(alerts.createdAt, since),
+        lt(alerts.createdAt, until),
+        sql`${alerts.payload} <> '{}'`,
+      ),
+    )
+    .orderBy(desc(alerts.createdAt), desc(alerts.id))
+    .limit(limit)
+    .all() as StoredMarketAlert[];
 }

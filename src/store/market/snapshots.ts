@@ -296,3 +296,13 @@ export function appsOutsideCategories(
     unsnapshotted: categories.filter((c) => !latest.has(c)),
   };
 }
+
+/** The categories whose tracked pages ranked this app (organically or in an ad) since `since`. */
+export function categoriesRanking(db: Db, handle: string, since: Date): string[] {
+  return db
+    .selectDistinct({ category: categoryRanks.categoryHandle })
+    .from(categoryRanks)
+    .where(and(eq(categoryRanks.appHandle, handle), gte(categoryRanks.takenAt, since)))
+    .all()
+    .map((row) => row.category);
+}

@@ -1,10 +1,15 @@
 /** One category over time (`/categories/HANDLE`, `/api/categories/HANDLE`, `reviewwatch market --category`). */
 import { exitsOf, gapsOf, rankIn, type SnapshotGap, sponsorChanges } from '../../market/history.js';
+import type { CategorySnapshot } from '../../market/snapshot.js';
 import type { Db } from '../../store/db.js';
 import { categoryStates } from '../../store/market/categories.js';
+import { listingChangesSince } from '../../store/market/listings.js';
 import { categorySnapshotsBetween, firstSeenBetween } from '../../store/market/snapshots.js';
-import { type MarketViewInput, nameOf, ownFirst } from './input.js';
-import { type CategoryStatus, DAY_MS, ranksIn, statusOf } from './ranks.js';
+import { reviewAlertsSince } from '../../store/review-reads.js';
+import { type MarketApp, type MarketViewInput, nameOf, ownFirst } from './input.js';
+import { changeSummary } from './listing-timeline.js';
+import { lastAlertMoves, type MoveItem, marketMoves } from './moves.js';
+import { type CategoryRank, type CategoryStatus, DAY_MS, ranksIn, statusOf } from './ranks.js';
 
 /** A category's page shows this many days unless asked for another span. */
 export const CATEGORY_DAYS = 90;
@@ -14,6 +19,8 @@ const LEADERS = 5;
 
 /** Lines on one chart, at most: more cannot be told apart. */
 const MAX_SERIES = 10;
+/** Apps that passed an own app get a line beyond that, up to this many lines in all. */
+const MAX_SERIES_WITH_PASSERS = 14;
 
 /** The current ranking a category's page lists. */
 const TOP = 10;
@@ -21,20 +28,38 @@ const TOP = 10;
 export interface RankSeries {
   handle: string;
   name: string;
-  /** leader: not watched, followed because it is near the top of the latest snapshot. */
-  role: 'own' | 'competitor' | 'leader';
+  /**
+   * leader: not watched, followed because it is near the top of the latest snapshot; passer: not watched,
+   * followed because a rank alert says it passed an own app (an entrant, often).
+   */
+  role: 'own' | 'competitor' | 'leader' | 'passer';
   /** One point per successful snapshot, oldest first; rank null: not in the tracked pages then. */
   points: Array<{ at: Date; rank: number | null }>;
   /** Its rank in the latest snapshot, and places climbed over the week before it. */
   rank: number | null;
   move: number | null;
+  /** A watched app's rank story: the week's move and its last rank alert here (market-views/rank-story.ts). */
+  story?: CategoryRank;
+}
+
+/** An event that may explain a move, for the chart's markers and its list. */
+export interface ChartEvent {
+  at: Date;
+  kind: 'listing' | 'entrant' | 'sponsored' | 'incident' | 'rating-drop' | 'rank' | 'reshuffle';
+  label: string;
 }
 
 export interface CategoryView {
   handle: string;
+  /** As the category's pages name it, else the handle. */
+  name: string;
   since: Date;
   until: Date;
   status: CategoryStatus;
+  /** The market alerts of this category and of the apps it ranks, newest first. */
+  moves: MoveItem[];
+  /** What may explain the moves, oldest first: the chart's markers. */
+  events: ChartEvent[];
   /** Successful snapshots in the span. */
   snapshots: number;
   /** Runs of failed or unavailable snapshots: breaks in every line. */
@@ -99,19 +124,17 @@ export function categoryView(
       const name = (h: string) => names.get(h) ?? h;
 
       const watched = ownFirst(input.apps);
-      const leaders = (latest?.apps ?? [])
-        .filter((a) => a.rank !== null && !watched.some((w) => w.handle === a.handle))
-        .slice(0, LEADERS);
-      const followed = [
-        ...watched.map((a) => ({ handle: a.handle, name: nameOf(tx, a), role: a.role })),
-        ...leaders.map((a) => ({ handle: a.handle, name: a.name, role: 'leader' as const })),
-      ].slice(0, MAX_SERIES);
-      const series: RankSeries[] = followed.map((app) => ({
-        ...app,
-        points: ok.map((snapshot, i) => ({ at: okAt[i] as Date, rank: rankIn(snapshot, app.handle) })),
-        rank: latest ? rankIn(latest, app.handle) : null,
-        move: ranks?.get(app.handle)?.move ?? null,
-      }));
+      const moves = movesIn(marketMoves(tx, since, until), handle, new Set(names.keys()));
+      const series = followedSeries(tx, {
+        handle,
+        watched,
+        latest,
+        ok,
+        okAt,
+        ranks,
+        moves,
+        name,
+      });
 
       const baseline = state?.baselineAt?.getTime();
       const entrants = firstSeenBetween(tx, handle, since, until)
@@ -128,10 +151,24 @@ export function categoryView(
         })
         .reverse();
 
+      const sponsorChanged = sponsorChanges(ok).map((c) => ({ ...c, at: new Date(c.at) }));
+      const own = watched.filter((a) => a.role === 'own').map((a) => a.handle);
       return {
         handle,
+        name: latest?.name?.trim() || handle,
         since,
         until: options.now,
+        moves,
+        events: eventsOf({
+          moves,
+          entrants,
+          sponsored: sponsorChanged,
+          own: reviewAlertsSince(tx, own, since).map((r) => ({ ...r, name: name(r.handle) })),
+          // Every listing change that alerts, of any app the category ranked: what passed an own app.
+          listings: listingChangesSince(tx, [...names.keys()], since)
+            .filter((row) => row.alerted && row.at < until)
+            .map((row) => ({ at: row.at, text: `${name(row.appHandle)}: ${changeSummary(row).text}` })),
+        }),
         status: statusOf(handle, state, latestRow),
         snapshots: ok.length,
         gaps: gapsOf(timeline.map((s) => ({ at: s.takenAt.getTime(), status: s.status }))).map((g) => ({
@@ -155,12 +192,111 @@ export function categoryView(
         exits: exitsOf(ok).map((e) => ({ ...e, at: new Date(e.at) })),
         sponsored: {
           now: latest?.sponsored ?? [],
-          changes: sponsorChanges(ok)
-            .map((c) => ({ ...c, at: new Date(c.at) }))
-            .reverse(),
+          changes: [...sponsorChanged].reverse(),
         },
       };
     },
     { behavior: 'deferred' },
   );
+}
+
+/** The lines a category's chart follows: the watched apps, the leaders, and the apps that passed an own app. */
+function followedSeries(
+  tx: Db,
+  c: {
+    handle: string;
+    watched: readonly MarketApp[];
+    latest: CategorySnapshot | undefined;
+    ok: readonly CategorySnapshot[];
+    okAt: readonly Date[];
+    ranks: Map<string, CategoryRank> | undefined;
+    moves: readonly MoveItem[];
+    name: (handle: string) => string;
+  },
+): RankSeries[] {
+  const { handle, watched, latest, ok, okAt, ranks } = c;
+  const alerted = lastAlertMoves(c.moves);
+  const leaders = (latest?.apps ?? [])
+    .filter((a) => a.rank !== null && !watched.some((w) => w.handle === a.handle))
+    .slice(0, LEADERS);
+  const base = [
+    ...watched.map((a) => ({ handle: a.handle, name: nameOf(tx, a), role: a.role })),
+    ...leaders.map((a) => ({ handle: a.handle, name: a.name, role: 'leader' as const })),
+  ].slice(0, MAX_SERIES);
+  const passers = passersOf(c.moves, handle)
+    .filter((a) => !base.some((b) => b.handle === a.handle))
+    .map((a) => ({ handle: a.handle, name: c.name(a.handle), role: 'passer' as const }));
+  const followed = [...base, ...passers].slice(0, Math.max(base.length, MAX_SERIES_WITH_PASSERS));
+  return followed.map((app) => {
+    const rank = ranks?.get(app.handle);
+    const watchedApp = app.role === 'own' || app.role === 'competitor';
+    return {
+      ...app,
+      points: ok.map((snapshot, i) => ({ at: okAt[i] as Date, rank: rankIn(snapshot, app.handle) })),
+      rank: latest ? rankIn(latest, app.handle) : null,
+      move: rank?.move ?? null,
+      ...(watchedApp && rank
+        ? { story: { ...rank, alert: alerted.get(`${handle} ${app.handle}`) ?? null } }
+        : {}),
+    };
+  });
+}
+
+/** The moves of this category, and the listing changes of the apps it ranks. */
+function movesIn(moves: readonly MoveItem[], category: string, ranked: ReadonlySet<string>): MoveItem[] {
+  return moves.filter((m) =>
+    m.category ? m.category.handle === category : m.subject !== undefined && ranked.has(m.subject),
+  );
+}
+
+/** The apps rank alerts here say passed an own app (or entered above it), newest alert first. */
+function passersOf(moves: readonly MoveItem[], category: string): Array<{ handle: string }> {
+  return moves
+    .filter((m) => m.kind === 'rank' && m.category?.handle === category)
+    .flatMap((m) => m.apps.filter((a) => a.handle !== m.subject));
+}
+
+/** The chart's markers: listing changes, entrants, sponsored-slot changes, own incidents and drops, alerts. */
+function eventsOf(input: {
+  moves: readonly MoveItem[];
+  entrants: ReadonlyArray<{ name: string; at: Date; rank: number | null }>;
+  sponsored: ReadonlyArray<{ at: Date; added: Array<{ name: string }>; removed: Array<{ name: string }> }>;
+  own: ReadonlyArray<{ name: string; kind: 'rating-drop' | 'incident'; at: Date }>;
+  listings: ReadonlyArray<{ at: Date; text: string }>;
+}): ChartEvent[] {
+  const names = (apps: ReadonlyArray<{ name: string }>) => apps.map((a) => a.name).join(', ');
+  const events: ChartEvent[] = [
+    ...input.moves.flatMap((m): ChartEvent[] =>
+      // A listing alert's changes are among the stored ones below: marked once, from those.
+      m.kind === 'rank' || m.kind === 'reshuffle' ? [{ at: m.at, kind: m.kind, label: m.title }] : [],
+    ),
+    ...input.listings.map((l): ChartEvent => ({ at: l.at, kind: 'listing', label: l.text })),
+    ...input.entrants.map(
+      (e): ChartEvent => ({
+        at: e.at,
+        kind: 'entrant',
+        label: `New entrant: ${e.name}${e.rank === null ? '' : ` at #${e.rank}`}`,
+      }),
+    ),
+    ...input.sponsored.map(
+      (c): ChartEvent => ({
+        at: c.at,
+        kind: 'sponsored',
+        label: `Sponsored slots: ${[
+          c.added.length > 0 ? `${names(c.added)} took one` : '',
+          c.removed.length > 0 ? `${names(c.removed)} gave one up` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')}`,
+      }),
+    ),
+    ...input.own.map(
+      (o): ChartEvent => ({
+        at: o.at,
+        kind: o.kind,
+        label: `${o.kind === 'incident' ? 'Possible incident' : 'Rating drop'} of ${o.name}`,
+      }),
+    ),
+  ];
+  return events.sort((a, b) => a.at.getTime() - b.at.getTime());
 }

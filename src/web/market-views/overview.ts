@@ -7,7 +7,11 @@ import { openLowReviews, ratingsAt } from '../../store/review-reads.js';
 import type { ListingChangeRow } from '../../store/schema.js';
 import { type MarketViewInput, nameOf, ownFirst } from './input.js';
 import { type ChangeSummary, changeSummary } from './listing-timeline.js';
-import { type CategoryRank, type CategoryStatus, ranksIn, statusOf, WEEK_MS } from './ranks.js';
+import { lastAlertMoves, type MoveItem, marketMoves } from './moves.js';
+import { type CategoryRank, type CategoryStatus, DAY_MS, ranksIn, statusOf, WEEK_MS } from './ranks.js';
+
+/** The "what moved" feed covers this many days; its first part, the last week. */
+export const FEED_DAYS = 30;
 
 export interface OverviewApp {
   handle: string;
@@ -15,8 +19,10 @@ export interface OverviewApp {
   role: 'own' | 'competitor';
   /** The listed rating from the latest review poll; null before the first. */
   rating: number | null;
-  /** Against the rating stored a week before now; null without one. */
+  /** Against the rating stored a week before now, else the oldest stored; null without either. */
   ratingChange: number | null;
+  /** Set when the change is against the oldest rating stored (less than a week of history): since when. */
+  ratingSince: Date | null;
   /** One entry per tracked category that has a snapshot. */
   ranks: CategoryRank[];
   /** Low-rated reviews still new or acknowledged. */
@@ -30,6 +36,8 @@ export interface MarketOverview {
   categories: CategoryStatus[];
   /** Own apps first, then competitors; config order within each. */
   apps: OverviewApp[];
+  /** What moved in the last FEED_DAYS days: the market alerts with their explanations, newest first. */
+  moves: MoveItem[];
 }
 
 /** Every watched app with its rating, its ranks and their week's move, its open low reviews, its last change. */
@@ -50,9 +58,16 @@ export function marketOverview(db: Db, input: MarketViewInput, now: Date): Marke
       const ratings = ratingsAt(tx, handles, new Date(now.getTime() - WEEK_MS));
       const open = openLowReviews(tx, handles, input.maxRating);
       const changes = lastListingChanges(tx, handles);
+      const moves = marketMoves(
+        tx,
+        new Date(now.getTime() - FEED_DAYS * DAY_MS),
+        new Date(now.getTime() + 1),
+      );
+      const alerted = lastAlertMoves(moves);
       return {
         at: now,
         categories,
+        moves,
         apps: apps.map((app): OverviewApp => {
           const rating = ratings.get(app.handle);
           const latest = rating?.latest ?? null;
@@ -62,22 +77,21 @@ export function marketOverview(db: Db, input: MarketViewInput, now: Date): Marke
             name: nameOf(tx, app),
             role: app.role,
             rating: latest?.average ?? null,
-            ratingChange:
-              latest === null || rating?.before == null ? null : round(latest.average - rating.before),
+            ...ratingChangeOf(latest, rating?.before ?? null, rating?.oldest ?? null),
             ranks: input.categories.flatMap((category) => {
               const inCategory = ranks.get(category);
               if (!inCategory) return [];
               const at = categories.find((c) => c.handle === category)?.lastSnapshotAt ?? now;
-              return [
-                inCategory.get(app.handle) ?? {
-                  category,
-                  rank: null,
-                  sponsored: false,
-                  at,
-                  before: null,
-                  move: null,
-                },
-              ];
+              const rank: CategoryRank = inCategory.get(app.handle) ?? {
+                category,
+                rank: null,
+                sponsored: false,
+                at,
+                before: null,
+                move: null,
+                alert: null,
+              };
+              return [{ ...rank, alert: alerted.get(`${category} ${app.handle}`) ?? null }];
             }),
             openLow: open.get(app.handle) ?? 0,
             lastChange:
@@ -93,3 +107,16 @@ export function marketOverview(db: Db, input: MarketViewInput, now: Date): Marke
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The week's rating change, or the change since the oldest rating stored when there is no week yet. */
+function ratingChangeOf(
+  latest: { average: number; at: Date } | null,
+  before: number | null,
+  oldest: { average: number; at: Date } | null,
+): { ratingChange: number | null; ratingSince: Date | null } {
+  if (latest === null) return { ratingChange: null, ratingSince: null };
+  if (before !== null) return { ratingChange: round(latest.average - before), ratingSince: null };
+  if (oldest === null || oldest.at.getTime() >= latest.at.getTime())
+    return { ratingChange: null, ratingSince: null };
+  return { ratingChange: round(latest.average - oldest.average), ratingSince: oldest.at };
+}

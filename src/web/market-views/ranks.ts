@@ -8,6 +8,7 @@ import {
   lastSnapshotBefore,
   type StoredSnapshot,
 } from '../../store/market/snapshots.js';
+import type { AlertMove } from './rank-story.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -16,6 +17,8 @@ export const WEEK_MS = 7 * DAY_MS;
 
 export interface CategoryStatus {
   handle: string;
+  /** As the category's pages name it (the latest snapshot), else its handle. */
+  name: string;
   /** waiting: configured, never snapshotted; unavailable: the API does not know it (404). */
   state: 'ok' | 'waiting' | 'unavailable';
   lastSnapshotAt: Date | null;
@@ -33,6 +36,7 @@ export function statusOf(
 ) {
   return {
     handle,
+    name: latest?.snapshot?.name?.trim() || handle,
     state: state?.unavailableSince ? 'unavailable' : latest ? 'ok' : 'waiting',
     lastSnapshotAt: latest?.takenAt ?? null,
     depth: latest?.snapshot?.depth ?? null,
@@ -52,6 +56,8 @@ export interface CategoryRank {
   before: { rank: number | null; at: Date } | null;
   /** Places climbed since `before` (negative: fell); null when either side is outside the tracked pages. */
   move: number | null;
+  /** The app's latest rank alert in the category (the last 30 days), the other side of the rank story. */
+  alert: AlertMove | null;
 }
 
 /** Where each app stands in a category now and a week before, from the snapshots of the last 8 days. */
@@ -85,6 +91,7 @@ export function ranksIn(db: Db, category: string, now: Date): Map<string, Catego
       at: latest.takenAt,
       before: comparable ? { rank: then, at: new Date(comparable.at) } : null,
       move: placesClimbed(then, rank),
+      alert: null,
     });
   }
   return ranks;

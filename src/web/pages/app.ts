@@ -5,8 +5,9 @@ import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
 import { queryString } from '../filters.js';
 import { html } from '../html.js';
-import type { ListingTimeline } from '../market-views/index.js';
+import type { AppRanks, ListingTimeline } from '../market-views/index.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
+import { appRanksSection } from './app-ranks.js';
 import { type LivePage, layout } from './layout.js';
 import { listingSection } from './listing-changes.js';
 
@@ -20,6 +21,8 @@ export interface AppView {
   compareWeeks: number;
   /** The listing's changes (the market watch); undefined when it was never read. */
   listing?: ListingTimeline | undefined;
+  /** Its ranks and market alerts; undefined when no category ranked it and no market alert names it. */
+  ranks?: AppRanks | undefined;
 }
 
 export function appPageHtml(view: AppView): string {
@@ -28,7 +31,10 @@ export function appPageHtml(view: AppView): string {
   const markers = page.alerts.map((a) => ({
     at: a.createdAt,
     kind: a.kind,
-    label: `${ALERT_KINDS[a.kind].label} (${a.priority}), ${formatTime(a.createdAt)}`,
+    label: `${ALERT_KINDS[a.kind].label} (${a.priority}), ${formatTime(a.createdAt)}${
+      a.quoted.length === 2 ? `: ${a.quoted.map((v) => v.toFixed(2)).join(' → ')}` : ''
+    }`,
+    quoted: a.quoted,
   }));
   const now = page.distributionNow;
   const before = page.distributionBefore;
@@ -62,6 +68,7 @@ export function appPageHtml(view: AppView): string {
     `New reviews of ${app.name} per week, by stars`,
   )}
 </section>
+${appRanksSection(view.ranks, app.name)}
 ${listingSection(view.listing, app.handle)}
 <section aria-labelledby="alerts-h">
   <h2 id="alerts-h">Rating-drop and incident alerts</h2>

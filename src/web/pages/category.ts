@@ -11,7 +11,24 @@ import type { CategoryView } from '../market-views/index.js';
 import { formatDay, formatTime } from '../present.js';
 import { rankChart, SERIES_COLOURS } from '../rank-chart.js';
 import { layout } from './layout.js';
-import { categoryStateHtml, moveHtml } from './market.js';
+import { BUILT_FOR_NOTE, categoryStateHtml, moveHtml } from './market.js';
+import { movesListHtml, rankStoryHtml } from './market-moves.js';
+
+const ROLE_LABELS = {
+  leader: 'leader',
+  own: 'your app',
+  competitor: 'competitor',
+  passer: 'passed your app',
+};
+const EVENT_LABELS: Record<string, string> = {
+  listing: 'listing change',
+  entrant: 'new entrant',
+  sponsored: 'sponsored slots',
+  incident: 'your possible incident',
+  'rating-drop': 'your rating drop',
+  rank: 'rank alert',
+  reshuffle: 'reshuffle',
+};
 
 /** The spans the page offers, in days. */
 export const CATEGORY_SPANS = [30, 90, 365] as const;
@@ -25,9 +42,9 @@ function more(total: number, max = MAX_LISTED): SafeHtml | '' {
     : '';
 }
 
-/** An app's name, linked to its page when it is a watched app (the others have none). */
-function appName(name: string, handle: string, watched: ReadonlySet<string>): SafeHtml {
-  return watched.has(handle) ? html`<a href="${appPath(handle)}">${name}</a>` : html`${name}`;
+/** An app's name, linked to its page (an app seen only in the market has one too). */
+function appName(name: string, handle: string, _watched: ReadonlySet<string>): SafeHtml {
+  return html`<a href="${appPath(handle)}">${name}</a>`;
 }
 
 /** The ranks over the span as an SVG with its gaps, its legend, and what the gaps were. */
@@ -41,21 +58,50 @@ function ranksSection(c: CategoryView, days: number, watched: ReadonlySet<string
     depth: c.status.depth,
     series: c.series.map((s) => ({ name: s.name, own: s.role === 'own', points: s.points })),
     gaps: c.gaps,
-    title: `Organic ranks in ${c.handle} over the last ${days} days`,
+    title: `Organic ranks in ${c.name} over the last ${days} days`,
+    wide: true,
+    events: c.events,
   })}
   <ul class="legend series-legend">${c.series.map(
     (s, i) =>
-      html`<li><span class="key r${i % SERIES_COLOURS}${s.role === 'own' ? ' own' : ''}"></span> ${appName(s.name, s.handle, watched)} <span class="muted small">${s.role === 'leader' ? 'leader' : s.role === 'own' ? 'your app' : 'competitor'}</span> ${
+      html`<li><span class="key r${i % SERIES_COLOURS}${s.role === 'own' ? ' own' : ''}"></span> ${appName(s.name, s.handle, watched)} <span class="muted small">${ROLE_LABELS[s.role]}</span> ${
         s.rank === null
           ? html`<span class="muted">not in the tracked pages</span>`
           : html`<strong>#${s.rank}</strong>`
-      } ${moveHtml(s.move)}</li>`,
+      } ${moveHtml(s.move)}${s.story ? rankStoryHtml(s.story) : ''}</li>`,
   )}</ul>
   <p class="muted small">${c.snapshots} snapshot${c.snapshots === 1 ? '' : 's'}. A line breaks where its app was not in the tracked pages${
     gapSnapshots > 0
       ? html`, and across the hatched ${c.gaps.length === 1 ? 'band' : 'bands'}: <span class="gap-note">${gapSnapshots} snapshot${gapSnapshots === 1 ? '' : 's'} failed (${c.gaps.map((g, i) => html`${i > 0 ? ', ' : ''}${formatDay(g.from)}${g.snapshots > 1 ? html`–${formatDay(g.to)}` : ''}`)}), so no rank is known there</span>`
       : ''
   }.</p>
+  ${eventsHtml(c)}
+</section>`;
+}
+
+/** The markers' key, and each event in words (a marker's tooltip is not enough on a phone). */
+function eventsHtml(c: CategoryView): SafeHtml {
+  if (c.events.length === 0)
+    return html`<p class="muted small">No listing change, entrant, sponsored-slot change or incident of yours in this span.</p>`;
+  const kinds = [...new Set(c.events.map((e) => e.kind))];
+  return html`<p class="muted small legend">Markers: ${kinds.map(
+    (k, i) => html`${i > 0 ? ' ' : ''}<span class="key ev-${k}"></span> ${EVENT_LABELS[k] ?? k}`,
+  )}</p>
+  <details class="events"><summary>${c.events.length} event${c.events.length === 1 ? '' : 's'} that may explain the moves</summary>
+  <ol class="trail">${[...c.events]
+    .reverse()
+    .slice(0, MAX_LISTED)
+    .map(
+      (e) =>
+        html`<li>${formatTime(e.at)}: <span class="muted small">${EVENT_LABELS[e.kind] ?? e.kind}</span> ${e.label}</li>`,
+    )}</ol></details>`;
+}
+
+/** The market alerts of this category and of the apps it ranks, with their explanations. */
+function movesSection(c: CategoryView, days: number): SafeHtml {
+  return html`<section aria-labelledby="cat-moves-h">
+  <h2 id="cat-moves-h">What moved</h2>
+  ${movesListHtml(c.moves, `No rank alert, listing change, entrant or reshuffle in the last ${days} days.`)}
 </section>`;
 }
 
@@ -67,12 +113,13 @@ function topSection(c: CategoryView, watched: ReadonlySet<string>): SafeHtml {
     c.top.length === 0
       ? html`<p class="muted">No snapshot yet.</p>`
       : html`<table class="market data top">
-    <thead><tr><th scope="col" class="num">Rank</th><th scope="col">App</th><th scope="col" class="num">Rating</th><th scope="col">Built for</th><th scope="col">Week</th></tr></thead>
+    <thead><tr><th scope="col" class="num">Rank</th><th scope="col">App</th><th scope="col" class="num">Rating</th><th scope="col"><abbr title="The marketplace's Built-for badge">Built for</abbr></th><th scope="col">Week</th></tr></thead>
     <tbody>${c.top.map(
       (a) =>
-        html`<tr><td class="num">#${a.rank}</td><td>${appName(a.name, a.handle, watched)}${a.sponsored ? html` <span class="tag">ad</span>` : ''}</td><td class="num" data-label="Rating">${a.rating === null ? '—' : a.rating.toFixed(1)}</td><td data-label="Built for">${a.builtFor === null ? '—' : a.builtFor ? 'yes' : 'no'}</td><td data-label="Week">${moveHtml(a.move)}</td></tr>`,
+        html`<tr><td class="num">#${a.rank}</td><td>${appName(a.name, a.handle, watched)}${a.sponsored ? html` <span class="tag">ad</span>` : ''}${c.entrants.some((e) => e.handle === a.handle) ? html` <span class="tag new">new</span>` : ''}</td><td class="num" data-label="Rating">${a.rating === null ? '—' : a.rating.toFixed(1)}</td><td data-label="Built for">${a.builtFor === null ? '—' : a.builtFor ? 'yes' : 'no'}</td><td data-label="Week">${moveHtml(a.move)}</td></tr>`,
     )}</tbody>
-  </table>`
+  </table>
+  <p class="muted small">${BUILT_FOR_NOTE} <span class="tag new">new</span>: ranked here for the first time in this span.</p>`
   }
 </section>`;
 }
@@ -159,13 +206,14 @@ export function categoryPage(view: { principal: Principal; category: CategoryVie
       : html`<a href="/categories/${c.handle}?days=${days}">${days} days</a>`,
   );
   const body = html`<p><a href="/market">← Market</a></p>
-<h1>Category <span class="muted">${c.handle}</span></h1>
+<h1>Category ${c.name}${c.name === c.handle ? '' : html` <span class="muted small">${c.handle}</span>`}</h1>
 <p>${categoryStateHtml(c.status)}</p>
 <p class="muted small">Show: ${spans.map((s, i) => html`${i > 0 ? ' · ' : ''}${s}`)}</p>
 ${ranksSection(c, view.days, watched)}
+${movesSection(c, view.days)}
 ${topSection(c, watched)}
 ${entrantsSection(c, view.days, watched)}
 ${exitsSection(c, view.days, watched)}
 ${sponsoredSection(c, watched)}`;
-  return layout({ title: `Category ${c.handle}`, principal: view.principal, body });
+  return layout({ title: `Category ${c.name}`, principal: view.principal, body });
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import type { WebContext } from '../context.js';
 import { defineQuery, noQuery, param } from '../input.js';
+import { liveUrl } from '../live.js';
 import { categoryJson, changesJson, overviewJson } from '../market-json.js';
 import {
   CATEGORY_DAYS,
@@ -65,7 +66,14 @@ export function marketRouter(ctx: WebContext): express.Router {
 
   router.get('/market', noQuery, (req, res) => {
     const overview = marketOverview(store.db, input(), now());
-    res.type('html').send(marketPage({ principal: principalOfRequest(req), overview }));
+    // The open count in the title, kept live as on the inbox's other pages.
+    const start = ctx.live.start();
+    const live = {
+      open: start.open,
+      url: liveUrl({ status: ['new', 'acknowledged'], period: 'all' }, start.mark, { banner: false }),
+      every: ctx.livePollMs,
+    };
+    res.type('html').send(marketPage({ principal: principalOfRequest(req), overview, live }));
   });
 
   router.get('/api/market', noQuery, (_req, res) => {

@@ -42,10 +42,11 @@ import {
 } from '../filters.js';
 import { noQuery, type Problem, reviewIdParam } from '../input.js';
 import { liveUrl } from '../live.js';
-import { listingTimeline } from '../market-views/index.js';
+import { appRanks, listingTimeline, marketInputOf } from '../market-views/index.js';
 import { principalOfRequest } from '../middleware/authenticate.js';
 import { bodyOfType, FORM_TYPE } from '../middleware/bodies.js';
 import { appPageHtml } from '../pages/app.js';
+import { marketAppPage } from '../pages/app-ranks.js';
 import { inboxPage, type UndoNotice } from '../pages/inbox.js';
 import type { LivePage } from '../pages/layout.js';
 import { messagePage } from '../pages/message.js';
@@ -317,7 +318,15 @@ function appRoute(ctx: WebContext): Handler {
             maxRating: config.alerts.lowRating.maxRating,
           })
         : undefined;
-    if (!page || (!page.known && !configured)) return notFound(req, res, 'No such app.');
+    if (!page) return notFound(req, res, 'No such app.');
+    const ranks = appRanks(store.db, marketInputOf(config), page.handle, ctx.now());
+    if (!page.known && !configured) {
+      // An app seen only in the market (an entrant, an app that passed one of yours) has its rank page.
+      if (!ranks) return notFound(req, res, 'No such app.');
+      return res
+        .type('html')
+        .send(marketAppPage({ principal: principalOfRequest(req), handle: page.handle, ranks }));
+    }
     // Its charts count every review of the app: the banner counts them all too.
     const live = livePage(
       ctx,
@@ -335,6 +344,7 @@ function appRoute(ctx: WebContext): Handler {
         listing: listingKnown(store.db, page.handle)
           ? listingTimeline(store.db, page.handle, { versions: APP_PAGE_LISTING_VERSIONS })
           : undefined,
+        ranks,
       }),
     );
   };

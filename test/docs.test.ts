@@ -242,6 +242,81 @@ function layersOfPage(markdown: string): Map<string, number> {
   return layers;
 }
 
+/** The text of a page's `## heading` section, up to the next heading of that level. */
+function sectionOf(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no section "## ${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** Names other libraries give that a "where to make a change" step may call: zod's. */
+const LIBRARY_NAMES = new Set(['superRefine']);
+
+/** Every name a file declares: functions, variables, classes, types, enums, members of types and classes. */
+function declaredNames(file: string): Set<string> {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const names = new Set<string>();
+  const visit = (node: ts.Node) => {
+    if (
+      (ts.isFunctionDeclaration(node) ||
+        ts.isVariableDeclaration(node) ||
+        ts.isClassDeclaration(node) ||
+        ts.isInterfaceDeclaration(node) ||
+        ts.isTypeAliasDeclaration(node) ||
+        ts.isEnumDeclaration(node) ||
+        ts.isPropertySignature(node) ||
+        ts.isPropertyDeclaration(node) ||
+        ts.isMethodDeclaration(node) ||
+        ts.isMethodSignature(node)) &&
+      node.name !== undefined &&
+      ts.isIdentifier(node.name)
+    ) {
+      names.add(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return names;
+}
+
+/** A path from the top of the repository a step names: `src/kinds.ts`, `test/notify/`, `bench/topics-quality.ts`. */
+const STEP_PATH = /(?<![\w./-])((?:src|test|bench|docs)\/[\w./-]*[\w/])/g;
+/** A name a step gives: an identifier of code, a PascalCase type, or a call. */
+const STEP_NAME = /^(?:[\w$]+\.)*([A-Za-z_$][\w$]*)(\(\))?$/;
+
+/**
+ * What the steps of "Where to make a change" name and the repository lacks: a path (in backticks) not on
+ * disk, and a name in backticks that no file under src/ declares, or, written "`name` (`file`)" or
+ * "`name` in `file`", that this file does not declare.
+ */
+function missingInSteps(section: string, declared: (file?: string) => Set<string>): string[] {
+  const missing: string[] = [];
+  for (const span of codeSpans(section)) {
+    for (const [, path] of span.matchAll(STEP_PATH)) {
+      if (!existsSync(path as string)) missing.push(path as string);
+    }
+  }
+  for (const match of section.matchAll(
+    /`([^`\n]+)`(?:,? (?:in |\(in |\()`((?:src|test|bench)\/[\w./-]+\.ts)`)?/g,
+  )) {
+    const [, span, file] = match;
+    const name = (span as string).match(STEP_NAME);
+    if (!name) continue;
+    const [, last, call] = name;
+    const isName =
+      call !== undefined || IDENTIFIER.test(last as string) || /^[A-Z][a-z0-9]+$/.test(last as string);
+    if (!isName || LIBRARY_NAMES.has(last as string)) continue;
+    if (file !== undefined) {
+      if (!existsSync(file)) missing.push(file);
+      else if (!declared(file).has(last as string)) missing.push(`${last} in ${file}`);
+    } else if (!declared().has(last as string)) {
+      missing.push(span as string);
+    }
+  }
+  return missing;
+}
+
 describe('the project documents itself', () => {
   it('finds comments and the documents they cite (the check can fail)', () => {
     const comments = commentsOf('src/store/write-batch.ts').join('\n');
@@ -350,6 +425,33 @@ describe('the project documents itself', () => {
       missingPaths(readFileSync(page, 'utf8'), page).map((path) => `${page}: ${path}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('the steps of "Where to make a change" name only paths and names that exist', () => {
+    const perFile = new Map(SRC_FILES.map((file) => [file, declaredNames(file)]));
+    const everywhere = new Set([...perFile.values()].flatMap((names) => [...names]));
+    const declared = (file?: string) =>
+      file === undefined ? everywhere : (perFile.get(file) ?? declaredNames(file));
+    const section = sectionOf(readFileSync('docs/architecture.md', 'utf8'), 'Where to make a change');
+    expect(section).toContain('**A review column.**');
+    expect(missingInSteps(section, declared)).toEqual([]);
+  });
+
+  it('finds what the steps name and lack (the check can fail)', () => {
+    const declared = (file?: string) =>
+      new Set(file === 'src/kinds.ts' ? ['ALERT_KINDS'] : ['ALERT_KINDS', 'reviewRowOf', 'Transport']);
+    const steps = [
+      '- `ALERT_KINDS` in `src/kinds.ts`, `reviewRowOf` (`src/kinds.ts`), `CHANNEL_TYPOS`, `Transport`,',
+      '  `deliverAll()`, `npx tsx bench/nowhere.ts --misses`, `test/helpers/reviews.ts`, `superRefine`,',
+      '  `Nonesuch` and `version`.',
+    ].join('\n');
+    expect(missingInSteps(steps, declared)).toEqual([
+      'bench/nowhere.ts',
+      'reviewRowOf in src/kinds.ts',
+      'CHANNEL_TYPOS',
+      'deliverAll()',
+      'Nonesuch',
+    ]);
   });
 
   it('the pages name only functions and identifiers the code still has', () => {

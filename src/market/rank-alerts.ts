@@ -498,28 +498,25 @@ function explain(
   for (const app of cur.apps) {
     if (app.rank === null || app.handle === handle) continue;
     const l = levelOf(app.handle);
+    const to = app.rank;
+    const pass = () =>
+      passed.push({
+        handle: app.handle,
+        name: app.name,
+        from: Math.round(l),
+        to,
+        changes: changesOf(app.handle),
+      });
     if (falling && app.rank < own) {
       if (l === inf) {
         const entry = { handle: app.handle, name: app.name, rank: app.rank };
         if (context.newEntrants === undefined || context.newEntrants.has(app.handle)) entrants.push(entry);
         else returned.push(entry);
       } else if (l > level) {
-        passed.push({
-          handle: app.handle,
-          name: app.name,
-          from: Math.round(l),
-          to: app.rank,
-          changes: changesOf(app.handle),
-        });
+        pass();
       }
     } else if (!falling && app.rank > own && l !== inf && l < level) {
-      passed.push({
-        handle: app.handle,
-        name: app.name,
-        from: Math.round(l),
-        to: app.rank,
-        changes: changesOf(app.handle),
-      });
+      pass();
     }
   }
   // Apps with listing changes first: they are the likelier explanation.

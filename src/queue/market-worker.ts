@@ -89,21 +89,21 @@ export async function enqueueDueMarket(
 ): Promise<MarketJobData[]> {
   const { config, store } = deps;
   const t = now.getTime();
-  const every = (ms: number) => Math.round(ms * Math.max(1, stretch));
-  const snapshots = dueSlots(
-    config.categories.map((c) => c.handle),
-    lastMarketRuns(store.db, 'category'),
-    every(config.market.every),
-    t,
-    FIRST_AT_ONCE,
-  ).map(({ subject, slot }): MarketJobData => ({ kind: 'snapshot', category: subject, slot }));
-  const listings = dueSlots(
-    config.apps.map((a) => a.handle),
-    lastMarketRuns(store.db, 'listing'),
-    every(config.listing.every),
-    t,
-    FIRST_AT_ONCE,
-  ).map(({ subject, slot }): MarketJobData => ({ kind: 'listing', handle: subject, slot }));
+  /** The subjects of one kind whose moment in their (stretched) period has passed since their last read. */
+  const dueOf = (subjects: readonly { handle: string }[], kind: MarketRunKind, period: number) =>
+    dueSlots(
+      subjects.map((s) => s.handle),
+      lastMarketRuns(store.db, kind),
+      Math.round(period * Math.max(1, stretch)),
+      t,
+      FIRST_AT_ONCE,
+    );
+  const snapshots = dueOf(config.categories, 'category', config.market.every).map(
+    ({ subject, slot }): MarketJobData => ({ kind: 'snapshot', category: subject, slot }),
+  );
+  const listings = dueOf(config.apps, 'listing', config.listing.every).map(
+    ({ subject, slot }): MarketJobData => ({ kind: 'listing', handle: subject, slot }),
+  );
   const due = [...snapshots, ...listings];
   await enqueueMarketJobs(queue, due);
   if (due.length > 0) deps.logger.debug({ reads: due.length }, `${due.length} market read(s) due`);

@@ -5,26 +5,13 @@
  */
 import type { AppRef, ReviewRef } from '../alerts/types.js';
 import type { Priority, Severity } from '../scoring/priority.js';
+import { longDate, MONTHS } from '../util/long-date.js';
 import { cleanText, oneLine, stars, truncate } from './escape.js';
 
 const MAX_APP_NAME = 100;
 const MAX_REVIEWER = 100;
 const MAX_LOCATION = 60;
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 export function appName(app: AppRef): string {
   return truncate(oneLine(app.name) || oneLine(app.handle) || 'unnamed app', MAX_APP_NAME);
 }
@@ -84,7 +71,7 @@ export function formatTimestamp(text: string): string {
   if (Number.isNaN(ms)) return truncate(raw, 60);
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+  return `${longDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
 /** "2 months", from "2 months using the app"; undefined when the marketplace gave nothing. */

@@ -4,6 +4,7 @@
  * nothing until one is requested, and two simulators with the same seed agree byte for byte.
  */
 
+import { longDate } from '../util/long-date.js';
 import { plural } from '../util/plural.js';
 import { Rng, unitHash } from './random.js';
 import type { WireReview } from './types.js';
@@ -24,24 +25,8 @@ export function formatDay(dayMs: number): string {
   return `${new Date(dayMs).toISOString().slice(0, 10)}T00:00:00+00:00`;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 function formatLongDate(dayMs: number): string {
-  const d = new Date(dayMs);
-  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+  return longDate(new Date(dayMs));
 }
 
 export function slugify(text: string): string {

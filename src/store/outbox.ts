@@ -87,18 +87,21 @@ export function hold(db: Db, ids: number[], at: Date): void {
   db.update(deliveries).set({ status: 'held', heldAt: at }).where(inArray(deliveries.id, ids)).run();
 }
 
+/** Deliveries the throttle holds for this app on this channel. */
+function heldFor(channel: string, appHandle: string) {
+  return and(
+    eq(deliveries.channel, channel),
+    eq(deliveries.appHandle, appHandle),
+    eq(deliveries.status, 'held'),
+  );
+}
+
 /** When the longest-held of the deliveries the throttle holds for this app on this channel was held. */
 export function firstHeldAt(db: Db, channel: string, appHandle: string): Date | undefined {
   const row = db
     .select({ at: sql<number | null>`min(${deliveries.heldAt})` })
     .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.channel, channel),
-        eq(deliveries.appHandle, appHandle),
-        eq(deliveries.status, 'held'),
-      ),
-    )
+    .where(heldFor(channel, appHandle))
     .get();
   return row?.at == null ? undefined : new Date(row.at);
 }
@@ -137,13 +140,7 @@ export function heldDeliveryIds(db: Db, channel: string, appHandle: string): num
   return db
     .select({ id: deliveries.id })
     .from(deliveries)
-    .where(
-      and(
-        eq(deliveries.channel, channel),
-        eq(deliveries.appHandle, appHandle),
-        eq(deliveries.status, 'held'),
-      ),
-    )
+    .where(heldFor(channel, appHandle))
     .orderBy(deliveries.id)
     .all()
     .map((row) => row.id);

@@ -13,6 +13,7 @@ import {
   raiseMarketAlerts,
 } from '../alerts/market.js';
 import type { AppRef, CategoryRef, EntrantRef, MarketAlert } from '../alerts/types.js';
+import { listingUrl } from '../catalog/handle.js';
 import { CatalogNotFoundError, type CategoryPage } from '../catalog/index.js';
 import type { CategoryConfig, Config } from '../config/index.js';
 import {
@@ -39,15 +40,17 @@ import {
   listingChangesSince,
   recordListing,
 } from '../store/market/listings.js';
-import { insertMarketRun } from '../store/market/runs.js';
 import { appsSeenIn, recordCategorySnapshot, snapshotsSince } from '../store/market/snapshots.js';
 import { reviewAlertsSince } from '../store/review-reads.js';
 import {
-  listingUrl,
+  finishRun,
   type MarketDeps,
   type MarketOutcome,
   type MarketReadOptions,
+  type MarketRun,
   recordFailedRead,
+  recordGone,
+  startRead,
 } from './market-read.js';
 
 /** The detector's history: a week of level and band, plus the move's own snapshots and some slack. */
@@ -58,29 +61,26 @@ export async function snapshotCategory(
   entry: CategoryConfig,
   options: MarketReadOptions,
 ): Promise<MarketOutcome> {
-  const now = deps.now ?? (() => new Date());
-  const startedAt = now();
   const handle = entry.handle;
+  const { run, now } = startRead(deps, 'category', handle, 0);
   const pages: CategoryPage[] = [];
-  let requests = 0;
   try {
     for (let page = 1; page <= entry.pages; page++) {
-      requests++;
+      run.requests++;
       const read = await deps.client.category(handle, { page });
       pages.push(read);
       // A short category ends before `pages`: what it has is all there is, not a failure.
       if (read.pagination?.hasNextPage === false) break;
     }
   } catch (err) {
-    if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, handle, err, startedAt, requests);
-    const run = { kind: 'category' as const, subject: handle, startedAt, requests };
+    if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, run, err);
     return recordFailedRead(deps, run, err, options, () => {
       // The last attempt failed: the moment is a gap in the category's history.
       recordCategorySnapshot(deps.store.db, {
         category: handle,
-        takenAt: startedAt,
+        takenAt: run.startedAt,
         status: 'failed',
-        requests,
+        requests: run.requests,
         error: err instanceof Error ? err.message : String(err),
       });
     });
@@ -95,17 +95,10 @@ export async function snapshotCategory(
       category: handle,
       takenAt: at,
       status: 'ok',
-      requests,
+      requests: run.requests,
       snapshot,
     });
-    insertMarketRun(db, {
-      kind: 'category',
-      subject: handle,
-      startedAt,
-      finishedAt: at,
-      status: 'ok',
-      requests,
-    });
+    finishRun(db, run, at, 'ok');
     const raised = raiseMarketAlerts(db, deps.config.channels, judged.raises(id), at);
     judged.storeBadges();
     return { raised, wasUnavailable, reshuffled: judged.reshuffled };
@@ -119,14 +112,14 @@ export async function snapshotCategory(
     );
   }
   deps.logger.info(
-    { category: handle, requests, ranked: snapshot.depth, alerts: result.raised.kinds.length },
+    { category: handle, requests: run.requests, ranked: snapshot.depth, alerts: result.raised.kinds.length },
     `${handle}: snapshot of ${snapshot.depth} ranked apps${result.reshuffled ? ' (the category reshuffled)' : ''}`,
   );
   return {
     kind: 'category',
     subject: handle,
     status: 'ok',
-    requests,
+    requests: run.requests,
     alertKinds: result.raised.kinds,
     messages: result.raised.messages,
   };
@@ -384,45 +377,23 @@ function ownEventSummary(kind: 'rating-drop' | 'incident', payload: unknown, at:
 }
 
 /** A 404: the category is marked unavailable (a gap), said once; the mark clears when it answers. */
-async function recordUnavailable(
+function recordUnavailable(
   deps: MarketDeps,
-  handle: string,
+  run: MarketRun,
   err: CatalogNotFoundError,
-  startedAt: Date,
-  requests: number,
 ): Promise<MarketOutcome> {
   const { db } = deps.store;
-  const finishedAt = (deps.now ?? (() => new Date()))();
-  const newly = await deps.store.writes.run(() => {
-    const newly = categoryRow(db, handle)?.unavailableSince == null;
-    recordCategorySnapshot(db, {
-      category: handle,
-      takenAt: startedAt,
-      status: 'unavailable',
-      requests,
-      error: err.message,
-    });
-    insertMarketRun(db, {
-      kind: 'category',
-      subject: handle,
-      startedAt,
-      finishedAt,
-      status: 'unavailable',
-      requests,
-      error: err.message,
-    });
+  const category = run.subject;
+  const write = () => {
+    const newly = categoryRow(db, category)?.unavailableSince == null;
+    const { startedAt: takenAt, requests } = run;
+    recordCategorySnapshot(db, { category, takenAt, status: 'unavailable', requests, error: err.message });
     return newly;
-  });
-  if (newly)
-    deps.logger.warn({ category: handle }, `${err.message} Marked unavailable; snapshots continue quietly.`);
-  else deps.logger.debug({ category: handle }, 'category still unavailable');
-  return {
-    kind: 'category',
-    subject: handle,
-    status: 'unavailable',
-    requests,
-    alertKinds: [],
-    messages: [],
-    error: err.message,
   };
+  const wording = {
+    fields: { category },
+    quietly: 'snapshots continue quietly',
+    still: 'category still unavailable',
+  };
+  return recordGone(deps, run, err, { write, wording });
 }

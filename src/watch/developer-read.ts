@@ -1,11 +1,12 @@
 /**
  * One read of a competitor's developer (endpoint 4): the apps it publishes now, compared with the last
- * successful read (store/market.ts, recordDeveloperApps). An app published or removed alerts once, to the
- * channels of the watched apps of that developer; the first read is the baseline. A 404 marks the
- * developer unavailable (logged once, cleared when it answers) and is no evidence of removals.
+ * successful read (store/market/developers.ts, recordDeveloperApps). An app published or removed alerts
+ * once, to the channels of the watched apps of that developer; the first read is the baseline. A 404
+ * marks the developer unavailable (logged once, cleared when it answers) and is no evidence of removals.
  */
 import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
 import type { MarketAlert } from '../alerts/types.js';
+import { listingUrl } from '../catalog/handle.js';
 import { CatalogNotFoundError, type DeveloperDetail } from '../catalog/index.js';
 import {
   developerRow,
@@ -14,13 +15,14 @@ import {
   recordDeveloperApps,
   watchedAppsOf,
 } from '../store/market/developers.js';
-import { insertMarketRun } from '../store/market/runs.js';
 import {
-  listingUrl,
+  finishRun,
   type MarketDeps,
   type MarketOutcome,
   type MarketReadOptions,
   recordFailedRead,
+  recordGone,
+  startRead,
 } from './market-read.js';
 
 /** A developer app's identity: its handle, else (the reduced form without URLs) its name. */
@@ -35,23 +37,21 @@ export async function readDeveloper(
   via: string,
   options: MarketReadOptions,
 ): Promise<MarketOutcome> {
-  const now = deps.now ?? (() => new Date());
-  const startedAt = now();
-  const run = { kind: 'developer' as const, subject: developer, startedAt, requests: 1 };
+  const { run, now } = startRead(deps, 'developer', developer);
   const { db } = deps.store;
   let detail: DeveloperDetail;
   try {
     detail = await deps.client.developer(developer);
   } catch (err) {
     if (err instanceof CatalogNotFoundError) {
-      const newly = await deps.store.writes.run(() => {
-        insertMarketRun(db, { ...run, finishedAt: now(), status: 'unavailable', error: err.message });
-        return markDeveloperUnavailable(db, developer, err.message, startedAt);
+      return recordGone(deps, run, err, {
+        write: () => markDeveloperUnavailable(db, developer, err.message, run.startedAt),
+        wording: {
+          fields: { developer },
+          quietly: 'reads continue quietly',
+          still: 'developer still unavailable',
+        },
       });
-      if (newly)
-        deps.logger.warn({ developer }, `${err.message} Marked unavailable; reads continue quietly.`);
-      else deps.logger.debug({ developer }, 'developer still unavailable');
-      return { ...run, status: 'unavailable', alertKinds: [], messages: [], error: err.message };
     }
     return recordFailedRead(deps, run, err, options);
   }
@@ -68,7 +68,7 @@ export async function readDeveloper(
       [...byKey].map(([key, app]) => ({ handle: key, name: app.name })),
       at,
     );
-    insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
+    finishRun(db, run, at, 'ok');
     if (changes.added.length === 0 && changes.removed.length === 0)
       return { wasUnavailable, raised: undefined };
     const watched = watchedAppsOf(db, developer, handles);

@@ -6,6 +6,7 @@
  */
 import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
 import type { MarketAlert } from '../alerts/types.js';
+import { listingUrl } from '../catalog/handle.js';
 import { CatalogNotFoundError, handleFromUrl } from '../catalog/index.js';
 import {
   diffListings,
@@ -15,14 +16,16 @@ import {
   normalizeListing,
 } from '../market/index.js';
 import { insertListingChanges, recordListing } from '../store/market/listings.js';
-import { insertMarketRun } from '../store/market/runs.js';
 import { latestSnapshots } from '../store/market/snapshots.js';
 import {
-  listingUrl,
+  finishRun,
   type MarketDeps,
   type MarketOutcome,
   type MarketReadOptions,
+  type MarketRun,
   recordFailedRead,
+  recordGone,
+  startRead,
 } from './market-read.js';
 
 export interface ListingOutcome extends MarketOutcome {
@@ -38,20 +41,18 @@ function ratingOf(text: string): number | null {
   return Number.isFinite(n) && n >= 0 && n <= 5 ? n : null;
 }
 
-type ListingRun = { kind: 'listing'; subject: string; startedAt: Date; requests: number };
-
 export async function readListing(
   deps: MarketDeps,
   handle: string,
   options: MarketReadOptions,
 ): Promise<ListingOutcome> {
-  const now = deps.now ?? (() => new Date());
-  const run: ListingRun = { kind: 'listing', subject: handle, startedAt: now(), requests: 1 };
+  const { run, now } = startRead(deps, 'listing', handle);
   let detail: Awaited<ReturnType<MarketDeps['client']['app']>>;
   try {
     detail = await deps.client.app(handle);
   } catch (err) {
-    if (err instanceof CatalogNotFoundError) return recordNotFound(deps, run, err, now());
+    // A 404: the polls of the app mark it unavailable and say so; the listing read only counts its request.
+    if (err instanceof CatalogNotFoundError) return recordGone(deps, run, err);
     return recordFailedRead(deps, run, err, options);
   }
   const at = now();
@@ -72,26 +73,13 @@ export async function readListing(
   };
 }
 
-/** A 404: the polls of the app mark it unavailable and say so; the listing read only counts its request. */
-async function recordNotFound(
-  deps: MarketDeps,
-  run: ListingRun,
-  err: CatalogNotFoundError,
-  finishedAt: Date,
-): Promise<ListingOutcome> {
-  await deps.store.writes.run(() =>
-    insertMarketRun(deps.store.db, { ...run, finishedAt, status: 'unavailable', error: err.message }),
-  );
-  return { ...run, status: 'unavailable', alertKinds: [], messages: [], error: err.message };
-}
-
 /**
  * Stores the listing as a new version when it moved, with its field changes, and raises those that alert.
  * Runs inside the write transaction.
  */
 function storeListing(
   deps: MarketDeps,
-  run: ListingRun,
+  run: MarketRun,
   listing: NormalizedListing,
   rating: number | null,
   at: Date,
@@ -101,7 +89,7 @@ function storeListing(
   // The badge is what the category pages say (the detail does not): the newest snapshot listing the app.
   const builtFor = badgeOf(deps, handle);
   const recorded = recordListing(db, { handle, listing, hash: listingHash(listing), builtFor, rating, at });
-  insertMarketRun(db, { ...run, finishedAt: at, status: 'ok' });
+  finishRun(db, run, at, 'ok');
   if (!recorded.changed || recorded.previous === undefined)
     return { recorded, changes: 0, raised: undefined };
   const changes = diffListings(recorded.previous.listing, listing, { ignore: deps.config.listing.ignore });

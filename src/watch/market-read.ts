@@ -5,11 +5,11 @@
  */
 import type { OutboxMessage } from '../alerts/messages.js';
 import type { MarketAlert } from '../alerts/types.js';
-import { type CatalogClient, CatalogError } from '../catalog/index.js';
+import { type CatalogClient, CatalogError, type CatalogNotFoundError } from '../catalog/index.js';
 import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Store } from '../store/db.js';
+import type { Db, Store } from '../store/db.js';
 import { insertMarketRun, type MarketRunKind, type MarketRunStatus } from '../store/market/runs.js';
 
 export interface MarketDeps {
@@ -38,6 +38,66 @@ export interface MarketOutcome {
   error?: string;
 }
 
+/** What a read's `market_runs` row says, whatever came of it: its requests count against the budget. */
+export interface MarketRun {
+  kind: MarketRunKind;
+  subject: string;
+  startedAt: Date;
+  requests: number;
+}
+
+/** A read starting now, and the clock it goes by (the deps' in tests and benchmarks). */
+export function startRead<K extends MarketRunKind>(
+  deps: MarketDeps,
+  kind: K,
+  subject: string,
+  requests = 1,
+): { run: MarketRun & { kind: K }; now: () => Date } {
+  const now = deps.now ?? (() => new Date());
+  return { run: { kind, subject, startedAt: now(), requests }, now };
+}
+
+/** Writes how a read ended, inside the transaction that writes what it found. */
+export function finishRun(
+  db: Db,
+  run: MarketRun,
+  finishedAt: Date,
+  status: MarketRunStatus,
+  error?: string,
+): void {
+  insertMarketRun(db, { ...run, finishedAt, status, ...(error === undefined ? {} : { error }) });
+}
+
+/** How a read says its subject is gone: the log's fields, what goes on quietly, and the later debug line. */
+export interface GoneWording {
+  fields: Record<string, string>;
+  quietly: string;
+  still: string;
+}
+
+/**
+ * A read whose subject answered 404: its run is written as `unavailable` with whatever `mark` writes
+ * beside it (returning whether the subject was available until now). A subject newly gone is a warning,
+ * one that stays gone a debug line. Without `mark`, nothing is said: someone else reports it.
+ */
+export async function recordGone(
+  deps: MarketDeps,
+  run: MarketRun,
+  err: CatalogNotFoundError,
+  mark?: { write: () => boolean; wording: GoneWording },
+): Promise<MarketOutcome> {
+  const finishedAt = (deps.now ?? (() => new Date()))();
+  const newly = await deps.store.writes.run(() => {
+    finishRun(deps.store.db, run, finishedAt, 'unavailable', err.message);
+    return mark?.write();
+  });
+  if (mark && newly)
+    deps.logger.warn(mark.wording.fields, `${err.message} Marked unavailable; ${mark.wording.quietly}.`);
+  else if (mark) deps.logger.debug(mark.wording.fields, mark.wording.still);
+  const { kind, subject, requests } = run;
+  return { kind, subject, status: 'unavailable', requests, alertKinds: [], messages: [], error: err.message };
+}
+
 /** A failed read that trying again may mend: the worker retries it (the requests are recorded already). */
 export class MarketReadError extends Error {
   constructor(message: string, options: { cause: unknown }) {
@@ -63,7 +123,7 @@ export function isFatal(err: unknown): err is CatalogError {
  */
 export async function recordFailedRead(
   deps: MarketDeps,
-  run: { kind: MarketRunKind; subject: string; startedAt: Date; requests: number },
+  run: MarketRun,
   err: unknown,
   options: MarketReadOptions,
   alsoWrite?: () => void,
@@ -71,12 +131,7 @@ export async function recordFailedRead(
   const message = errorMessage(err);
   const again = retryLater(err, options) || isFatal(err);
   await deps.store.writes.run(() => {
-    insertMarketRun(deps.store.db, {
-      ...run,
-      finishedAt: (deps.now ?? (() => new Date()))(),
-      status: 'failed',
-      error: message,
-    });
+    finishRun(deps.store.db, run, (deps.now ?? (() => new Date()))(), 'failed', message);
     if (!again) alsoWrite?.();
   });
   if (isFatal(err)) throw err;
@@ -90,8 +145,4 @@ export async function recordFailedRead(
     messages: [],
     error: message,
   };
-}
-
-export function listingUrl(handle: string): string {
-  return `https://apps.platform.example/${handle}`;
 }

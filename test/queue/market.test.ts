@@ -1,14 +1,16 @@
 import { QueueEvents } from 'bullmq';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketJobData } from '../../src/queue/market-worker.js';
 import { enqueueMarketJobs, marketJobId } from '../../src/queue/market-worker.js';
 import { partsOf } from '../../src/root/worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { categoryRow } from '../../src/store/market/categories.js';
+import { developerRow } from '../../src/store/market/developers.js';
 import { listingChangesSince } from '../../src/store/market/listings.js';
 import { lastOkMarketRun } from '../../src/store/market/runs.js';
 import { latestSnapshots, snapshotsSince, snapshotTimeline } from '../../src/store/market/snapshots.js';
-import { alerts, categoryRanks, deliveries } from '../../src/store/schema.js';
+import { alerts, categoryRanks, deliveries, marketRuns } from '../../src/store/schema.js';
 import { snapshotCategory } from '../../src/watch/category-snapshot.js';
 import { waitFor } from '../helpers/index.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
@@ -93,6 +95,17 @@ async function read(data: Read): Promise<unknown> {
   const added = await queue.getJob(marketJobId(job));
   if (!added) throw new Error('job not added');
   return added.waitUntilFinished(events, 20_000);
+}
+
+/** The statuses of a subject's market runs, oldest first. */
+function runsOf(kind: 'developer' | 'listing', subject: string): string[] {
+  return harness.worker.store.db
+    .select({ status: marketRuns.status })
+    .from(marketRuns)
+    .where(and(eq(marketRuns.kind, kind), eq(marketRuns.subject, subject)))
+    .orderBy(marketRuns.id)
+    .all()
+    .map((r) => r.status);
 }
 
 async function snapshot(): Promise<void> {
@@ -231,6 +244,28 @@ describe('a category the API does not know', () => {
     expect(harness.log.text()).toMatch(/category store-design answers again/);
     // The gaps alerted nothing: no rank alert beyond the one fall above.
     expect(alertsOf('rank')).toHaveLength(1);
+  });
+});
+
+describe('a developer or a listing the API does not know', () => {
+  it('counts the read as unavailable; a developer is marked and logged once, a listing left to the polls', async () => {
+    const { db } = harness.worker.store;
+    const gone = 'gone-developer';
+    const marked = () =>
+      harness.log.lines().filter((l) => /Marked unavailable/.test(l.msg) && l.developer === gone);
+    sim.controls.failNext(2, { status: 404, pathIncludes: `/developer/${gone}` });
+    await read({ kind: 'developer', developer: gone, via: 'rival-app' });
+    await read({ kind: 'developer', developer: gone, via: 'rival-app' });
+    expect(developerRow(db, gone)?.unavailableSince).toBeInstanceOf(Date);
+    expect(marked()).toHaveLength(1);
+    expect(runsOf('developer', gone)).toEqual(['unavailable', 'unavailable']);
+
+    sim.controls.failNext(1, { status: 404, pathIncludes: '/app/rival-app' });
+    await read({ kind: 'listing', handle: 'rival-app' });
+    expect(runsOf('listing', 'rival-app').at(-1)).toBe('unavailable');
+    expect(
+      harness.log.lines().filter((l) => /Marked unavailable/.test(l.msg) && l.app === 'rival-app'),
+    ).toEqual([]);
   });
 });
 

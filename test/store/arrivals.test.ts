@@ -1,26 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordIncident } from '../../src/store/apps.js';
 import { appArrivals } from '../../src/store/arrivals.js';
 import type { Store } from '../../src/store/db.js';
-import { tempStore } from '../helpers/index.js';
 import { storeReview } from '../helpers/reviews.js';
+import { storesPerTest } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.UTC(2026, 5, 15, 12);
 const TODAY = Math.floor(NOW / DAY) * DAY;
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup();
-  cleanups = [];
-});
-
-function store(): Store {
-  const s = tempStore();
-  cleanups.push(s.cleanup);
-  return s;
-}
+const store = storesPerTest();
 
 interface Review {
   createdAt: number | null;

@@ -1,36 +1,19 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { listInbox } from '../../src/store/inbox.js';
 import { fullTextDrift, ReviewSeeder } from '../helpers/inbox.js';
 import { tempDir } from '../helpers/index.js';
+import { databaseBefore } from '../helpers/migrations.js';
 import { storeReview } from '../helpers/reviews.js';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
-/** The migrations folder as it was before `tag` (and everything after it). */
-function migrationsBefore(dir: string, tag: string): string {
-  const folder = join(dir, 'drizzle');
-  cpSync('drizzle', folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (at < 0) throw new Error(`no migration ${tag}`);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-  return folder;
-}
-
 it('0008 indexes the reviews stored before it for full-text search', () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const path = join(temp.dir, 'old.db');
-  const old = new Database(path);
-  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0008_inbox') });
+  const { path, old } = databaseBefore(temp.dir, '0008_inbox');
   // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`
     insert into apps (handle) values ('shop');
@@ -58,9 +41,7 @@ it('0008 indexes the reviews stored before it for full-text search', () => {
 it('0009 re-indexes the reviews with stemming: a word finds its other forms', () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const path = join(temp.dir, 'old.db');
-  const old = new Database(path);
-  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0009_fts_stemmed') });
+  const { path, old } = databaseBefore(temp.dir, '0009_fts_stemmed');
   // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`
     insert into apps (handle) values ('shop');
@@ -99,9 +80,7 @@ it('0009 re-indexes the reviews with stemming: a word finds its other forms', ()
 it('0010 re-keys the full-text index by date: the stored reviews are found newest first, and kept in step', () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const path = join(temp.dir, 'old.db');
-  const old = new Database(path);
-  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0010_fts_by_date') });
+  const { path, old } = databaseBefore(temp.dir, '0010_fts_by_date');
   // Row ids out of date order, two in one hour (the later row the older), and a date that did not parse.
   // Plain SQL: the schema before the migration, not the one store/review-fields.ts describes.
   old.exec(`

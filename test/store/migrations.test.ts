@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
@@ -10,28 +10,15 @@ import { openStore } from '../../src/store/db.js';
 import { firstHeldAt } from '../../src/store/outbox.js';
 import { deliveries } from '../../src/store/schema.js';
 import { tempDir } from '../helpers/index.js';
+import { databaseBefore } from '../helpers/migrations.js';
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
-/** The migrations folder as it was before `tag` (and everything after it). */
-function migrationsBefore(dir: string, tag: string): string {
-  const folder = join(dir, 'drizzle');
-  cpSync('drizzle', folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (at < 0) throw new Error(`no migration ${tag}`);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-  return folder;
-}
-
 it('0003 fills in when each app was last polled successfully, from its poll runs', () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const path = join(temp.dir, 'old.db');
-  const old = new Database(path);
-  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0003_poll_shortcuts') });
+  const { path, old } = databaseBefore(temp.dir, '0003_poll_shortcuts');
   old.exec(`
     insert into apps (handle) values ('polled'), ('failing'), ('new');
     insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
@@ -53,9 +40,7 @@ it('0003 fills in when each app was last polled successfully, from its poll runs
 it('0005 starts the maxHold clock of alerts already held at their creation', () => {
   const temp = tempDir();
   cleanup = temp.cleanup;
-  const path = join(temp.dir, 'old.db');
-  const old = new Database(path);
-  migrate(drizzle({ client: old }), { migrationsFolder: migrationsBefore(temp.dir, '0005_held_at') });
+  const { path, old } = databaseBefore(temp.dir, '0005_held_at');
   old.exec(`
     insert into apps (handle) values ('shop');
     insert into alerts (app_handle, kind, dedupe_key, priority, payload, created_at)

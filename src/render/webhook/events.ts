@@ -96,34 +96,29 @@ function lowReviews(app: AppRef, alerts: readonly ReviewAlert[], source: DataSou
   };
 }
 
-function ratingDrop(alert: RatingDropAlert, source: DataSource): WebhookEvent {
+/** A rating drop or an incident: its app and priority, its own fields, then its links. */
+function appEvent(
+  alert: RatingDropAlert | IncidentAlert,
+  source: DataSource,
+  fields: Record<string, unknown>,
+): WebhookEvent {
   return {
-    type: 'rating.drop',
+    type: WEBHOOK_EVENT_OF_KIND[alert.kind],
     data: {
       app: appData(alert.app),
       priority: alert.priority,
-      from: alert.from,
-      to: alert.to,
-      explanation: alert.explanation,
+      ...fields,
       links: linksData([...inboxLinks(alert, source), ...appLinks(alert.app)]),
       simulated: source.simulated === true,
     },
   };
 }
 
-function incident(alert: IncidentAlert, source: DataSource): WebhookEvent {
-  return {
-    type: 'incident',
-    data: {
-      app: appData(alert.app),
-      priority: alert.priority,
-      windowHours: alert.windowHours,
-      reviews: alert.reviews.map(reviewData),
-      links: linksData([...inboxLinks(alert, source), ...appLinks(alert.app)]),
-      simulated: source.simulated === true,
-    },
-  };
-}
+const ratingDrop = (alert: RatingDropAlert, source: DataSource) =>
+  appEvent(alert, source, { from: alert.from, to: alert.to, explanation: alert.explanation });
+
+const incident = (alert: IncidentAlert, source: DataSource) =>
+  appEvent(alert, source, { windowHours: alert.windowHours, reviews: alert.reviews.map(reviewData) });
 
 /** The fields of each market kind, beside what they share (priority, title, links). */
 function marketFields(alert: MarketAlert): Record<string, unknown> {

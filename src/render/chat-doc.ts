@@ -4,9 +4,10 @@
  * story. Each chat type escapes and fits it to its own limits (render/teams/, render/discord/).
  */
 
-import type { Notification } from '../alerts/types.js';
+import type { Alert, Notification } from '../alerts/types.js';
 import { headlineApps } from '../digest/summarize.js';
 import type { DigestApp, DigestData } from '../digest/types.js';
+import { ALERT_KIND_NAMES } from '../kinds.js';
 import type { Priority } from '../scoring/priority.js';
 import { plural } from '../util/plural.js';
 import { emailDocOf } from './alert/alert-email-doc.js';
@@ -23,6 +24,7 @@ import {
   productName,
   summarySentence,
 } from './digest/digest-wording.js';
+import type { AlertRenderers, ChannelRenderers } from './renderers.js';
 import { testWording } from './test-message.js';
 import {
   type DataSource,
@@ -176,5 +178,22 @@ export function testChatDoc(channel: string, at: Date): ChatDoc {
     itemNoun: 'item',
     links: [],
     footer: 'Sent by reviewwatch.',
+  };
+}
+
+/**
+ * The renderers of a chat type whose every message is a chat document fitted to its limits: one function
+ * from document to message makes them all. Every alert kind goes through `alertChatDoc`, whose email
+ * document has a case for each kind, so a new kind cannot reach a chat type unrendered.
+ */
+export function chatRenderers<M>(toMessage: (doc: ChatDoc) => M): ChannelRenderers<M> {
+  const single = (alert: Alert, source: DataSource) =>
+    toMessage(alertChatDoc({ kind: 'single', alert }, source));
+  const alerts = Object.fromEntries(ALERT_KIND_NAMES.map((kind) => [kind, single])) as AlertRenderers<M>;
+  return {
+    alerts,
+    group: (notification, source) => toMessage(alertChatDoc(notification, source)),
+    digest: (data, options) => toMessage(digestChatDoc(data, options)),
+    test: (channel, at) => toMessage(testChatDoc(channel, at)),
   };
 }

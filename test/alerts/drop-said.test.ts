@@ -287,6 +287,21 @@ describe('dropDelivery', () => {
     expect(say({ deepening: true, crossed: 4 }, { explainedShare: 0 })).toBe('message');
   });
 
+  it('never leaves a further low the reviews explain unsaid when its line cannot go on them', () => {
+    // A channel the drop reaches gets none of the review alerts, or no review arrived this poll.
+    const unfolded = { reviewsReachItsChannels: false };
+    expect(say({ deepening: true, crossed: 4 }, unfolded)).toBe('message');
+    expect(dropDelivery({ deepening: true, crossed: 4 }, { ...context, ...unfolded })).not.toHaveProperty(
+      'saidIn',
+    );
+    expect(dropDelivery({ deepening: true }, { ...context, ...unfolded })).toEqual({
+      message: false,
+      fold: false,
+      record: true,
+      saidIn: 'digest',
+    });
+  });
+
   it("keeps a competitor's drop for the digest, once per fall, unless told to alert it", () => {
     expect(dropDelivery({}, { ...context, competitor: true })).toMatchObject({
       message: false,

@@ -1,6 +1,6 @@
 /**
  * One read of a competitor's developer (endpoint 4): the apps it publishes now, compared with the last
- * successful read (store/market.ts, recordDeveloperApps). An app published or removed alerts once, to the
+ * successful read (store/market/developers.ts, recordDeveloperApps). An app published or removed alerts once, to the
  * channels of the watched apps of that developer; the first read is the baseline. A 404 marks the
  * developer unavailable (logged once, cleared when it answers) and is no evidence of removals.
  */

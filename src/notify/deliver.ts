@@ -14,6 +14,7 @@ import {
   markSent,
   setGroupKey,
 } from '../store/outbox.js';
+import { retryAfterCapNote } from '../util/http.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
 import { holdWait, type Throttle, throttleWait } from './throttle.js';
@@ -157,7 +158,10 @@ function failed(
 ): DeliverOutcome {
   const message = errorMessage(err);
   if (err instanceof DeliveryError && err.retryAfterMs !== undefined && attempt.started < MAX_CHANNEL_WAITS) {
-    deps.logger.warn({ channel, waitMs: err.retryAfterMs }, `${message}: waiting as the channel asked`);
+    deps.logger.warn(
+      { channel, waitMs: err.retryAfterMs },
+      `${message}: waiting as the channel asked${retryAfterCapNote(err.retryAfterMs)}`,
+    );
     deps.count?.(channel, 'retried', ids.length);
     return { status: 'wait', waitMs: err.retryAfterMs };
   }

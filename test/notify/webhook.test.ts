@@ -173,6 +173,17 @@ describe('the webhook channel', () => {
       expect(deliveryStates(store.db, [first, later]).map((s) => s.status)).toEqual(['sent', 'sent']);
     });
 
+    it('waits five minutes at most for a Retry-After, and says so', async () => {
+      const id = oneDelivery();
+      receiver.respond({ status: 429, retryAfter: '86400' });
+      const log = captureLog();
+      expect(await deliver(deps(log), { deliveryIds: [id] }, attempt(1))).toEqual({
+        status: 'wait',
+        waitMs: 300_000,
+      });
+      expect(log.text()).toContain('Retry-After is waited 5 minutes at most');
+    });
+
     it("fails for good on a receiver's 4xx, saying so, with no URL or secret in the error or the log", async () => {
       const id = oneDelivery();
       receiver.respond({ status: 401 });

@@ -40,6 +40,8 @@ export interface DropContext {
  *   rules then wait for a recovery that holds (`evaluateRating`).
  * - A further low of a fall said in a message is a line when the poll's review alerts explain it, a
  *   message only when nothing explains it and it crossed a level, else nothing: one fall, one message.
+ *   One that alerted reviews explain but whose line cannot go on them is a message past a level, else
+ *   kept for the digest.
  * - A competitor's drop (unless `competitorsImmediate`) goes only to the digest, its line still on the
  *   competitor's review alerts.
  */
@@ -57,8 +59,15 @@ export function dropDelivery(
   }
   if (fold && !news) return { message: false, fold: true, record: true, saidIn: 'review-alerts' };
   // A first fall the reviews explain, on a channel they do not reach, still needs saying there.
-  const message = news || (explained && !drop.deepening);
-  return { message, fold: false, record: message };
+  if (!news && explained && !drop.deepening) return { message: true, fold: false, record: true };
+  // A further low the reviews would explain but cannot carry (a channel they miss, none this poll) is
+  // said as if unexplained: a message past a level, else the digest, never dropped unsaid.
+  if (!news && explained) {
+    return crossed
+      ? { message: true, fold: false, record: true }
+      : { message: false, fold: false, record: true, saidIn: 'digest' };
+  }
+  return { message: news, fold: false, record: news };
 }
 
 /**

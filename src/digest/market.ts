@@ -2,7 +2,7 @@
  * The digest's Market section: where the own apps ranked in each tracked category at the period's end
  * and how far they moved over its last week, the apps that ranked in a category for the first time in the
  * period, and what the competitors changed in their listings (pricing first among them). Read through
- * store/market.ts, inside the digest's one read transaction.
+ * store/market/ (categories, listings, snapshots), inside the digest's one read transaction.
  */
 import { type ChangeTone, changeTone, describeChange } from '../market/change-text.js';
 import { placesClimbed, rankIn } from '../market/history.js';

@@ -6,6 +6,7 @@ import type { Store } from '../store/db.js';
 import {
   type DeliveryWithAlert,
   deliveriesWithAlerts,
+  deliveryIdsOfGroup,
   firstHeldAt,
   heldDeliveryIds,
   hold,
@@ -13,6 +14,7 @@ import {
   markSent,
   setGroupKey,
 } from '../store/outbox.js';
+import { retryAfterCapNote } from '../util/http.js';
 import { DeliveryError } from './errors.js';
 import type { ChannelSender } from './sender.js';
 import { holdWait, type Throttle, throttleWait } from './throttle.js';
@@ -73,7 +75,15 @@ export async function deliver(
 ): Promise<DeliverOutcome> {
   const { store, logger } = deps;
   const flush = request.flush;
-  const ids = flush ? heldDeliveryIds(store.db, flush.channel, flush.app) : request.deliveryIds;
+  const flushKey = flush && `flush-${flush.id}`;
+  // A flush that was sent once (and failed) sends exactly what it sent then, so its message ids stay the
+  // same; alerts held since go in a later flush. Only a flush never sent takes in all that is held.
+  const tried = flushKey ? deliveryIdsOfGroup(store.db, flushKey) : [];
+  const ids = flush
+    ? tried.length > 0
+      ? tried
+      : heldDeliveryIds(store.db, flush.channel, flush.app)
+    : request.deliveryIds;
   const deliveries = deliveriesWithAlerts<Alert>(store.db, ids).filter(
     (d) => d.status === 'pending' || (flush !== undefined && d.status === 'held'),
   );
@@ -81,8 +91,6 @@ export async function deliver(
   if (!first) return { status: 'skipped' };
   const { channel, appHandle: app } = first;
   const pendingIds = deliveries.map((d) => d.id);
-  // A flush is one message to the throttle, however many held alerts it carries.
-  if (flush) setGroupKey(store.db, pendingIds, `flush-${flush.id}`);
 
   const sender = deps.senders.get(channel);
   if (!sender) {
@@ -114,6 +122,9 @@ export async function deliver(
     );
   }
 
+  // A flush is one message to the throttle, however many held alerts it carries; the key, written just
+  // before the first send, also fixes what its retries carry.
+  if (flushKey) setGroupKey(store.db, pendingIds, flushKey);
   const sentIds = new Set<number>();
   try {
     for (const chunk of notificationsOf(deliveries)) {
@@ -147,7 +158,10 @@ function failed(
 ): DeliverOutcome {
   const message = errorMessage(err);
   if (err instanceof DeliveryError && err.retryAfterMs !== undefined && attempt.started < MAX_CHANNEL_WAITS) {
-    deps.logger.warn({ channel, waitMs: err.retryAfterMs }, `${message}: waiting as the channel asked`);
+    deps.logger.warn(
+      { channel, waitMs: err.retryAfterMs },
+      `${message}: waiting as the channel asked${retryAfterCapNote(err.retryAfterMs)}`,
+    );
     deps.count?.(channel, 'retried', ids.length);
     return { status: 'wait', waitMs: err.retryAfterMs };
   }

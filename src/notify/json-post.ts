@@ -42,7 +42,14 @@ export async function postJson(
   return { status: response.status, headers: response.headers, body: body.slice(0, 2_000) };
 }
 
-/** Any URL in a service's text, down to its host: a webhook's URL must not reach an error or a log. */
+/**
+ * Any URL in a service's text, down to its host: a webhook's URL must not reach an error or a log. A URL
+ * with an `@` anywhere may carry `user:pass@` (where a stray `/` in the password would pass for the host's
+ * end), so it goes entirely.
+ */
 export function redactUrls(text: string): string {
-  return text.replace(/https?:\/\/([^/\s?#]+)[^\s]*/g, (_, host: string) => `https://${host}/…`);
+  return text.replace(/https?:\/\/\S*/gi, (url) => {
+    const host = /^https?:\/\/([^/\s?#]+)/i.exec(url)?.[1];
+    return host && !url.includes('@') ? `https://${host}/…` : '…';
+  });
 }

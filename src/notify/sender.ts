@@ -1,7 +1,7 @@
 import type { Notification } from '../alerts/types.js';
 import type { DigestData } from '../digest/types.js';
 import type { ChannelType } from '../kinds.js';
-import type { DataSource, DigestRenderOptions } from '../render/index.js';
+import type { DigestRenderOptions } from '../render/index.js';
 import type { Priority } from '../scoring/priority.js';
 
 /** Where a notification comes from in the outbox: what makes its message id stable across retries. */
@@ -40,12 +40,4 @@ export interface PostMeta {
 export interface Transport<M> {
   post(message: M, meta: PostMeta): Promise<void>;
   close?(): void;
-}
-
-/** The data-source part of a sender's options: what every message it renders is told. */
-export function sourceOf(options: DataSource): DataSource {
-  return {
-    simulated: options.simulated === true,
-    ...(options.inboxUrl ? { inboxUrl: options.inboxUrl } : {}),
-  };
 }

@@ -1,4 +1,5 @@
 import { CatalogError, CatalogRateLimitError } from '../catalog/index.js';
+import { MAX_RETRY_AFTER_MS } from '../util/http.js';
 import type { CatalogReader } from './discover.js';
 
 /** What `withBackoff` tells the person waiting, so a long pause is never silent. */
@@ -24,12 +25,13 @@ export interface BackoffOptions {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The wait before try `attempt + 1`: the API's Retry-After when it sent one, else 1 s doubling per try
+ * The wait before try `attempt + 1`: the API's Retry-After when it sent one (5 minutes at most), else 1 s doubling per try
  * (at most 2^8 s), randomised between half and all of it: the poll worker's rule (docs/architecture.md,
  * "How a poll is retried"), so one key is treated alike by the worker and by `init`.
  */
 export function backoffMs(err: CatalogError, attempt: number, random: () => number = Math.random): number {
-  if (err instanceof CatalogRateLimitError && err.retryAfterMs !== undefined) return err.retryAfterMs;
+  if (err instanceof CatalogRateLimitError && err.retryAfterMs !== undefined)
+    return Math.min(err.retryAfterMs, MAX_RETRY_AFTER_MS);
   const base = 1_000 * 2 ** Math.min(attempt - 1, 8);
   return Math.round(base / 2 + (base / 2) * random());
 }

@@ -9,6 +9,7 @@ import type { Metrics } from '../ops/metrics.js';
 import { isLowRated } from '../scoring/index.js';
 import { ensureApp, updateApp } from '../store/apps.js';
 import type { Store } from '../store/db.js';
+import { retryAfterCapNote } from '../util/http.js';
 import { type GapReport, type PollDeps, type PollOptions, type PollOutcome, pollApp } from '../watch/poll.js';
 import { pollLockKey, withLock } from './app-lock.js';
 import { POLL_JOB, type PollJobData } from './names.js';
@@ -213,7 +214,7 @@ async function pollFailed(
     }
     logger.warn(
       { app: handle, waitMs: wait },
-      `catalog API rate limit: pausing all polls for ${Math.ceil(wait / 1000)}s`,
+      `catalog API rate limit: pausing all polls for ${Math.ceil(wait / 1000)}s${retryAfterCapNote(wait)}`,
     );
     // Pauses the whole queue, across workers, and puts this job back without spending an attempt.
     await options.queue.rateLimit(wait);

@@ -29,7 +29,7 @@ const UPKEEP_EVERY_MS = 30_000;
  * Each app's poll interval (poll.schedule), kept in its job scheduler. Made before the workers so that
  * it stops after them: a poll finishing during the stop still reschedules its app.
  */
-export function planSchedule(
+export function planPollSchedule(
   settings: Settings,
   releasers: Releasers,
   parts: { storage: Storage; queues: Queues; metrics: Metrics; health: PollingHealth; logger: Logger },

@@ -28,7 +28,7 @@ import { type Controls, lifecycle, marketOnDemand, onDemand, reconcileOnDemand }
 import type { Mode } from './mode.js';
 import { openOps } from './ops.js';
 import { allQueues, openQueues } from './queues.js';
-import { planSchedule, startScheduling } from './scheduling.js';
+import { planPollSchedule, startScheduling } from './scheduling.js';
 import { openStorage } from './storage.js';
 import { createWorkers, type NotifyWorker, type PollWorker } from './workers.js';
 
@@ -150,7 +150,10 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         ? await openOps(settings, releasers, { storage, queues: queues.all, metrics, health, logger })
         : undefined;
     const scheduling = health
-      ? { health, schedule: planSchedule(settings, releasers, { storage, queues, metrics, health, logger }) }
+      ? {
+          health,
+          schedule: planPollSchedule(settings, releasers, { storage, queues, metrics, health, logger }),
+        }
       : undefined;
     const workers = createWorkers(settings, releasers, {
       storage,

@@ -146,6 +146,17 @@ export function heldDeliveryIds(db: Db, channel: string, appHandle: string): num
     .map((row) => row.id);
 }
 
+/** The deliveries a flush carries, by the group key its first attempt wrote: what its retries send. */
+export function deliveryIdsOfGroup(db: Db, groupKey: string): number[] {
+  return db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(eq(deliveries.groupKey, groupKey))
+    .orderBy(deliveries.id)
+    .all()
+    .map((row) => row.id);
+}
+
 /** Everything not yet delivered (pending or held by a throttle): what a start or the sweep re-enqueues. */
 export function undeliveredDeliveries(db: Db): DeliveryRef[] {
   return db

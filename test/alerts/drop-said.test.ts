@@ -170,6 +170,34 @@ describe('a rating drop said once, where people look', () => {
     expect(smtp.mails).toHaveLength(1);
   });
 
+  it('keeps a further low that earlier review alerts explain for the digest when no review came this poll', async () => {
+    await baselineThen(config());
+    setSummary('shop', 3); // 4.74 → 4.53: said in a message
+    await pollAndSettle(['shop']);
+    sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Charged twice, no refund' }]);
+    setSummary('shop', 3); // the review is listed before the summary counts it
+    await pollAndSettle(['shop']);
+    expect(bodies()).toHaveLength(2);
+    setSummary('shop', 4); // 4.53 → 4.46: the alerted review explains it, and no review came this poll
+    await pollAndSettle(['shop']);
+    expect(bodies()).toHaveLength(2);
+    const drops = dropRows('shop');
+    expect(drops.map((d) => [d.payload.to.average.toFixed(2), d.payload.saidIn ?? 'message'])).toEqual([
+      ['4.53', 'message'],
+      ['4.46', 'digest'],
+    ]);
+    const now = new Date();
+    const digest = collectDigest(h.worker.store.db, {
+      apps: [{ handle: 'shop', role: 'own' }],
+      period: weekContaining(now, 'UTC'),
+      maxRating: 2,
+      scoring: DEFAULT_SCORING_RULES,
+      now,
+    });
+    const shop = digest.apps.find((a) => a.handle === 'shop');
+    expect(shop?.drops.map((d) => d.to.toFixed(2))).toEqual(['4.53', '4.46']);
+  });
+
   it("keeps a competitor's drop for the digest by default, and the digest shows it", async () => {
     await baselineThen(config());
     setSummary('rival', 3);
@@ -285,6 +313,21 @@ describe('dropDelivery', () => {
     expect(say({ deepening: true }, { explainedShare: 0 })).toBe('nothing');
     expect(say({ deepening: true, crossed: 4 })).toBe('line');
     expect(say({ deepening: true, crossed: 4 }, { explainedShare: 0 })).toBe('message');
+  });
+
+  it('never leaves a further low the reviews explain unsaid when its line cannot go on them', () => {
+    // A channel the drop reaches gets none of the review alerts, or no review arrived this poll.
+    const unfolded = { reviewsReachItsChannels: false };
+    expect(say({ deepening: true, crossed: 4 }, unfolded)).toBe('message');
+    expect(dropDelivery({ deepening: true, crossed: 4 }, { ...context, ...unfolded })).not.toHaveProperty(
+      'saidIn',
+    );
+    expect(dropDelivery({ deepening: true }, { ...context, ...unfolded })).toEqual({
+      message: false,
+      fold: false,
+      record: true,
+      saidIn: 'digest',
+    });
   });
 
   it("keeps a competitor's drop for the digest, once per fall, unless told to alert it", () => {

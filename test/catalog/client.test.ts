@@ -157,6 +157,9 @@ describe('CatalogClient against the simulator', () => {
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+    // Five minutes at most, however long it asks.
+    expect(parseRetryAfter('86400')).toBe(300_000);
+    expect(parseRetryAfter(new Date(7_200_000).toUTCString(), 0)).toBe(300_000);
   });
 
   it('maps 5xx, timeouts and refused connections to retryable CatalogUnavailableError', async () => {

@@ -8,7 +8,7 @@ import { type Attempt, deliver } from '../../src/notify/deliver.js';
 import type { ChannelSender } from '../../src/notify/sender.js';
 import { WEBHOOK_EVENT_OF_KIND } from '../../src/render/index.js';
 import { ensureApp } from '../../src/store/apps.js';
-import { deliveryStates, insertAlert, insertDelivery } from '../../src/store/outbox.js';
+import { deliveryStates, hold, insertAlert, insertDelivery } from '../../src/store/outbox.js';
 import { reviewAlert } from '../fixtures/alert-sample.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { EVERY_KIND } from '../fixtures/every-kind.js';
@@ -99,15 +99,15 @@ describe('the webhook channel', () => {
     });
     afterEach(() => store.cleanup());
 
-    function oneDelivery(): number {
+    function oneDelivery(n = 1): number {
       ensureApp(store.db, 'my-app');
       const alertId = insertAlert(store.db, {
         appHandle: 'my-app',
         kind: 'review',
-        dedupeKey: 'review-1',
+        dedupeKey: `review-${n}`,
         priority: 'high',
         createdAt: new Date(),
-        payload: reviewAlert({ reviewId: 'r1' }),
+        payload: reviewAlert({ reviewId: `r${n}` }),
       });
       return insertDelivery(store.db, {
         alertId: alertId as number,
@@ -146,6 +146,42 @@ describe('the webhook channel', () => {
       expect(new Set(receiver.calls.map((c) => c.body.createdAt)).size).toBe(1);
       for (const call of receiver.calls) expect(verify(call, CURRENT)).toBe(true);
       expect(deliveryStates(store.db, [id])[0]?.status).toBe('sent');
+    });
+
+    it('retries a flush with the same webhook-id, and sends an alert held meanwhile later, once', async () => {
+      const first = oneDelivery(1);
+      hold(store.db, [first], new Date());
+      receiver.respond({ status: 500 });
+      const d = deps();
+      const flush = { flush: { channel: 'hooks', app: 'my-app', id: 'held~hooks~my-app-1' } };
+      expect(await deliver(d, flush, attempt(1))).toMatchObject({ status: 'failed', final: false });
+      // Held while the flush waits for its retry.
+      const later = oneDelivery(2);
+      hold(store.db, [later], new Date());
+      expect(await deliver(d, flush, attempt(2))).toMatchObject({ status: 'sent', deliveries: 1 });
+      expect(receiver.calls).toHaveLength(2);
+      expect(receiver.calls[1]?.headers['webhook-id']).toBe(receiver.calls[0]?.headers['webhook-id']);
+      expect(deliveryStates(store.db, [first, later]).map((s) => s.status)).toEqual(['sent', 'held']);
+      // The next flush (the sweep queues it) carries it, under an id of its own.
+      const next = { flush: { channel: 'hooks', app: 'my-app', id: 'held~hooks~my-app-2' } };
+      expect(await deliver(d, next, attempt(1))).toMatchObject({ status: 'sent', deliveries: 1 });
+      expect(receiver.calls[2]?.headers['webhook-id']).not.toBe(receiver.calls[0]?.headers['webhook-id']);
+      const reviewIds = receiver.calls.map((c) =>
+        (c.body.data.reviews as Array<{ id: string }>).map((r) => r.id),
+      );
+      expect(reviewIds).toEqual([['r1'], ['r1'], ['r2']]);
+      expect(deliveryStates(store.db, [first, later]).map((s) => s.status)).toEqual(['sent', 'sent']);
+    });
+
+    it('waits five minutes at most for a Retry-After, and says so', async () => {
+      const id = oneDelivery();
+      receiver.respond({ status: 429, retryAfter: '86400' });
+      const log = captureLog();
+      expect(await deliver(deps(log), { deliveryIds: [id] }, attempt(1))).toEqual({
+        status: 'wait',
+        waitMs: 300_000,
+      });
+      expect(log.text()).toContain('Retry-After is waited 5 minutes at most');
     });
 
     it("fails for good on a receiver's 4xx, saying so, with no URL or secret in the error or the log", async () => {

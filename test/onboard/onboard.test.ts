@@ -33,6 +33,8 @@ describe('backing off', () => {
     const failures = [
       new CatalogRateLimitError(endpoint, 7_000),
       new CatalogRateLimitError(endpoint, undefined),
+      // An hour asked: waited five minutes at most.
+      new CatalogRateLimitError(endpoint, 3_600_000),
     ];
     const options = {
       sleep: async (ms: number) => void slept.push(ms),
@@ -45,10 +47,11 @@ describe('backing off', () => {
       return 'read';
     }, options);
     expect(result).toBe('read');
-    expect(slept).toEqual([7_000, 2_000]);
+    expect(slept).toEqual([7_000, 2_000, 300_000]);
     expect(waits.map((w) => [w.reason, w.attempt])).toEqual([
       ['rate limit', 2],
       ['rate limit', 3],
+      ['rate limit', 4],
     ]);
 
     let calls = 0;

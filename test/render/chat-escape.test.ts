@@ -12,6 +12,10 @@ describe('Discord markdown escaping', () => {
     expect(escapeDiscord('# title\n> quote\n- item\n1. first\nplain - dash')).toBe(
       '\\# title\n\\> quote\n\\- item\n1\\. first\nplain - dash',
     );
+    // Subtext (`-# `) at a line start, and only there.
+    expect(escapeDiscord('-# small print\n  -# indented\nnot -# here')).toBe(
+      '\\-# small print\n  \\-# indented\nnot -# here',
+    );
   });
 
   it('cuts escaped text within its limit and never between a backslash and its mark', () => {

@@ -71,6 +71,32 @@ describe('the webhook payloads', () => {
     });
   });
 
+  it('carry a fall the review alerts explain, since no rating.drop event says it', () => {
+    const folded = { ...reviewAlert({ rating: 1 }), rating: { now: 4.2, was: 4.3 } };
+    const single = renderWith(WEBHOOK_RENDERERS, { kind: 'single', alert: folded }, {});
+    expectValid(single);
+    expect(single.data).toMatchObject({ rating: { now: 4.2, was: 4.3 } });
+    const { alerts, ...rest } = group(3);
+    const grouped = renderWith(
+      WEBHOOK_RENDERERS,
+      { ...rest, alerts: alerts.map((a) => ({ ...a, rating: { now: 4.2, was: 4.3 } })) },
+      {},
+    );
+    expectValid(grouped);
+    expect(grouped.data).toMatchObject({ rating: { now: 4.2, was: 4.3 } });
+    expect(renderWith(WEBHOOK_RENDERERS, group(3), {}).data).toMatchObject({ rating: null });
+  });
+
+  it("carry a competitor's drops in the digest, said nowhere else", () => {
+    const event = WEBHOOK_RENDERERS.digest(sampleDigestData(), {});
+    expectValid(event);
+    const apps = event.data.apps as Array<{ handle: string; role: string; drops: unknown }>;
+    expect(apps.find((a) => a.role === 'competitor')).toMatchObject({
+      handle: 'shopbundles-pro',
+      drops: [{ from: 4.41, to: 4.35, at: '2026-11-19T09:10:00.000Z' }],
+    });
+  });
+
   it('a schema refuses a payload that breaks it (the check can fail)', () => {
     const event = renderWith(WEBHOOK_RENDERERS, { kind: 'single', alert: EVERY_KIND['rating-drop'] }, {});
     const broken = body({ ...event, data: { ...event.data, priority: 'urgent' } });

@@ -59,7 +59,7 @@ export interface StatusReport {
   notifications: OutboxCounts[];
   reconciliation: { runs: number; requests: number; period: '24h' };
   /** The market watch: its requests a day by kind, and the watched apps in no tracked category. */
-  market: MarketReport;
+  market: MarketStatus;
   failed: Array<DeliveryWithAlert<Alert>>;
 }
 
@@ -121,7 +121,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
     queueError,
     notifications,
     reconciliation: { ...reconciliation, period: '24h' },
-    market: marketReport(config, store.db, now),
+    market: marketStatus(config, store.db, now),
     failed,
   };
 }
@@ -129,7 +129,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
 // ---------------------------------------------------------------------------------------------------------
 // The market: what it costs and covers, for `status` and `check-config`.
 
-export interface MarketReport {
+export interface MarketStatus {
   /** The tracked categories (config `categories`). */
   categories: string[];
   /** At the configured periods (before any stretch a budget makes). */
@@ -141,7 +141,7 @@ export interface MarketReport {
   unavailable: Array<{ handle: string; since: Date; reason: string | null }>;
 }
 
-export function marketReport(config: Config, db: StoreDb | undefined, now: number): MarketReport {
+export function marketStatus(config: Config, db: StoreDb | undefined, now: number): MarketStatus {
   const apps = config.apps.map((a) => a.handle);
   const categories = config.categories.map((c) => c.handle);
   if (db === undefined) {
@@ -170,7 +170,7 @@ export function marketReport(config: Config, db: StoreDb | undefined, now: numbe
 }
 
 /** "app-a (its listing names Store design), app-b (unknown until the first listing read)". */
-export function outsideLine(report: MarketReport): string | undefined {
+export function outsideLine(report: MarketStatus): string | undefined {
   if (report.categories.length === 0) return undefined;
   const { apps, unsnapshotted } = report.outside;
   if (unsnapshotted.length === report.categories.length) {
@@ -203,9 +203,9 @@ export function configCost(
   config: Config,
   db: StoreDb | undefined,
   now: number,
-): { plan: Plan; market: MarketReport } {
+): { plan: Plan; market: MarketStatus } {
   if (db !== undefined)
-    return { plan: planFromStore(db, config, { now }), market: marketReport(config, db, now) };
+    return { plan: planFromStore(db, config, { now }), market: marketStatus(config, db, now) };
   const cold = { ratePerDay: 0, longRatePerDay: 0, cold: true, observedDays: 0, arrivals: 0 };
   const demands = config.apps.map((app) => ({
     handle: app.handle,
@@ -223,7 +223,7 @@ export function configCost(
     reconcileEveryMs: config.poll.reconcileEvery,
     reconcilePages: config.poll.reconcilePages,
   });
-  const market = marketReport(config, undefined, now);
+  const market = marketStatus(config, undefined, now);
   return {
     plan: planSchedule(demands, scheduleSettings(config, reserved, market.planned.total), now),
     market,

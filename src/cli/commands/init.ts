@@ -14,6 +14,7 @@ import {
   discover,
   UnknownHandleError,
 } from '../../onboard/discover.js';
+import { retryAfterCapNote } from '../../util/http.js';
 import { plural } from '../../util/plural.js';
 import { configCost } from '../actions/status-report.js';
 import { globalOptions } from '../context.js';
@@ -70,7 +71,7 @@ async function readCatalog(
     const reader = patientReader(client, {
       onWait: (n) =>
         progress(
-          `${n.reason === 'rate limit' ? 'Rate limited (HTTP 429)' : 'The API is unavailable'} on ${n.endpoint}: trying again in ${(n.waitMs / 1000).toFixed(1)}s (try ${n.attempt})…`,
+          `${n.reason === 'rate limit' ? 'Rate limited (HTTP 429)' : 'The API is unavailable'} on ${n.endpoint}: trying again in ${(n.waitMs / 1000).toFixed(1)}s (try ${n.attempt})${retryAfterCapNote(n.waitMs)}…`,
         ),
     });
     const result = await discoverFixingTypos(reader, request, interactive);

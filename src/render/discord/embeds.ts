@@ -45,12 +45,13 @@ export interface DiscordMessage {
 
 /**
  * Backslash-escapes Discord markdown: emphasis, strikethrough, spoilers, code, masked links, mentions
- * and custom emoji (`<…>`; a webhook's `:name:` stays text), and quotes, headings and lists at the start of a line.
+ * and custom emoji (`<…>`; a webhook's `:name:` stays text), and quotes, headings, subtext (`-# `) and lists at
+ * the start of a line.
  */
 export function escapeDiscord(text: string): string {
   return text
     .replace(/[\\*_~`|[\]()<>@]/g, '\\$&')
-    .replace(/^(\s*)(#{1,3}|[-+])(?=\s)/gm, '$1\\$2')
+    .replace(/^(\s*)(#{1,3}|-#|[-+])(?=\s)/gm, '$1\\$2')
     .replace(/^(\s*\d+)\.(?=\s)/gm, '$1\\.');
 }
 

@@ -29,6 +29,8 @@ function appOf(app: DigestApp) {
       priority: r.severity.priority,
     })),
     failedAlerts: app.failedAlertsTotal,
+    // The period's rating drops: a competitor's, by default, are said nowhere else.
+    drops: app.drops.map((d) => ({ from: d.from, to: d.to, at: d.at.toISOString() })),
   };
 }
 

@@ -82,15 +82,20 @@ function reviewAlertData(alert: ReviewAlert, source: DataSource) {
   };
 }
 
-/** One review or a group of one app's: `reviews` holds one or more, most severe first. */
+/**
+ * One review or a group of one app's: `reviews` holds one or more, most severe first. `rating` is the
+ * fall these reviews explain ("Rating now 4.2 (was 4.3)"): no rating.drop event says it then.
+ */
 function lowReviews(app: AppRef, alerts: readonly ReviewAlert[], source: DataSource): WebhookEvent {
   const sorted = [...alerts].sort((a, b) => b.severity.score - a.severity.score);
+  const rating = sorted.find((a) => a.rating !== undefined)?.rating;
   return {
     type: 'review.low',
     data: {
       app: appData(app),
       priority: sorted[0]?.severity.priority ?? 'low',
       reviews: sorted.map((a) => reviewAlertData(a, source)),
+      rating: rating ? { now: rating.now, was: rating.was } : null,
       simulated: source.simulated === true,
     },
   };

@@ -1,0 +1,173 @@
+/**
+ * The topic-spike alert of a poll: the engine's rule (topics/spike.ts) over the app's low reviews of the
+ * last day against its own four weeks before, told with quotes and what changed around it. Runs in the
+ * poll's transaction, like the other alerts: a retried poll finds the same spike, whose dedupe key the
+ * alerts table refuses twice, and a spike that fired keeps its key quiet for the rule's cooldown.
+ */
+
+import { describeChange } from '../market/change-text.js';
+import type { ListingChange } from '../market/index.js';
+import type { Db } from '../store/db.js';
+import {
+  alertedListingChangesSince,
+  alertsOfKindsSince,
+  lowReviewsAround,
+  type SpikeSourceReview,
+} from '../store/topic-spikes.js';
+import type { Taxonomy } from '../topics/index.js';
+import {
+  DEFAULT_SPIKE_RULE,
+  detectSpikes,
+  type SpikeRule,
+  spikeBaseline,
+  type TopicSpike,
+} from '../topics/index.js';
+import { topicNamesOf } from './review-topics.js';
+import type {
+  AppRef,
+  Priority,
+  RatingDropAlert,
+  SpikeContext,
+  SpikeQuote,
+  TopicSpikeAlert,
+} from './types.js';
+
+const DAY = 24 * 3_600_000;
+/** What changed this long before a spike's first review is told with it: a price change last week. */
+const CONTEXT_DAYS = 7;
+const MAX_CONTEXT = 6;
+
+export interface SpikeCheck {
+  handle: string;
+  app: () => AppRef;
+  at: Date;
+  maxRating: number;
+  taxonomy: Taxonomy;
+  /** Row ids of the low reviews this poll stored: a spike must hold one (the window sliding is no news). */
+  fresh: ReadonlySet<number>;
+  /** The app's competitors, when it is an own app: their moves are told with its spike. */
+  competitors: readonly string[];
+  /** Names of the competitors, by handle. */
+  names: ReadonlyMap<string, string>;
+  rule?: SpikeRule;
+}
+
+export interface RaisedSpike {
+  alert: TopicSpikeAlert;
+  dedupeKey: string;
+  /** Row ids of its reviews. */
+  rowIds: number[];
+}
+
+/** The spikes this poll completes, each with its quotes and context; none on a quiet poll. */
+export function topicSpikeAlerts(db: Db, check: SpikeCheck): RaisedSpike[] {
+  const rule = check.rule ?? DEFAULT_SPIKE_RULE;
+  const windowStart = check.at.getTime() - rule.windowMs;
+  const since = new Date(windowStart - rule.baselineDays * DAY);
+  const rows = lowReviewsAround(db, check.handle, since, check.maxRating);
+  const withTopics = rows.map((r) => ({ ...r, topics: topicNamesOf(r, check.taxonomy) }));
+  // History imported by the baseline is not news: it counts in the baseline only.
+  const recent = withTopics.filter((r) => r.at.getTime() >= windowStart && !r.fromBaseline);
+  if (!recent.some((r) => check.fresh.has(r.id))) return [];
+  const baseline = spikeBaseline(
+    withTopics.filter((r) => r.at.getTime() < windowStart),
+    rule.baselineDays,
+  );
+  const fired = alertsOfKindsSince(
+    db,
+    [check.handle],
+    ['topic-spike'],
+    new Date(check.at.getTime() - rule.cooldownMs),
+  ).map((row) => ({ key: keyOf(row.payload as TopicSpikeAlert), firedAt: row.createdAt }));
+  const byRowId = new Map(rows.map((r) => [String(r.id), r]));
+  const spikes = detectSpikes(
+    {
+      app: check.handle,
+      now: check.at,
+      recent: recent.map((r) => ({
+        id: String(r.id),
+        reviewer: r.reviewer,
+        content: r.content,
+        at: r.at,
+        topics: r.topics,
+      })),
+      baseline,
+      fired,
+    },
+    rule,
+  ).filter((s) => s.reviewIds.some((id) => check.fresh.has(Number(id))));
+  if (spikes.length === 0) return [];
+  const context = contextOf(db, check, new Date(spikes[0]?.since.getTime() ?? check.at.getTime()));
+  return spikes.map((spike) => ({
+    alert: alertOf(spike, check, rule, byRowId, context),
+    dedupeKey: spike.dedupeKey,
+    rowIds: spike.reviewIds.map(Number),
+  }));
+}
+
+function keyOf(alert: TopicSpikeAlert): string {
+  return `${alert.spike.type}:${alert.spike.name}`;
+}
+
+function alertOf(
+  spike: TopicSpike,
+  check: SpikeCheck,
+  rule: SpikeRule,
+  rows: ReadonlyMap<string, SpikeSourceReview>,
+  context: SpikeContext[],
+): TopicSpikeAlert {
+  const quotes: SpikeQuote[] = spike.quotes.flatMap((q) => {
+    const row = rows.get(q.reviewId);
+    return row ? [{ reviewId: row.reviewId, reviewer: row.reviewer, rating: row.rating, text: q.text }] : [];
+  });
+  // Twice what makes a spike, or a one-star wave, is as urgent as an incident at its worst.
+  const priority: Priority = spike.count >= rule.minCount * 2 ? 'critical' : 'high';
+  return {
+    kind: 'topic-spike',
+    app: check.app(),
+    priority,
+    spike: {
+      type: spike.kind,
+      name: spike.name,
+      count: spike.count,
+      reviewers: spike.reviewers,
+      expected: spike.expected,
+      windowHours: Math.round(rule.windowMs / 360_000) / 10,
+      baselineDays: rule.baselineDays,
+      phrases: spike.phrases,
+      since: spike.since.toISOString(),
+    },
+    quotes,
+    context,
+  };
+}
+
+/**
+ * What changed in the week before the spike and since: the app's listing changes that alerted and its
+ * rating drops, and its competitors' listing changes and rating drops. Newest first, a handful.
+ */
+function contextOf(db: Db, check: SpikeCheck, spikeSince: Date): SpikeContext[] {
+  const since = new Date(spikeSince.getTime() - CONTEXT_DAYS * DAY);
+  const handles = [check.handle, ...check.competitors];
+  const nameOf = (handle: string) =>
+    handle === check.handle ? check.app().name : (check.names.get(handle) ?? handle);
+  const whatOf = (handle: string): SpikeContext['what'] =>
+    handle === check.handle ? 'listing' : 'competitor';
+  const changes: SpikeContext[] = alertedListingChangesSince(db, handles, since).map((row) => ({
+    what: whatOf(row.appHandle),
+    app: nameOf(row.appHandle),
+    at: row.at.toISOString(),
+    text: describeChange(row.change as ListingChange),
+  }));
+  const drops: SpikeContext[] = alertsOfKindsSince(db, handles, ['rating-drop'], since).map((row) => {
+    const drop = row.payload as RatingDropAlert;
+    const text = `rating fell from ${drop.from.average.toFixed(2)} to ${drop.to.average.toFixed(2)}`;
+    return {
+      what: row.appHandle === check.handle ? 'rating-drop' : 'competitor',
+      app: nameOf(row.appHandle),
+      at: row.createdAt.toISOString(),
+      text,
+    };
+  });
+  return [...changes, ...drops].sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_CONTEXT);
+}

@@ -78,7 +78,7 @@ export function topicSpikeAlerts(db: Db, check: SpikeCheck): RaisedSpike[] {
     [check.handle],
     ['topic-spike'],
     new Date(check.at.getTime() - rule.cooldownMs),
-  ).map((row) => ({ key: keyOf(row.payload as TopicSpikeAlert), firedAt: row.createdAt }));
+  ).flatMap((row) => keysOf(row.payload as TopicSpikeAlert).map((key) => ({ key, firedAt: row.createdAt })));
   const byRowId = new Map(rows.map((r) => [String(r.id), r]));
   const spikes = detectSpikes(
     {
@@ -97,20 +97,47 @@ export function topicSpikeAlerts(db: Db, check: SpikeCheck): RaisedSpike[] {
     rule,
   ).filter((s) => s.reviewIds.some((id) => check.fresh.has(Number(id))));
   if (spikes.length === 0) return [];
+  const waves = oneMessagePerWave(spikes, rule.phraseOverlap);
   const context = contextOf(db, check, new Date(spikes[0]?.since.getTime() ?? check.at.getTime()));
-  return spikes.map((spike) => ({
-    alert: alertOf(spike, check, rule, byRowId, context),
+  return waves.map(({ spike, also }) => ({
+    alert: alertOf(spike, also, check, rule, byRowId, context),
     dedupeKey: spike.dedupeKey,
     rowIds: spike.reviewIds.map(Number),
   }));
 }
 
-function keyOf(alert: TopicSpikeAlert): string {
-  return `${alert.spike.type}:${alert.spike.name}`;
+/** The keys a stored spike told: its own, the topics told with it and its phrases. */
+function keysOf(alert: TopicSpikeAlert): string[] {
+  const { type, name, also, phrases } = alert.spike;
+  return [`${type}:${name}`, ...(also ?? []).map((t) => `topic:${t}`), ...phrases.map((p) => `phrase:${p}`)];
+}
+
+/**
+ * One wave, one message: a spike whose reviews are mostly (`overlap`) those of a stronger one found
+ * with it ("bugs" inside a wave about a Klaviyo integration) is told in the stronger one's message, a
+ * topic as `also`, a phrase among its phrases; its key is then cooling like the message's own.
+ */
+function oneMessagePerWave(spikes: readonly TopicSpike[], overlap: number) {
+  const kept: Array<{ spike: TopicSpike; also: string[]; ids: Set<string> }> = [];
+  for (const spike of spikes) {
+    const host = kept.find(
+      (k) => spike.reviewIds.filter((id) => k.ids.has(id)).length >= overlap * spike.reviewIds.length,
+    );
+    if (host === undefined)
+      kept.push({
+        spike: { ...spike, phrases: [...spike.phrases] },
+        also: [],
+        ids: new Set(spike.reviewIds),
+      });
+    else if (spike.kind === 'topic') host.also.push(spike.name);
+    else if (!host.spike.phrases.includes(spike.name)) host.spike.phrases.push(spike.name);
+  }
+  return kept;
 }
 
 function alertOf(
   spike: TopicSpike,
+  also: string[],
   check: SpikeCheck,
   rule: SpikeRule,
   rows: ReadonlyMap<string, SpikeSourceReview>,
@@ -135,6 +162,7 @@ function alertOf(
       windowHours: Math.round(rule.windowMs / 360_000) / 10,
       baselineDays: rule.baselineDays,
       phrases: spike.phrases,
+      ...(also.length > 0 ? { also } : {}),
       since: spike.since.toISOString(),
     },
     quotes,
@@ -161,7 +189,7 @@ function contextOf(db: Db, check: SpikeCheck, spikeSince: Date): SpikeContext[] 
   }));
   const drops: SpikeContext[] = alertsOfKindsSince(db, handles, ['rating-drop'], since).map((row) => {
     const drop = row.payload as RatingDropAlert;
-    const text = `rating fell from ${drop.from.average.toFixed(2)} to ${drop.to.average.toFixed(2)}`;
+    const text = `fell from ${drop.from.average.toFixed(2)} to ${drop.to.average.toFixed(2)}`;
     return {
       what: row.appHandle === check.handle ? 'rating-drop' : 'competitor',
       app: nameOf(row.appHandle),

@@ -145,6 +145,8 @@ export interface TopicSpikeAlert {
     baselineDays: number;
     /** For a topic, the phrases its reviews share ("klaviyo"). */
     phrases: string[];
+    /** Other topics that spiked on mostly the same reviews, told here rather than on their own. */
+    also?: string[];
     /** When its first review was written. */
     since: string;
   };

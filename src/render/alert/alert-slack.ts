@@ -61,7 +61,7 @@ import {
   reviewHeadline,
 } from './alert-wording.js';
 import { marketDoc } from './market-wording.js';
-import { contextLines, quoteLine, spikeFacts, spikeHeadline, spikeUsual } from './spike-wording.js';
+import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
 
 export interface SlackRenderOptions extends DataSource {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
@@ -288,7 +288,7 @@ function renderSpike(alert: TopicSpikeAlert, options: SlackRenderOptions): Slack
       ...quotes.slice(0, 5),
       section(truncate(`*What changed around it:*\n${changed}`, SLACK_LIMITS.sectionText)),
       ...actions(alert, options),
-      ...footer(options, escapeMrkdwn(spikeUsual(alert))),
+      ...footer(options),
     ],
   };
 }

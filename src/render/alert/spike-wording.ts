@@ -17,10 +17,11 @@ export function spikeSubject(alert: TopicSpikeAlert): string {
   return alert.spike.type === 'phrase' ? `'${name}'` : name;
 }
 
-/** "about integrations: 'klaviyo'" */
+/** "about integrations (and bugs): 'klaviyo'" */
 function about(alert: TopicSpikeAlert): string {
   const phrases = alert.spike.phrases.map((p) => `'${truncate(oneLine(p), MAX_NAME)}'`).join(', ');
-  return `about ${spikeSubject(alert)}${phrases === '' ? '' : `: ${phrases}`}`;
+  const also = (alert.spike.also ?? []).map((t) => truncate(oneLine(t), MAX_NAME)).join(', ');
+  return `about ${spikeSubject(alert)}${also === '' ? '' : ` (and ${also})`}${phrases === '' ? '' : `: ${phrases}`}`;
 }
 
 function hours(windowHours: number): string {

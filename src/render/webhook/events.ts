@@ -134,7 +134,7 @@ function topicSpike(alert: TopicSpikeAlert, source: DataSource): WebhookEvent {
       app: appData(alert.app),
       priority: alert.priority,
       title: spikeHeadline(alert),
-      spike: { ...alert.spike, phrases: [...alert.spike.phrases] },
+      spike: { ...alert.spike, phrases: [...alert.spike.phrases], also: [...(alert.spike.also ?? [])] },
       quotes: alert.quotes.map((q) => ({ ...q })),
       context: alert.context.map((c) => ({ ...c })),
       incident: alert.incident ?? null,

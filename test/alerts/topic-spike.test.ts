@@ -136,7 +136,7 @@ describe('a topic spike', () => {
     sim.controls.addReviews('shop', wave(WAVE));
     await pollAndSettle(['shop']);
     const [stored] = spikeRows();
-    expect(stored).toBeDefined();
+    if (stored === undefined) throw new Error('the wave raised no spike');
     // The same poll run again over the same stored reviews: what a retry after a crash does.
     const { db } = h.worker.store;
     const fresh = new Set(
@@ -149,8 +149,8 @@ describe('a topic spike', () => {
     );
     const check = {
       handle: 'shop',
-      app: () => (stored?.payload as TopicSpikeAlert).app,
-      at: stored?.createdAt ?? new Date(),
+      app: () => (stored.payload as TopicSpikeAlert).app,
+      at: stored.createdAt,
       maxRating: 2,
       taxonomy: DEFAULT_SCORING_RULES.topics,
       fresh,
@@ -159,7 +159,7 @@ describe('a topic spike', () => {
     };
     // Its cooldown aside, the retry finds the same spike under the same key, which the outbox refuses.
     const again = topicSpikeAlerts(db, { ...check, rule: { ...DEFAULT_SPIKE_RULE, cooldownMs: 0 } });
-    expect(again.map((s) => s.dedupeKey)).toEqual([stored?.dedupeKey]);
+    expect(again.map((s) => s.dedupeKey)).toEqual([stored.dedupeKey]);
     const id = insertAlert(db, {
       appHandle: 'shop',
       kind: 'topic-spike',

@@ -187,15 +187,23 @@ function contextOf(db: Db, check: SpikeCheck, spikeSince: Date): SpikeContext[] 
     at: row.at.toISOString(),
     text: describeChange(row.change as ListingChange),
   }));
-  const drops: SpikeContext[] = alertsOfKindsSince(db, handles, ['rating-drop'], since).map((row) => {
+  // A wave's own reviews pull the rating down poll after poll: one line per app, from first to last.
+  const drops = new Map<string, SpikeContext & { first: number; last: number }>();
+  for (const row of alertsOfKindsSince(db, handles, ['rating-drop'], since)) {
     const drop = row.payload as RatingDropAlert;
-    const text = `fell from ${drop.from.average.toFixed(2)} to ${drop.to.average.toFixed(2)}`;
-    return {
+    const seen = drops.get(row.appHandle);
+    // Newest first: the first row seen gives the latest level, the last one the level before them all.
+    const first = drop.from.average;
+    const last = seen?.last ?? drop.to.average;
+    drops.set(row.appHandle, {
       what: row.appHandle === check.handle ? 'rating-drop' : 'competitor',
       app: nameOf(row.appHandle),
-      at: row.createdAt.toISOString(),
-      text,
-    };
-  });
-  return [...changes, ...drops].sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_CONTEXT);
+      at: seen?.at ?? row.createdAt.toISOString(),
+      text: `fell from ${first.toFixed(2)} to ${last.toFixed(2)}`,
+      first,
+      last,
+    });
+  }
+  const dropLines = [...drops.values()].map(({ first: _first, last: _last, ...line }) => line);
+  return [...changes, ...dropLines].sort((a, b) => b.at.localeCompare(a.at)).slice(0, MAX_CONTEXT);
 }

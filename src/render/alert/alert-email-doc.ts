@@ -43,7 +43,7 @@ import {
   reviewHeadline,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
-import { contextLines, quoteLine, spikeFacts, spikeHeadline, spikeUsual } from './spike-wording.js';
+import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
 export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;
@@ -106,7 +106,6 @@ function spikeDoc(alert: TopicSpikeAlert): Content {
   return {
     title: `📈 ${spikeHeadline(alert)}`,
     priority: alert.priority,
-    summary: spikeUsual(alert),
     facts: spikeFacts(alert),
     reasons: contextLines(alert),
     reasonsLabel: 'What changed around it',

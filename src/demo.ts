@@ -80,28 +80,60 @@ const WAVE_EVERY_MS = 2_000;
 /** After the competitor's price cut (market tick 4, ~40 s in), so the spike says it changed first. */
 const WAVE_AFTER_MS = 55_000;
 
-/** Then one review every few seconds, always the same ones in the same order, round and round. */
+/**
+ * Then one review every few seconds, always the same ones in the same order, round and round. Each is
+ * always by the same merchant: one merchant saying the same thing again is no wave, so the loop makes
+ * no topic spike of its own (the spike rule wants three reviewers).
+ */
 const ARRIVALS: ScriptedReview[] = [
-  { handle: 'acme-bundles', rating: 5, review_content: 'Bundles set up in minutes. Sales are up.' },
+  {
+    handle: 'acme-bundles',
+    reviewer: 'Maple Goods',
+    rating: 5,
+    review_content: 'Bundles set up in minutes. Sales are up.',
+  },
   {
     handle: 'cobalt-reviews',
+    reviewer: 'Harbor Tea',
     rating: 2,
     review_content: 'The widget slows my store down and support takes days to reply.',
   },
-  { handle: DEMO_RIVAL, rating: 4, review_content: 'Does the job, a bit pricey.' },
+  {
+    handle: DEMO_RIVAL,
+    reviewer: 'Crest Outfitters',
+    rating: 4,
+    review_content: 'Does the job, a bit pricey.',
+  },
   {
     handle: 'acme-bundles',
+    reviewer: 'Juniper Home',
     rating: 1,
     review_content: 'Billing charged me after I cancelled. I want a refund.',
   },
-  { handle: 'bolt-subscriptions', rating: 4, review_content: 'Good app once the last bug was fixed.' },
-  { handle: 'cobalt-reviews', rating: 5, review_content: 'Great support, they fixed my import in an hour.' },
+  {
+    handle: 'bolt-subscriptions',
+    reviewer: 'Atlas Pets',
+    rating: 4,
+    review_content: 'Good app once the last bug was fixed.',
+  },
+  {
+    handle: 'cobalt-reviews',
+    reviewer: 'Cinder Candles',
+    rating: 5,
+    review_content: 'Great support, they fixed my import in an hour.',
+  },
   {
     handle: DEMO_RIVAL,
+    reviewer: 'Rowan Records',
     rating: 1,
     review_content: 'Stopped working after the update, no reply from support.',
   },
-  { handle: 'acme-bundles', rating: 3, review_content: 'Fine, but the discount rules are confusing.' },
+  {
+    handle: 'acme-bundles',
+    reviewer: 'Fable Prints',
+    rating: 3,
+    review_content: 'Fine, but the discount rules are confusing.',
+  },
 ];
 
 /**

@@ -39,11 +39,11 @@ export function spikeShort(alert: TopicSpikeAlert): string {
   return `${plural(alert.spike.count, 'low review')} ${about(alert)} in ${hours(alert.spike.windowHours)}`;
 }
 
-/** "usually 0.2 a day over the last 28 days" */
+/** "0.2 a day over the 28 days before": the rate the spike is measured against. */
 export function spikeUsual(alert: TopicSpikeAlert): string {
   const { expected, windowHours, baselineDays } = alert.spike;
   const perDay = (expected * 24) / Math.max(windowHours, 1);
-  return `Usually ${Math.round(perDay * 10) / 10} a day over the ${baselineDays} days before`;
+  return `${Math.round(perDay * 10) / 10} a day over the ${baselineDays} days before`;
 }
 
 export function spikeFacts(alert: TopicSpikeAlert): Fact[] {
@@ -51,7 +51,7 @@ export function spikeFacts(alert: TopicSpikeAlert): Fact[] {
   return [
     { label: spike.type === 'topic' ? 'Topic' : 'Phrase', value: spikeSubject(alert) },
     { label: 'Reviews', value: `${spike.count} by ${plural(spike.reviewers, 'reviewer')}` },
-    { label: 'Usual', value: spikeUsual(alert) },
+    { label: 'Usually', value: spikeUsual(alert) },
     { label: 'Since', value: formatTimestamp(spike.since) },
     { label: 'Priority', value: priorityLabel(alert.priority) },
     ...(alert.incident

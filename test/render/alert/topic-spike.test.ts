@@ -36,7 +36,7 @@ describe('a topic spike', () => {
     const message = renderWith(SLACK_RENDERERS, spike, {});
     const json = JSON.stringify(message.blocks);
     expect(message.text).toContain("Topic spike: 6 low reviews of My App about integrations: 'klaviyo'");
-    expect(json).toContain('Usually 0.2 a day over the 28 days before');
+    expect(json).toContain('*Usually*\\n0.2 a day over the 28 days before');
     expect(json).toContain('The Klaviyo sync stopped &lt;@U123&gt; overnight');
     expect(json).not.toContain('<@U123>');
     expect(json).toContain('Shop &lt;b&gt;One&lt;/b&gt;');

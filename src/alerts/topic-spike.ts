@@ -78,7 +78,9 @@ export function topicSpikeAlerts(db: Db, check: SpikeCheck): RaisedSpike[] {
     [check.handle],
     ['topic-spike'],
     new Date(check.at.getTime() - rule.cooldownMs),
-  ).flatMap((row) => keysOf(row.payload as TopicSpikeAlert).map((key) => ({ key, firedAt: row.createdAt })));
+  ).flatMap((row) =>
+    keysOf(row.payload as Partial<TopicSpikeAlert>).map((key) => ({ key, firedAt: row.createdAt })),
+  );
   const byRowId = new Map(rows.map((r) => [String(r.id), r]));
   const spikes = detectSpikes(
     {
@@ -106,10 +108,18 @@ export function topicSpikeAlerts(db: Db, check: SpikeCheck): RaisedSpike[] {
   }));
 }
 
-/** The keys a stored spike told: its own, the topics told with it and its phrases. */
-function keysOf(alert: TopicSpikeAlert): string[] {
+/**
+ * The keys a stored spike told: its own, the topics told with it and its phrases. None for a payload the
+ * retention prune emptied (store/retention.ts), or one an older version wrote without them.
+ */
+function keysOf(alert: Partial<TopicSpikeAlert>): string[] {
+  if (alert.spike === undefined) return [];
   const { type, name, also, phrases } = alert.spike;
-  return [`${type}:${name}`, ...(also ?? []).map((t) => `topic:${t}`), ...phrases.map((p) => `phrase:${p}`)];
+  return [
+    `${type}:${name}`,
+    ...(also ?? []).map((t) => `topic:${t}`),
+    ...(phrases ?? []).map((p) => `phrase:${p}`),
+  ];
 }
 
 /**
@@ -190,7 +200,8 @@ function contextOf(db: Db, check: SpikeCheck, spikeSince: Date): SpikeContext[] 
   // A wave's own reviews pull the rating down poll after poll: one line per app, from first to last.
   const drops = new Map<string, SpikeContext & { first: number; last: number }>();
   for (const row of alertsOfKindsSince(db, handles, ['rating-drop'], since)) {
-    const drop = row.payload as RatingDropAlert;
+    const drop = row.payload as Partial<RatingDropAlert>;
+    if (drop.from === undefined || drop.to === undefined) continue;
     const seen = drops.get(row.appHandle);
     // Newest first: the first row seen gives the latest level, the last one the level before them all.
     const first = drop.from.average;

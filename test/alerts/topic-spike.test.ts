@@ -171,6 +171,9 @@ describe('a topic spike', () => {
     expect(id).toBeUndefined();
     // And once stored, the spike is cooling: the check itself finds nothing more.
     expect(topicSpikeAlerts(db, check)).toEqual([]);
+    // A payload the retention prune emptied tells no key: the check reads it as nothing, not a TypeError.
+    db.update(alerts).set({ payload: {} }).where(eq(alerts.kind, 'topic-spike')).run();
+    expect(topicSpikeAlerts(db, check).map((s) => s.dedupeKey)).toEqual([stored.dedupeKey]);
   });
 
   it('stays quiet on low reviews about many things', async () => {

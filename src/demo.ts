@@ -58,28 +58,82 @@ const BURST: ScriptedReview[] = [
   },
 ];
 
-/** Then one review every few seconds, always the same ones in the same order, round and round. */
+/**
+ * Then, about a minute in, a wave about one integration: six 1-2 star reviews of one app about Klaviyo,
+ * by six merchants, one every WAVE_EVERY_MS. The poll that completes it raises one topic spike, with its quotes and the
+ * competitor's price cut around it (docs/how-it-works.md, "Topic spikes").
+ */
+const WAVE: ScriptedReview[] = [
+  'Klaviyo sync stopped working, none of my bundle buyers reach my flows anymore.',
+  'Since the last update the Klaviyo integration does not send any orders.',
+  'Klaviyo lists are empty again. Three days of support tickets, no fix.',
+  'The Klaviyo sync broke and we lost a whole campaign.',
+  'Nothing reaches Klaviyo now. Disconnecting and reconnecting does not help.',
+  'Klaviyo connection keeps failing after the update.',
+].map((review_content, i) => ({
+  handle: 'acme-bundles',
+  rating: i % 3 === 1 ? 2 : 1,
+  reviewer: ['Nordic Knits', 'Bay Bakery', 'Lumen Lamps', 'Petal & Pine', 'Surf Supply Co', 'Oak Desk'][i],
+  review_content,
+}));
+const WAVE_EVERY_MS = 2_000;
+/** After the competitor's price cut (market tick 4, ~40 s in), so the spike says it changed first. */
+const WAVE_AFTER_MS = 55_000;
+
+/**
+ * Then one review every few seconds, always the same ones in the same order, round and round. Each is
+ * always by the same merchant: one merchant saying the same thing again is no wave, so the loop makes
+ * no topic spike of its own (the spike rule wants three reviewers).
+ */
 const ARRIVALS: ScriptedReview[] = [
-  { handle: 'acme-bundles', rating: 5, review_content: 'Bundles set up in minutes. Sales are up.' },
+  {
+    handle: 'acme-bundles',
+    reviewer: 'Maple Goods',
+    rating: 5,
+    review_content: 'Bundles set up in minutes. Sales are up.',
+  },
   {
     handle: 'cobalt-reviews',
+    reviewer: 'Harbor Tea',
     rating: 2,
     review_content: 'The widget slows my store down and support takes days to reply.',
   },
-  { handle: DEMO_RIVAL, rating: 4, review_content: 'Does the job, a bit pricey.' },
+  {
+    handle: DEMO_RIVAL,
+    reviewer: 'Crest Outfitters',
+    rating: 4,
+    review_content: 'Does the job, a bit pricey.',
+  },
   {
     handle: 'acme-bundles',
+    reviewer: 'Juniper Home',
     rating: 1,
     review_content: 'Billing charged me after I cancelled. I want a refund.',
   },
-  { handle: 'bolt-subscriptions', rating: 4, review_content: 'Good app once the last bug was fixed.' },
-  { handle: 'cobalt-reviews', rating: 5, review_content: 'Great support, they fixed my import in an hour.' },
+  {
+    handle: 'bolt-subscriptions',
+    reviewer: 'Atlas Pets',
+    rating: 4,
+    review_content: 'Good app once the last bug was fixed.',
+  },
+  {
+    handle: 'cobalt-reviews',
+    reviewer: 'Cinder Candles',
+    rating: 5,
+    review_content: 'Great support, they fixed my import in an hour.',
+  },
   {
     handle: DEMO_RIVAL,
+    reviewer: 'Rowan Records',
     rating: 1,
     review_content: 'Stopped working after the update, no reply from support.',
   },
-  { handle: 'acme-bundles', rating: 3, review_content: 'Fine, but the discount rules are confusing.' },
+  {
+    handle: 'acme-bundles',
+    reviewer: 'Fable Prints',
+    rating: 3,
+    review_content: 'Fine, but the discount rules are confusing.',
+  },
 ];
 
 /**
@@ -272,12 +326,15 @@ async function startDemoWorker(
 }
 
 /**
- * What arrives, once every app's baseline is stored: the burst, then one review every few seconds.
+ * What arrives, once every app's baseline is stored: the burst, the wave about Klaviyo, and one review
+ * every few seconds.
  * Returns what ends it.
  */
 function runScript(simulator: Simulator, worker: Worker, config: Config): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let wave: NodeJS.Timeout | undefined;
+  let waveStart: NodeJS.Timeout | undefined;
   const publish = (review: ScriptedReview) => {
     const { handle, ...fields } = review;
     simulator.controls.addReviews(handle, [fields]);
@@ -287,6 +344,14 @@ function runScript(simulator: Simulator, worker: Worker, config: Config): () => 
     while (!stopped && !baselined()) await new Promise((resolve) => setTimeout(resolve, 200));
     if (stopped) return;
     for (const review of BURST) publish(review);
+    let waved = 0;
+    waveStart = setTimeout(() => {
+      wave = setInterval(() => {
+        const review = WAVE[waved++];
+        if (review === undefined) clearInterval(wave);
+        else publish(review);
+      }, WAVE_EVERY_MS);
+    }, WAVE_AFTER_MS);
     let next = 0;
     timer = setInterval(
       () => publish(ARRIVALS[next++ % ARRIVALS.length] as ScriptedReview),
@@ -297,6 +362,8 @@ function runScript(simulator: Simulator, worker: Worker, config: Config): () => 
   return () => {
     stopped = true;
     clearInterval(timer);
+    clearTimeout(waveStart);
+    clearInterval(wave);
   };
 }
 

@@ -14,6 +14,7 @@ export const ALERT_KINDS = {
   review: { label: 'Review alert', market: false },
   'rating-drop': { label: 'Rating drop', market: false },
   incident: { label: 'Possible incident', market: false },
+  'topic-spike': { label: 'Topic spike', market: false },
   rank: { label: 'Rank move', market: true },
   reshuffle: { label: 'Category reshuffle', market: true },
   entrants: { label: 'New entrants', market: true },

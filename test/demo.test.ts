@@ -45,4 +45,15 @@ describe('the demo', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/login\?next=/);
   }, 60_000);
+
+  it('shows one topic spike about the Klaviyo wave, with its quotes and the price cut before it', async () => {
+    const spike = /📈 Topic spike: \d+ low reviews of Acme Bundles about integrations[^\n]*'klaviyo'/;
+    await expect.poll(() => printed.join(''), { timeout: 120_000, interval: 500 }).toMatch(spike);
+    const all = printed.join('');
+    const message = all.slice(all.search(spike)).split('──────')[0] ?? '';
+    expect(message).toContain('Klaviyo sync stopped working');
+    expect(message).toMatch(/Competitor Rival Bundles \([^)]*\): "Pro": price down \$19\/month → \$9\/month/);
+    // One message for the wave: its later reviews make no second spike.
+    expect(all.match(/📈 Topic spike/g)).toHaveLength(1);
+  }, 150_000);
 });

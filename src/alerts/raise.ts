@@ -1,17 +1,29 @@
 import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
 import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
+import { PRIORITIES } from '../scoring/priority.js';
 import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import type { ReviewRow } from '../store/schema.js';
+import { summarizeBurst } from '../topics/index.js';
 import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
+import { topicNamesOf } from './review-topics.js';
 import { routeAlert } from './route.js';
-import type { Alert, AppRef, Priority, RatingDropAlert, ReviewAlert, ReviewRef } from './types.js';
+import { topicSpikeAlerts } from './topic-spike.js';
+import type {
+  Alert,
+  AppRef,
+  IncidentAlert,
+  Priority,
+  RatingDropAlert,
+  ReviewAlert,
+  ReviewRef,
+} from './types.js';
 
 /** Everything from the config that decides which alerts a poll raises and where they go. */
 export interface AlertPolicy {
@@ -161,15 +173,53 @@ function reviewAlerts(
     const ref = { ...refOf(fetched), previousRating: edit.oldRating };
     add(reviewAlert(app(), ref, policy.scoring, findings.foundLate), `edit-${edit.editId}`, edit.rowId);
   }
-  // An incident needs a new low review in this poll: skip the look-back otherwise.
+  // An incident or a spike needs a new low review in this poll: skip the look-back otherwise.
   if (pending.length > 0) {
     const incident = incidentAlert(db, policy, findings, app());
+    const spikes = spikeAlerts(db, policy, findings, app);
+    const told = incident && spikes.find((s) => sameWave(s.rowIds, incident.rowIds));
     if (incident) {
       const { alert, dedupeKey } = incident;
+      if (told) {
+        told.alert.incident = { count: alert.reviews.length, windowHours: alert.windowHours };
+        told.alert.priority =
+          PRIORITIES.find((p) => p === alert.priority || p === told.alert.priority) ?? 'high';
+      }
+      // Kept for the app page and the incident's own quiet window; the spike says it (one wave, one message).
+      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: !told });
+    }
+    for (const { alert, dedupeKey } of spikes) {
       pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true });
     }
   }
   return pending;
+}
+
+/** A spike and an incident are one wave when at least half the incident's reviews are the spike's. */
+function sameWave(spikeRows: readonly number[], incidentRows: readonly number[]): boolean {
+  const spike = new Set(spikeRows);
+  return incidentRows.filter((id) => spike.has(id)).length * 2 >= incidentRows.length;
+}
+
+/** The topic spikes the poll's low reviews complete (alerts/topic-spike.ts). */
+function spikeAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: () => AppRef) {
+  const own = policy.apps.get(findings.handle)?.role !== 'competitor';
+  const competitors = own
+    ? [...policy.apps].filter(([, a]) => a.role === 'competitor').map(([handle]) => handle)
+    : [];
+  const names = new Map(
+    [...policy.apps].map(([handle, a]) => [handle, a.name ?? appTitle(db, handle) ?? handle]),
+  );
+  return topicSpikeAlerts(db, {
+    handle: findings.handle,
+    app,
+    at: findings.at,
+    maxRating: policy.maxRating,
+    taxonomy: policy.scoring.topics,
+    fresh: new Set([...findings.newReviews.map((r) => r.id), ...findings.edits.map((e) => e.rowId)]),
+    competitors,
+    names,
+  });
 }
 
 /**
@@ -256,7 +306,14 @@ function reviewAlert(
     },
     rules,
   );
-  return { kind: 'review', app, review, severity, ...(foundLate ? { foundLate: true as const } : {}) };
+  return {
+    kind: 'review',
+    app,
+    review,
+    severity,
+    topics: topicNamesOf(review, rules.topics),
+    ...(foundLate ? { foundLate: true as const } : {}),
+  };
 }
 
 function refOf(
@@ -287,7 +344,7 @@ function incidentAlert(
   policy: AlertPolicy,
   findings: PollFindings,
   app: AppRef,
-): { alert: Alert & { priority: Priority }; dedupeKey: string } | undefined {
+): { alert: IncidentAlert; dedupeKey: string; rowIds: number[] } | undefined {
   const since = new Date(findings.at.getTime() - policy.incident.windowMs);
   const fresh = new Set(findings.newReviews.map((r) => r.id));
   const low = lowReviewsSince(db, findings.handle, since, policy.maxRating).map((row) => ({
@@ -303,6 +360,9 @@ function incidentAlert(
   );
   if (!found) return undefined;
   const oldest = found.reviews.at(-1)?.id ?? 0;
+  const about = summarizeBurst(
+    found.reviews.map((r) => ({ content: r.content, topics: topicNamesOf(r, policy.scoring.topics) })),
+  ).text;
   return {
     alert: {
       kind: 'incident',
@@ -311,8 +371,10 @@ function incidentAlert(
       // One decimal: a window of 30m reads as 0.5 h, not 0 h.
       windowHours: Math.round(policy.incident.windowMs / 360_000) / 10,
       reviews: found.reviews.map(refOf),
+      ...(about === undefined ? {} : { about }),
     },
     dedupeKey: `incident-${findings.handle}-${oldest}`,
+    rowIds: found.reviews.map((r) => r.rowId),
   };
 }
 

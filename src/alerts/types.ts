@@ -41,6 +41,8 @@ export interface ReviewAlert {
   severity: Severity;
   /** Found by a reconciliation (watch/reconcile.ts) after the polls missed it: renderers say so. */
   foundLate?: true;
+  /** Its topics' names, so a group of them can say what they share (topics/burst.ts). */
+  topics?: string[];
   /**
    * The listing's rating fell in the poll this review was found in, and the poll's review alerts explain
    * the fall: said here ("rating now 4.2 (was 4.3)") instead of in a rating-drop message of its own.
@@ -100,6 +102,62 @@ export interface IncidentAlert {
   priority: Priority;
   windowHours: number;
   reviews: ReviewRef[];
+  /** What most of its reviews share: "5 of 6 about integrations: 'klaviyo'" (topics/burst.ts). */
+  about?: string;
+}
+
+/** A quote of a topic spike's review: the words around what it shares. */
+export interface SpikeQuote {
+  reviewId: string;
+  reviewer: string;
+  rating: number;
+  text: string;
+}
+
+/** Something that changed around a topic spike: the app's listing, its rating, a competitor's listing. */
+export interface SpikeContext {
+  what: 'listing' | 'rating-drop' | 'competitor';
+  /** The app it is about, by name (untrusted). */
+  app: string;
+  at: string;
+  /** Plain text: `"Pro": price up $19/month → $29/month`. Untrusted parts: escaped by renderers. */
+  text: string;
+}
+
+/**
+ * A topic or phrase rose sharply in an app's low reviews within a day, against the app's own baseline
+ * (topics/spike.ts). One spike is one message: the dedupe key and the cooldown keep it so.
+ */
+export interface TopicSpikeAlert {
+  kind: 'topic-spike';
+  app: AppRef;
+  priority: Priority;
+  spike: {
+    /** A built-in or custom topic, or a phrase of 1-3 words. */
+    type: 'topic' | 'phrase';
+    name: string;
+    /** Low reviews about it within the window, and by how many reviewers. */
+    count: number;
+    reviewers: number;
+    /** How many a window of the baseline held on average. */
+    expected: number;
+    windowHours: number;
+    baselineDays: number;
+    /** For a topic, the phrases its reviews share ("klaviyo"). */
+    phrases: string[];
+    /** Other topics that spiked on mostly the same reviews, told here rather than on their own. */
+    also?: string[];
+    /** When its first review was written. */
+    since: string;
+  };
+  quotes: SpikeQuote[];
+  /** What changed in the days before it, newest first. */
+  context: SpikeContext[];
+  /**
+   * The possible incident the same reviews made in the same poll, said here rather than in a message of
+   * its own: one wave, one message.
+   */
+  incident?: { count: number; windowHours: number };
 }
 
 /** A tracked category (config `categories`), named as its pages name it. */
@@ -180,7 +238,7 @@ export type MarketAlert =
   | ListingChangeAlert
   | DeveloperAppsAlert;
 
-export type Alert = ReviewAlert | RatingDropAlert | IncidentAlert | MarketAlert;
+export type Alert = ReviewAlert | RatingDropAlert | IncidentAlert | TopicSpikeAlert | MarketAlert;
 
 /** The alert of one kind: `AlertOf<'rank'>` is a RankMoveAlert. */
 export type AlertOf<K extends AlertKind> = Extract<Alert, { kind: K }>;
@@ -197,7 +255,7 @@ export type KindsAgree = [
 ];
 
 /** Alerts about one app's reviews: the ones with an `app` the review renderers link to. */
-export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert;
+export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert | TopicSpikeAlert;
 
 /**
  * One message to one channel: a single alert, or the review alerts of one app grouped into one message

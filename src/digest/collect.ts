@@ -33,6 +33,7 @@ import {
   ratingHistory,
   reviewStats,
 } from './summarize.js';
+import { collectTopics } from './topics.js';
 import { digestTriage } from './triage.js';
 import type { AppRole, DigestApp, DigestData, Distribution, TrendWeek } from './types.js';
 import { MAX_BEST, MAX_FAILED_LISTED, MAX_WORST, TREND_WEEKS } from './types.js';
@@ -177,6 +178,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
         totals: digestTotals(apps),
         triage: digestTriage(openReviewsByPriority(tx, triaged), acknowledgements(tx, triaged, period)),
         market: collectMarket(tx, { categories: input.categories ?? [], apps, period }),
+        topics: collectTopics(tx, { apps, period, maxRating, taxonomy: input.scoring.topics }),
         quiet: apps.every((a) => a.reviews.count === 0),
       };
     },

@@ -6,6 +6,7 @@
 import type { Alert, Priority, ReviewRef, Severity } from '../alerts/types.js';
 import type { DigestMarket } from './market.js';
 import type { DigestPeriod } from './period.js';
+import type { DigestTopics } from './topics.js';
 
 export type AppRole = 'own' | 'competitor';
 
@@ -175,6 +176,8 @@ export interface DigestData {
   triage: DigestTriage;
   /** Ranks, entrants and competitors' listing changes (digest/market.ts); null when nothing is tracked. */
   market: DigestMarket | null;
+  /** What reviewers talk about (digest/topics.ts); null when no app had a review in the period. */
+  topics: DigestTopics | null;
   /** No app had a review in the period. */
   quiet: boolean;
 }

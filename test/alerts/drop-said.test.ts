@@ -127,7 +127,11 @@ describe('a rating drop said once, where people look', () => {
     await baselineThen(config(), 8);
     sim.controls.addReviews(
       'shop',
-      Array.from({ length: 6 }, (_, i) => ({ rating: 1, review_content: `Broken ${i}` })),
+      // Six reviews about nothing in common: no topic spike beside the group.
+      ['Nope', 'Meh', 'Not for me', 'Disappointed', 'Awful', 'Expected more'].map((text) => ({
+        rating: 1,
+        review_content: text,
+      })),
     );
     setSummary('shop', 6, 8);
     await pollAndSettle(['shop']);

@@ -111,16 +111,25 @@ describe('alerts end to end', () => {
       Array.from({ length: 7 }, (_, i) => ({ rating: 1, review_content: `Broken ${i}` })),
     );
     await pollAndSettle();
-    // One grouped message with every review once, and the incident the burst makes, beside it.
+    // One grouped message with every review once, saying what they share, and beside it the topic
+    // spike the burst makes, which says the possible incident too: one wave, two messages, not three.
     const bodies = slack.accepted().map((call) => JSON.stringify(call.body));
     expect(bodies).toHaveLength(2);
-    const group = bodies.find((b) => !/incident/i.test(b)) ?? '';
+    const group = bodies.find((b) => !/Topic spike/.test(b)) ?? '';
     for (let i = 0; i < 7; i++) expect(group.split(`Broken ${i}`).length - 1).toBe(1);
-    expect(bodies.find((b) => /incident/i.test(b))).toBeDefined();
+    expect(group).toContain("7 of 7 about bugs: 'broken'");
+    const spike = bodies.find((b) => /Topic spike/.test(b)) ?? '';
+    expect(spike).toMatch(/Possible incident\*\\n7 low reviews within 24 h/);
     const subjects = smtp.mails.map((m) => m.subject ?? '');
     expect(subjects).toHaveLength(2);
     expect(subjects.filter((s) => /7 new low reviews/.test(s))).toHaveLength(1);
-    expect(subjects.filter((s) => /low reviews in 24 h/.test(s))).toHaveLength(1);
+    expect(subjects.filter((s) => /7 low reviews about bugs: 'broken' in 24 h/.test(s))).toHaveLength(1);
+    const raised = h.worker.store.db
+      .select()
+      .from(alerts)
+      .all()
+      .map((a) => a.kind);
+    expect(raised.filter((k) => k === 'incident')).toHaveLength(1);
   });
 
   it('retry a webhook 500 and honour a 429 Retry-After, delivering once', async () => {

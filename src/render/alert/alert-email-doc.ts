@@ -2,7 +2,13 @@
  * An email's content, independent of its markup: the HTML and the plain-text alternative are both
  * rendered from this, so they always carry the same information. Every string is plain (unescaped).
  */
-import type { Notification, ReviewAlert, ReviewRef, ReviewsAlert } from '../../alerts/types.js';
+import type {
+  Notification,
+  ReviewAlert,
+  ReviewRef,
+  ReviewsAlert,
+  TopicSpikeAlert,
+} from '../../alerts/types.js';
 import type { Priority } from '../../scoring/priority.js';
 import { assertNever } from '../../util/never.js';
 import { stars } from '../escape.js';
@@ -27,6 +33,7 @@ import {
   dropExplanation,
   dropFacts,
   dropHeadline,
+  groupAbout,
   groupHeadline,
   incidentHeadline,
   lateMark,
@@ -36,6 +43,7 @@ import {
   reviewHeadline,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
+import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
 
 /** Email has room for whole reviews; this only keeps one pathological review from bloating a digest. */
 export const MAX_EMAIL_REVIEW_CHARACTERS = 5_000;
@@ -93,6 +101,22 @@ function reviewDoc(alert: ReviewAlert): Content {
   };
 }
 
+/** The spike's facts, its quotes as the listed reviews, and what changed around it as the lines. */
+function spikeDoc(alert: TopicSpikeAlert): Content {
+  return {
+    title: `📈 ${spikeHeadline(alert)}`,
+    priority: alert.priority,
+    facts: spikeFacts(alert),
+    reasons: contextLines(alert),
+    reasonsLabel: 'What changed around it',
+    reviews: alert.quotes.map((q) => {
+      const { heading, text } = quoteLine(q);
+      return { heading, details: [], reasons: [], content: text };
+    }),
+    links: appLinks(alert.app),
+  };
+}
+
 export function emailDocOf(notification: Notification, source: DataSource = {}): EmailDoc {
   if (notification.kind === 'single' && isMarketAlert(notification.alert)) {
     const doc = marketDoc(notification.alert, source);
@@ -119,10 +143,11 @@ function contentOf(notification: Notification): Content {
     const alerts = bySeverity(notification.alerts);
     const counts = priorityCounts(alerts);
     const rating = ratingNowLine(alerts);
+    const shared = groupAbout(alerts);
     return {
       title: `★ ${groupHeadline(notification.app, alerts.length)}`,
       priority: notificationPriority(notification),
-      summary: `${counts}${counts === '' ? '' : ' · '}most severe first${rating ? ` · ▼ ${rating}` : ''}`,
+      summary: `${shared ? `${shared} · ` : ''}${counts}${counts === '' ? '' : ' · '}most severe first${rating ? ` · ▼ ${rating}` : ''}`,
       facts: [],
       reasons: [],
       reviews: alerts.map((a) => listed(a.review, a)),
@@ -148,11 +173,14 @@ function contentOf(notification: Notification): Content {
       return {
         title: `⚠ ${incidentHeadline(alert)}`,
         priority: alert.priority,
+        ...(alert.about ? { summary: `What they share: ${alert.about}` } : {}),
         facts: [{ label: 'Priority', value: priorityLabel(alert.priority) }],
         reasons: [],
         reviews: alert.reviews.map((r) => listed(r)),
         links: appLinks(alert.app),
       };
+    case 'topic-spike':
+      return spikeDoc(alert);
     default:
       return assertNever(alert, 'alert kind');
   }

@@ -9,6 +9,7 @@ import { emailHtml } from './alert-email-html.js';
 import { emailText } from './alert-email-text.js';
 import { incidentShort, lateMark, ratingChange } from './alert-wording.js';
 import { marketSubject } from './market-wording.js';
+import { spikeShort } from './spike-wording.js';
 
 /** Room for the app tag and the review's start; inboxes show less than this anyway. */
 const MAX_SUBJECT = 200;
@@ -39,6 +40,9 @@ export function emailSubject(notification: Notification, source: DataSource = {}
       case 'incident':
         subject = `⚠ ${appTag(alert.app)}: ${incidentShort(alert)}`;
         break;
+      case 'topic-spike':
+        subject = `📈 ${appTag(alert.app)}: ${spikeShort(alert)}`;
+        break;
       default:
         subject = marketSubject(alert);
     }
@@ -63,6 +67,7 @@ export const EMAIL_ALERTS = {
   review: emailOfAlert,
   'rating-drop': emailOfAlert,
   incident: emailOfAlert,
+  'topic-spike': emailOfAlert,
   rank: emailOfAlert,
   reshuffle: emailOfAlert,
   entrants: emailOfAlert,

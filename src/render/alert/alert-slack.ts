@@ -11,6 +11,7 @@ import type {
   RatingDropAlert,
   ReviewAlert,
   ReviewRef,
+  TopicSpikeAlert,
 } from '../../alerts/types.js';
 import { plural } from '../../util/plural.js';
 import { escapeMrkdwn, oneLine, stars, truncate } from '../escape.js';
@@ -51,6 +52,7 @@ import {
   dropExplanation,
   dropFacts,
   dropHeadline,
+  groupAbout,
   groupHeadline,
   incidentHeadline,
   lateMark,
@@ -59,6 +61,7 @@ import {
   reviewHeadline,
 } from './alert-wording.js';
 import { marketDoc } from './market-wording.js';
+import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
 
 export interface SlackRenderOptions extends DataSource {
   /** Names this reviewwatch in the footer, e.g. "Acme support" (also untrusted: escaped). */
@@ -213,9 +216,19 @@ function listedReview(review: ReviewRef, detail: string): SectionBlock {
 function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
   const headline = incidentHeadline(alert);
   return {
-    text: fallback(tagSimulated(`⚠ ${headline} (${priorityLabel(alert.priority)})`, options)),
+    text: fallback(
+      tagSimulated(
+        `⚠ ${headline} (${priorityLabel(alert.priority)})${alert.about ? `: ${alert.about}` : ''}`,
+        options,
+      ),
+    ),
     blocks: fitList(
-      [...top(`⚠ ${headline}`, options), context(`*Priority:* ${priorityLabel(alert.priority)}`)],
+      [
+        ...top(`⚠ ${headline}`, options),
+        context(
+          `*Priority:* ${priorityLabel(alert.priority)}${alert.about ? ` · ${escapeMrkdwn(alert.about)}` : ''}`,
+        ),
+      ],
       alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
       actions(alert, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
@@ -228,6 +241,7 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
   const headline = groupHeadline(notification.app, alerts.length);
   const counts = priorityCounts(alerts);
   const rating = ratingNowLine(alerts);
+  const shared = groupAbout(alerts);
   const items = alerts.map((a) => {
     const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
@@ -237,7 +251,7 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
   return {
     text: fallback(
       tagSimulated(
-        `★ ${headline}${counts === '' ? '' : `: ${counts}`}${rating ? `; ${rating.toLowerCase()}` : ''}`,
+        `★ ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,
         options,
       ),
     ),
@@ -245,12 +259,37 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
       [
         ...top(`★ ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
+        ...(shared ? [context(`*What they share:* ${escapeMrkdwn(shared)}`)] : []),
         ...(rating ? [context(`▼ ${rating}`)] : []),
       ],
       items,
       actions(notification, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),
+  };
+}
+
+/** The spike, what is usual, its quotes, then what changed around it: one message per spike. */
+function renderSpike(alert: TopicSpikeAlert, options: SlackRenderOptions): SlackMessage {
+  const headline = spikeHeadline(alert);
+  const quotes = alert.quotes.map((q) => {
+    const { heading, text } = quoteLine(q);
+    return section(truncate(`*${escapeMrkdwn(heading)}*\n> ${escapeMrkdwn(text)}`, SLACK_LIMITS.sectionText));
+  });
+  const changed = contextLines(alert)
+    .map((line) => `• ${escapeMrkdwn(line)}`)
+    .join('\n');
+  const first = alert.quotes[0];
+  return {
+    text: fallback(tagSimulated(`📈 ${headline}${first ? `: "${quoteLine(first).text}"` : ''}`, options)),
+    blocks: [
+      ...top(`📈 ${headline}`, options),
+      { type: 'section', fields: spikeFacts(alert).map((f) => field(f.label, f.value)) },
+      ...quotes.slice(0, 5),
+      section(truncate(`*What changed around it:*\n${changed}`, SLACK_LIMITS.sectionText)),
+      ...actions(alert, options),
+      ...footer(options),
+    ],
   };
 }
 
@@ -285,6 +324,7 @@ export const SLACK_ALERTS = {
   review: renderReview,
   'rating-drop': renderDrop,
   incident: renderIncident,
+  'topic-spike': renderSpike,
   rank: renderMarket,
   reshuffle: renderMarket,
   entrants: renderMarket,

@@ -10,6 +10,7 @@ import type {
   ReviewAlert,
 } from '../../alerts/types.js';
 import { PRIORITIES, type Priority } from '../../scoring/priority.js';
+import { summarizeBurst } from '../../topics/index.js';
 import { formatCount, plural, starsLabel } from '../../util/plural.js';
 import { appName, type Fact, formatTimestamp, priorityLabel } from '../wording.js';
 
@@ -52,6 +53,15 @@ export function priorityCounts(alerts: readonly ReviewAlert[]): string {
     .filter(([, n]) => n > 0)
     .map(([p, n]) => `${n} ${p}`)
     .join(' · ');
+}
+
+/**
+ * What most of a group's reviews share, "5 of 6 about integrations: 'klaviyo'", from the topics the poll
+ * gave each; undefined when nothing is shared or the alerts predate topics.
+ */
+export function groupAbout(alerts: readonly ReviewAlert[]): string | undefined {
+  if (!alerts.some((a) => a.topics !== undefined)) return undefined;
+  return summarizeBurst(alerts.map((a) => ({ content: a.review.content, topics: a.topics ?? [] }))).text;
 }
 
 export function groupHeadline(app: AppRef, count: number): string {

@@ -31,6 +31,7 @@ import {
 import { escapeHtml } from '../escape.js';
 import { type DataSource, tagSimulated } from '../wording.js';
 import { marketHtmlRows } from './digest-market.js';
+import { topicsHtmlRows } from './digest-topics.js';
 import {
   acknowledgedSentence,
   openByPriority,
@@ -378,6 +379,7 @@ export function digestHtml(data: DigestData, product: string, source: DataSource
         ),
       );
     }
+    if (data.topics !== null) rows.push(...topicsHtmlRows(data.topics));
     if (data.market !== null) rows.push(...marketHtmlRows(data.market, period.timezone));
     for (const app of data.apps) rows.push(...appSection(app, data));
   }

@@ -18,6 +18,7 @@ import { truncate } from '../escape.js';
 import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { DataSource } from '../wording.js';
 import { marketText } from './digest-market.js';
+import { topicsText } from './digest-topics.js';
 import { acknowledgedSentence, openByPriority, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
@@ -216,6 +217,7 @@ export function digestText(data: DigestData, product: string, source: DataSource
     if (data.comparison !== null) {
       parts.push(`AGAINST COMPETITORS, ${periodNoun(period).toUpperCase()}\n${comparison(data)}`);
     }
+    if (data.topics !== null) parts.push(topicsText(data.topics));
     if (data.market !== null) parts.push(marketText(data.market, period.timezone));
     for (const app of data.apps) parts.push(...appSection(app, data));
   }

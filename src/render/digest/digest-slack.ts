@@ -24,6 +24,7 @@ import {
 } from '../slack-blocks.js';
 import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
 import { marketSlackEntries } from './digest-market.js';
+import { TOPICS_TITLE, topicsSlackEntries } from './digest-topics.js';
 import { acknowledgedSentence, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
@@ -131,6 +132,10 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
     ...rest.map((app) => ({ group: 'rest' as const, text: `• ${appLine(app, quiet, period.timezone)}` })),
   ];
   const footer = `Weeks run Monday to Sunday in ${escapeMrkdwn(period.timezone)}`;
+  const topics =
+    data.topics === null || quiet
+      ? []
+      : pack([`*${TOPICS_TITLE}*`, ...topicsSlackEntries(data.topics)], '\n');
   const market =
     data.market === null
       ? []
@@ -147,6 +152,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
       ...before,
       ...pack(mainTexts, '\n\n'),
       ...(restTexts.length > 0 ? pack([`*Competitors*`, ...restTexts], '\n') : []),
+      ...topics,
       ...market,
       context(notes.join(' · ')),
     ];

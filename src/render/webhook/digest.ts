@@ -2,6 +2,7 @@
  * The weekly digest as the webhook's `digest.weekly` data: the figures the Slack digest shows, as
  * fields. Dates are ISO 8601 strings.
  */
+import type { DigestTopics } from '../../digest/topics.js';
 import type { DigestApp, DigestData } from '../../digest/types.js';
 import type { DigestRenderOptions } from '../digest/digest-wording.js';
 
@@ -34,6 +35,18 @@ function appOf(app: DigestApp) {
   };
 }
 
+/** The section's fields; a trend with no baseline has a null ratio (new), not a missing one. */
+function topicsData(topics: DigestTopics) {
+  return {
+    apps: topics.apps.map(({ shares: _shares, ...app }) => ({
+      ...app,
+      topics: app.topics.map((t) => ({ ...t, ratio: t.ratio ?? null })),
+      phrases: app.phrases.map((p) => ({ ...p })),
+    })),
+    versus: topics.versus.map((v) => ({ topic: v.topic, apps: v.apps.map((a) => ({ ...a })) })),
+  };
+}
+
 export function digestEventData(data: DigestData, options: DigestRenderOptions): Record<string, unknown> {
   const { period, coverage, totals, triage } = data;
   return {
@@ -56,6 +69,7 @@ export function digestEventData(data: DigestData, options: DigestRenderOptions):
     apps: data.apps.map(appOf),
     // Dates become ISO strings, as everywhere in the payload.
     market: data.market === null ? null : JSON.parse(JSON.stringify(data.market)),
+    topics: data.topics === null ? null : topicsData(data.topics),
     simulated: options.simulated === true,
   };
 }

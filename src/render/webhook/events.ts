@@ -13,23 +13,24 @@ import type {
   RatingDropAlert,
   ReviewAlert,
   ReviewRef,
+  TopicSpikeAlert,
 } from '../../alerts/types.js';
 import type { DigestData } from '../../digest/types.js';
 import { changeTone, describeChange } from '../../market/change-text.js';
 import { assertNever } from '../../util/never.js';
+import { groupAbout } from '../alert/alert-wording.js';
 import { marketDoc, rankReasons } from '../alert/market-wording.js';
+import { spikeHeadline } from '../alert/spike-wording.js';
 import type { AlertRenderers, ChannelRenderers, GroupNotification } from '../renderers.js';
 import { appLinks, type DataSource, inboxLinks, type Link } from '../wording.js';
 import { digestEventData } from './digest.js';
 
-/**
- * The event type of each alert kind. `topic.spike` is reserved for the topic spike alert: its kind goes
- * in src/kinds.ts, and this map then fails to compile until it names its type here.
- */
+/** The event type of each alert kind: a kind added to src/kinds.ts fails to compile here until named. */
 export const WEBHOOK_EVENT_OF_KIND = {
   review: 'review.low',
   'rating-drop': 'rating.drop',
   incident: 'incident',
+  'topic-spike': 'topic.spike',
   rank: 'market.rank',
   reshuffle: 'market.reshuffle',
   entrants: 'market.entrants',
@@ -37,10 +38,9 @@ export const WEBHOOK_EVENT_OF_KIND = {
   developer: 'market.developer',
 } as const satisfies Record<AlertKind, string>;
 
-/** Every type a receiver may get: the alerts', `topic.spike` (reserved), the digest and the test. */
+/** Every type a receiver may get: the alerts', the digest and the test. */
 export const WEBHOOK_EVENT_TYPES = [
   ...Object.values(WEBHOOK_EVENT_OF_KIND),
-  'topic.spike',
   'digest.weekly',
   'webhook.test',
 ] as const;
@@ -94,6 +94,7 @@ function lowReviews(app: AppRef, alerts: readonly ReviewAlert[], source: DataSou
     data: {
       app: appData(app),
       priority: sorted[0]?.severity.priority ?? 'low',
+      about: groupAbout(sorted) ?? null,
       reviews: sorted.map((a) => reviewAlertData(a, source)),
       rating: rating ? { now: rating.now, was: rating.was } : null,
       simulated: source.simulated === true,
@@ -123,7 +124,28 @@ const ratingDrop = (alert: RatingDropAlert, source: DataSource) =>
   appEvent(alert, source, { from: alert.from, to: alert.to, explanation: alert.explanation });
 
 const incident = (alert: IncidentAlert, source: DataSource) =>
-  appEvent(alert, source, { windowHours: alert.windowHours, reviews: alert.reviews.map(reviewData) });
+  appEvent(alert, source, {
+    windowHours: alert.windowHours,
+    about: alert.about ?? null,
+    reviews: alert.reviews.map(reviewData),
+  });
+
+function topicSpike(alert: TopicSpikeAlert, source: DataSource): WebhookEvent {
+  return {
+    type: 'topic.spike',
+    data: {
+      app: appData(alert.app),
+      priority: alert.priority,
+      title: spikeHeadline(alert),
+      spike: { ...alert.spike, phrases: [...alert.spike.phrases], also: [...(alert.spike.also ?? [])] },
+      quotes: alert.quotes.map((q) => ({ ...q })),
+      context: alert.context.map((c) => ({ ...c })),
+      incident: alert.incident ?? null,
+      links: linksData([...inboxLinks(alert, source), ...appLinks(alert.app)]),
+      simulated: source.simulated === true,
+    },
+  };
+}
 
 /** The fields of each market kind, beside what they share (priority, title, links). */
 function marketFields(alert: MarketAlert): Record<string, unknown> {
@@ -175,6 +197,7 @@ export const WEBHOOK_ALERTS = {
   review,
   'rating-drop': ratingDrop,
   incident,
+  'topic-spike': topicSpike,
   rank: market,
   reshuffle: market,
   entrants: market,

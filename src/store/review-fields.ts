@@ -138,6 +138,7 @@ export const INBOX_FIELDS = [
   'firstSeenAt',
   'timeUsingApp',
   'removedAt',
+  'topics',
 ] as const satisfies readonly ReviewField[];
 
 export type InboxField = (typeof INBOX_FIELDS)[number];

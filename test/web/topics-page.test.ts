@@ -26,12 +26,14 @@ beforeAll(async () => {
     for (let week = 1; week <= 8; week++) {
       for (let i = 0; i < 10; i++) {
         const createdAt = now - week * 7 * DAY - DAY - i * 3_600_000;
-        seed.review({ app: 'shop', rating: 3, content: i === 0 ? BILLING : PLAIN, createdAt });
+        seed.review({ app: 'shop', rating: 2, content: i === 0 ? BILLING : PLAIN, createdAt });
       }
     }
     for (let i = 0; i < 10; i++) {
       const createdAt = now - DAY - i * 3_600_000;
-      seed.review({ app: 'shop', rating: i < 6 ? 1 : 4, content: i < 6 ? BILLING : PLAIN, createdAt });
+      // Three more low ones, by three reviewers, about what no topic names: an emerging phrase.
+      const shop = i < 6 ? BILLING : i < 9 ? 'The dark mode looks odd now.' : PLAIN;
+      seed.review({ app: 'shop', rating: i < 6 ? 1 : i < 9 ? 2 : 4, content: shop, createdAt });
       seed.review({ app: 'rival', rating: 2, content: i < 2 ? BILLING : PLAIN, createdAt });
     }
   })();
@@ -108,5 +110,26 @@ describe('/topics', () => {
     const body = (await res.json()) as { reviews: Array<{ topics: Array<{ name: string }> }> };
     expect(body.reviews).toHaveLength(6);
     expect(body.reviews.every((r) => r.topics.some((t) => t.name === 'billing'))).toBe(true);
+  });
+});
+
+describe("an app's page", () => {
+  it('shows its topics per week, the phrases emerging in its low reviews with quotes, and its competitors', async () => {
+    const res = await get('/apps/shop');
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    const topics = page.slice(page.indexOf('id="topics-h"'));
+    expect(topics).toMatch(/Topics, last 8 weeks/);
+    // This week's billing: its six reviews at 1 star (in one or two weeks' cells, as the Monday falls).
+    expect(topics).toMatch(
+      /<th scope="row"><a href="[^"]*topic=billing[^"]*app=shop[^"]*">billing<\/a><\/th>/,
+    );
+    expect(topics).toMatch(/\d+% <span class="muted small">\([1-6], 1\.0★\)<\/span>/);
+    expect(topics).toMatch(
+      /<strong>“dark mode[^”]*”<\/strong> <span class="muted small">3 reviews by 3 reviewers, new<\/span>/,
+    );
+    expect(topics).toMatch(/<a href="\/reviews\/\d+">“The dark mode looks odd now\.”<\/a>/);
+    expect(topics).toContain('Against its competitors, last 30 days');
+    expect(topics).toMatch(/billing: \d+% of your reviews, \d+% of rival&#39;s/);
   });
 });

@@ -1,5 +1,6 @@
 import { ALERT_KINDS } from '../../kinds.js';
 import type { AppPage } from '../../store/app-page.js';
+import type { AppTopicsPage } from '../../store/app-topics.js';
 import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
@@ -7,6 +8,7 @@ import { queryString } from '../filters.js';
 import { html } from '../html.js';
 import type { ListingTimeline } from '../market-views/index.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
+import { appTopicsSection } from './app-topics.js';
 import { type LivePage, layout } from './layout.js';
 import { listingSection } from './listing-changes.js';
 
@@ -20,6 +22,8 @@ export interface AppView {
   compareWeeks: number;
   /** The listing's changes (the market watch); undefined when it was never read. */
   listing?: ListingTimeline | undefined;
+  /** Its topics over time, emerging phrases and the comparison with competitors. */
+  topics?: AppTopicsPage | undefined;
 }
 
 export function appPageHtml(view: AppView): string {
@@ -62,6 +66,7 @@ export function appPageHtml(view: AppView): string {
     `New reviews of ${app.name} per week, by stars`,
   )}
 </section>
+${appTopicsSection(app.handle, view.topics)}
 ${listingSection(view.listing, app.handle)}
 <section aria-labelledby="alerts-h">
   <h2 id="alerts-h">Rating-drop and incident alerts</h2>

@@ -26,6 +26,8 @@ export function trendHtml(figure: TopicFigure): SafeHtml {
   return html`<span class="move ${trend.direction}" title="${was}">${trend.direction === 'up' ? '▲' : '▼'} ${said}</span>`;
 }
 
+const reviewCount = (n: number) => `${n} review${n === 1 ? '' : 's'}`;
+
 function appSection(app: OverviewApp, period: TopicPeriodName): SafeHtml {
   const id = `app-${app.app}`;
   const rows = app.topics.map(
@@ -41,8 +43,8 @@ function appSection(app: OverviewApp, period: TopicPeriodName): SafeHtml {
   <h2 id="${id}"><a href="/apps/${app.app}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</h2>
   ${
     app.topics.length === 0
-      ? html`<p class="muted">${app.reviews === 0 ? 'No reviews in the period.' : `${app.reviews} reviews in the period, none with a topic.`}</p>`
-      : html`<p class="muted small">${app.reviews} reviews in the period.</p>
+      ? html`<p class="muted">${app.reviews === 0 ? 'No reviews in the period.' : `${reviewCount(app.reviews)} in the period, none with a topic.`}</p>`
+      : html`<p class="muted small">${reviewCount(app.reviews)} in the period.</p>
   <table class="data topics-table">
     <thead><tr><th scope="col">Topic</th><th scope="col" class="num">Reviews</th><th scope="col" class="num">Share</th><th scope="col" class="num">Average stars</th><th scope="col">Trend</th></tr></thead>
     <tbody>${rows}</tbody>

@@ -167,6 +167,10 @@ describe('reviewwatch CLI', () => {
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
       expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
+      // Every review stored by these polls got its topics at ingest: nothing left to backfill.
+      expect(status.stdout).toMatch(
+        /^topics: every stored review computed under the config's topics \([0-9a-f]+\)$/m,
+      );
       expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
       expect(status.stdout).toMatch(
         /notifications to support: \d+ sent, 0 pending, 0 held by the throttle, 0 failed/,

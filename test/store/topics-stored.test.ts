@@ -4,14 +4,18 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../src/catalog/index.js';
+import { parseConfig } from '../../src/config/index.js';
+import { startTopicBackfill } from '../../src/root/topic-backfill.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { reviewsOf } from '../../src/store/reviews.js';
 import {
   type BackfillProgress,
   backfillTopics,
+  configTaxonomy,
   reviewsWithoutTopics,
 } from '../../src/store/topic-backfill.js';
 import { BUILT_IN_TAXONOMY, taxonomyWith } from '../../src/topics/index.js';
+import { Releasers } from '../../src/util/releasers.js';
 import { pollApp } from '../../src/watch/poll.js';
 import { captureLog, tempStore } from '../helpers/index.js';
 import { storeReview } from '../helpers/reviews.js';
@@ -131,5 +135,53 @@ describe('the backfill', () => {
     });
     expect(first).toEqual({ done: 10, total: 30 });
     expect(await backfillTopics(store, BUILT_IN_TAXONOMY, { batch: 10 })).toEqual({ done: 20, total: 20 });
+  });
+});
+
+describe("the worker's start", () => {
+  it('backfills in the background under the config, logs its progress, and stops when released', async () => {
+    for (let i = 0; i < 1_200; i++) {
+      storeReview(store.db, {
+        appHandle: 'shop',
+        content: `Dark mode broke the layout, take ${i}.`,
+        topics: [],
+        topicsVersion: null,
+      });
+    }
+    const config = parseConfig(
+      {
+        catalog: { simulator: true },
+        apps: [{ handle: 'shop' }],
+        topics: { 'dark-mode': { words: ['dark mode'] } },
+      },
+      {},
+    );
+    const taxonomy = configTaxonomy(config);
+    // The config's own topic makes another version than the built-in taxonomy's.
+    expect(taxonomy.version).not.toBe(BUILT_IN_TAXONOMY.version);
+    const log = captureLog();
+    const releasers = new Releasers();
+    const done = await startTopicBackfill(store, taxonomy, {
+      releasers,
+      logger: log.logger,
+      progressEveryMs: 0,
+    });
+    expect(done).toEqual({ done: 1_200, total: 1_200 });
+    const messages = log.lines().map((l) => l.msg);
+    expect(messages).toContain('topics: 500 of 1200 stored reviews computed (41%)');
+    expect(messages.at(-1)).toMatch(
+      /^topics: 1200 stored reviews computed in [\d.]+s \(taxonomy [0-9a-f]+\)$/,
+    );
+    expect(topicRows().filter((row) => row.endsWith(':dark-mode'))).toHaveLength(1_200);
+    expect(await releasers.releaseAll()).toEqual([]);
+
+    // A start whose store is up to date reads nothing and says nothing.
+    const quiet = captureLog();
+    const again = await startTopicBackfill(store, taxonomy, {
+      releasers: new Releasers(),
+      logger: quiet.logger,
+    });
+    expect(again).toEqual({ done: 0, total: 0 });
+    expect(quiet.lines()).toEqual([]);
   });
 });

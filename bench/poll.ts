@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { Queue, type Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import { alertPolicyOf } from '../src/alerts/policy.js';
+import type { AlertPolicy } from '../src/alerts/raise.js';
 import { CatalogClient } from '../src/catalog/index.js';
 import { parseConfig } from '../src/config/index.js';
 import { silentLogger } from '../src/log.js';
@@ -14,6 +15,7 @@ import { POLL_JOB, POLL_QUEUE, type PollJobData } from '../src/queue/names.js';
 import { createPollWorker, type PollJobResult, pollJobOptions } from '../src/queue/poll-worker.js';
 import { RedisRequestGate } from '../src/queue/rate-gate.js';
 import { openStore } from '../src/store/db.js';
+import { compileTaxonomy } from '../src/topics/index.js';
 import { control, round, startSimulatorProcess } from './support.js';
 
 const { values } = parseArgs({
@@ -21,8 +23,12 @@ const { values } = parseArgs({
     apps: { type: 'string', default: '1000,10000' },
     concurrency: { type: 'string', default: '16' },
     rounds: { type: 'string', default: '3' },
+    // `off` stores reviews under a taxonomy of no topics (and scores without topics): the cost of topics at
+    // ingest is the difference in CPU per app between `on` and `off` (bench/README.md, Topics).
+    topics: { type: 'string', default: 'on' },
   },
 });
+const TOPICS_ON = values.topics !== 'off';
 const APP_COUNTS = values.apps.split(',').map(Number);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
@@ -43,6 +49,8 @@ interface Figures {
   appsPerSecond: number;
   requestsPerApp: number;
   peakRssMiB: number;
+  /** CPU time of this process (the poll worker, its store writes, BullMQ) per app, user + system. */
+  cpuMsPerApp: number;
 }
 
 /** A live progress line on a terminal; in a log, only the start of each step. */
@@ -84,7 +92,9 @@ async function measured(
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await work();
+  const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const requests = (await requestCount(url)) - before;
@@ -96,7 +106,14 @@ async function measured(
     appsPerSecond: Math.round(apps / seconds),
     requestsPerApp: round(requests / apps, 3),
     peakRssMiB: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
+    cpuMsPerApp: round((used.user + used.system) / 1000 / apps, 3),
   };
+}
+
+/** The real alert policy; with `--topics off`, one whose taxonomy has no topics. */
+function policyOf(handles: string[]): AlertPolicy {
+  const policy = alertPolicyOf(parseConfig({ apps: handles.map((handle) => ({ handle })) }, {}));
+  return TOPICS_ON ? policy : { ...policy, scoring: { ...policy.scoring, topics: compileTaxonomy([]) } };
 }
 
 async function benchmark(apps: number): Promise<Figures[]> {
@@ -125,7 +142,7 @@ async function benchmark(apps: number): Promise<Figures[]> {
       client,
       store,
       logger: silentLogger,
-      alerts: alertPolicyOf(parseConfig({ apps: handles.map((handle) => ({ handle })) }, {})),
+      alerts: policyOf(handles),
     },
     logger: silentLogger,
     // As `start` runs it: the poll metrics are counted too.
@@ -243,14 +260,14 @@ const percent = (value: number | undefined) => (value === undefined ? '' : `${Ma
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const lines = [
-  `Node ${process.version}, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, simulator in its own process, ${new Date().toISOString()}`,
+  `Node ${process.version}, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, topics ${TOPICS_ON ? 'on' : 'off'}, simulator in its own process, ${new Date().toISOString()}`,
   '',
-  '| apps | round | phase | seconds | apps/s | vs fetch() loop | vs undici loop | requests/app | peak RSS (MiB) |',
-  '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| apps | round | phase | seconds | apps/s | vs fetch() loop | vs undici loop | requests/app | peak RSS (MiB) | CPU ms/app |',
+  '| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const f of all) {
   lines.push(
-    `| ${f.apps} | ${f.round} | ${f.phase} | ${f.seconds} | ${f.appsPerSecond} | ${percent(ratio(f, BARE_FETCH))} | ${percent(ratio(f, BARE_UNDICI))} | ${f.requestsPerApp} | ${f.peakRssMiB} |`,
+    `| ${f.apps} | ${f.round} | ${f.phase} | ${f.seconds} | ${f.appsPerSecond} | ${percent(ratio(f, BARE_FETCH))} | ${percent(ratio(f, BARE_UNDICI))} | ${f.requestsPerApp} | ${f.peakRssMiB} | ${f.cpuMsPerApp} |`,
   );
 }
 lines.push('');

@@ -162,6 +162,10 @@ async function shootInbox(): Promise<void> {
     await page.goto(`${base}/apps/bundle-builder`);
     await page.screenshot({ path: join(outDir, 'inbox-app.png'), fullPage: true });
     console.log(`wrote ${join(outDir, 'inbox-app.png')}`);
+    // What reviewers talk about: each app's topics with their trends, own apps against the competitor.
+    await page.goto(`${base}/topics?period=30d`);
+    await page.screenshot({ path: join(outDir, 'topics.png'), fullPage: true });
+    console.log(`wrote ${join(outDir, 'topics.png')}`);
     // The market: a category's ranks over the month (its chart, legend and top ten), and the overview.
     await page.goto(`${base}/categories/${MARKET_CATEGORY}`);
     await page.screenshot({ path: join(outDir, 'market.png') });

@@ -1,10 +1,17 @@
 /**
- * The topic names of a review the alerts read. One function, so that when reviews carry their topics
- * in the store (computed at ingest) this reads the stored column instead of matching the text again;
- * until then it matches the text, which costs microseconds for the few low reviews an alert looks at.
+ * The topic names of a review the alerts read: its stored topics when the config's taxonomy computed
+ * them (store/schema.ts, `topics_version`), else its text matched now (a review stored before the
+ * backfill reached it, or one being written in this poll's transaction).
  */
 import { type Taxonomy, topicsOf } from '../topics/index.js';
 
-export function topicNamesOf(review: { content: string }, taxonomy: Taxonomy): string[] {
+export interface TopicSource {
+  content: string;
+  topics?: ReadonlyArray<{ name: string }>;
+  topicsVersion?: string | null;
+}
+
+export function topicNamesOf(review: TopicSource, taxonomy: Taxonomy): string[] {
+  if (review.topics && review.topicsVersion === taxonomy.version) return review.topics.map((t) => t.name);
   return topicsOf(review.content, taxonomy).map((t) => t.name);
 }

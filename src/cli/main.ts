@@ -15,6 +15,7 @@ import { serveCommand } from './commands/serve.js';
 import { simulateCommand } from './commands/simulate.js';
 import { startCommand } from './commands/start.js';
 import { statusCommand } from './commands/status.js';
+import { topicsCommand } from './commands/topics.js';
 import { userCommand } from './commands/user.js';
 
 const program = new Command()
@@ -39,6 +40,7 @@ program.addCommand(userCommand());
 program.addCommand(serveCommand());
 program.addCommand(reconcileCommand());
 program.addCommand(marketCommand());
+program.addCommand(topicsCommand());
 program.addCommand(initCommand());
 
 /**

@@ -22,6 +22,7 @@ import type { ReconcileJobData } from '../queue/reconcile-worker.js';
 import type { Settings } from '../settings.js';
 import type { Simulator } from '../simulator/index.js';
 import type { Store } from '../store/db.js';
+import { type BackfillProgress, configTaxonomy } from '../store/topic-backfill.js';
 import { type Releasers, withReleasers } from '../util/releasers.js';
 import { catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
 import { type Controls, lifecycle, marketOnDemand, onDemand, reconcileOnDemand } from './handle.js';
@@ -30,6 +31,7 @@ import { openOps } from './ops.js';
 import { allQueues, openQueues } from './queues.js';
 import { planPollSchedule, startScheduling } from './scheduling.js';
 import { openStorage } from './storage.js';
+import { startTopicBackfill } from './topic-backfill.js';
 import { createWorkers, type NotifyWorker, type PollWorker } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
@@ -69,6 +71,8 @@ export interface Worker extends Controls {
 /** What a worker was wired from: for tests and benchmarks that look inside, never for the commands. */
 export interface WorkerParts {
   readonly mode: Exclude<Mode, 'serve'>;
+  /** The start's backfill of stored reviews' topics (service mode), resolved when it is done. */
+  readonly topicsBackfill: Promise<BackfillProgress> | undefined;
   readonly redis: Redis;
   readonly client: CatalogClient;
   readonly senders: ReadonlyMap<string, ChannelSender>;
@@ -99,6 +103,16 @@ export function partsOf(worker: Worker): WorkerParts {
   const parts = PARTS.get(worker);
   if (!parts) throw new Error('partsOf: not a worker started by startWorker');
   return parts;
+}
+
+/** A service's start gives stored reviews their topics in the background; a one-shot run does not wait. */
+function backfillInService(
+  mode: Exclude<Mode, 'serve'>,
+  settings: Settings,
+  deps: { store: Store; releasers: Releasers; logger: Logger },
+): Promise<BackfillProgress> | undefined {
+  if (mode !== 'service') return undefined;
+  return startTopicBackfill(deps.store, configTaxonomy(settings.config), deps);
 }
 
 /** `serve`: the inbox and the ops server over the store and Redis, without polling. */
@@ -179,6 +193,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       });
     }
     for (const worker of workers.all) void worker.run();
+    const topicsBackfill = backfillInService(mode, settings, { store: storage.store, releasers, logger });
     const handle: Worker = {
       settings,
       store: storage.store,
@@ -221,6 +236,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       health,
       simulator: catalog.simulator,
       schedule: scheduling?.schedule,
+      topicsBackfill,
     });
     return handle;
   });

@@ -8,6 +8,7 @@
  */
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import { type FetchedReview, parseReviewDate } from '../catalog/index.js';
+import { type Taxonomy, topicsOf } from '../topics/index.js';
 import { bound } from './prepared.js';
 import { type ReviewRow, reviews } from './schema.js';
 
@@ -51,10 +52,23 @@ export function reviewColumns<const K extends ReviewField>(
  */
 export type ReviewChange = Pick<
   NewReview,
-  'appHandle' | 'identity' | 'reviewId' | 'fingerprint' | 'rating' | 'content' | 'createdDate' | 'createdAt'
+  | 'appHandle'
+  | 'identity'
+  | 'reviewId'
+  | 'fingerprint'
+  | 'rating'
+  | 'content'
+  | 'createdDate'
+  | 'createdAt'
+  | 'topics'
+  | 'topicsVersion'
 >;
 
-export function reviewChangeOf(handle: string, review: FetchedReview): ReviewChange {
+/**
+ * What the review says now, its topics computed under `taxonomy` (the config's: built-in topics and the
+ * `topics:` key), with the taxonomy's version so a later config change is noticed (store/topic-backfill.ts).
+ */
+export function reviewChangeOf(handle: string, review: FetchedReview, taxonomy: Taxonomy): ReviewChange {
   return {
     appHandle: handle,
     identity: review.identity,
@@ -64,11 +78,15 @@ export function reviewChangeOf(handle: string, review: FetchedReview): ReviewCha
     content: review.content,
     createdDate: review.createdDate,
     createdAt: parseReviewDate(review.createdDate),
+    topics: topicsOf(review.content, taxonomy),
+    topicsVersion: taxonomy.version,
   };
 }
 
 /** Where and when a review is stored, and whether as history (alerting on nothing). */
 export interface StoredAs {
+  /** The topics its text is read for. */
+  taxonomy: Taxonomy;
   pollRunId: number;
   at: Date;
   /** History: a baseline's, or dated too long ago to alert on; given the review's parsed date. */
@@ -77,7 +95,7 @@ export interface StoredAs {
 
 /** The new row of a review a poll or a reconciliation found listed and not stored. */
 export function reviewRowOf(handle: string, review: FetchedReview, stored: StoredAs): NewReview {
-  const change = reviewChangeOf(handle, review);
+  const change = reviewChangeOf(handle, review, stored.taxonomy);
   const { fromBaseline } = stored;
   return {
     ...change,
@@ -120,6 +138,7 @@ export const INBOX_FIELDS = [
   'firstSeenAt',
   'timeUsingApp',
   'removedAt',
+  'topics',
 ] as const satisfies readonly ReviewField[];
 
 export type InboxField = (typeof INBOX_FIELDS)[number];

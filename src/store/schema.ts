@@ -2,12 +2,16 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { ALERT_KIND_NAMES } from '../kinds.js';
 import { PRIORITIES } from '../scoring/priority.js';
+import type { ReviewTopic } from '../topics/index.js';
 
 /**
  * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
  * children silently deletes them (docs/stack-notes.md). Reviews are never deleted by the product, but for
  * a duplicate a reconciliation folds into its original after moving what points to it (store/reconcile.ts).
  */
+
+/** A review's topic as stored: its name and the review's words that put it there. */
+export type StoredTopic = ReviewTopic;
 
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 
@@ -153,6 +157,16 @@ export const reviews = sqliteTable(
      * published again. The row stays: reviews are never deleted.
      */
     removedAt: timestamp('removed_at'),
+    /**
+     * The review's topics (src/topics: `topicsOf`), each with the review's words that put it there, as
+     * `[{name, words}]`; `[]` for none, and until they are first computed.
+     */
+    topics: text('topics', { mode: 'json' }).$type<StoredTopic[]>().notNull().default(sql`'[]'`),
+    /**
+     * The version of the taxonomy that computed `topics` (`Taxonomy.version`); null until computed. A
+     * different one means the topic config changed: the start recomputes them (store/topic-backfill.ts).
+     */
+    topicsVersion: text('topics_version'),
   },
   (t) => [
     uniqueIndex('reviews_app_identity').on(t.appHandle, t.identity),
@@ -164,12 +178,14 @@ export const reviews = sqliteTable(
     // The poll-run indexes here and below serve the prune (store/retention.ts): SQLite checks every child
     // table when a poll run is deleted, and without an index that is a full scan per deleted row.
     index('reviews_poll_run').on(t.pollRunId),
+    // The backfill finds the reviews still to compute, and `status` counts them, without reading each row.
+    index('reviews_topics_version').on(t.topicsVersion),
     // Also on this table, outside the schema because drizzle-kit cannot write them (drizzle/0008_inbox.sql,
     // 0009_fts_stemmed.sql, 0010_fts_by_date.sql, 0016_inbox_views.sql): the inbox's indexes on
     // coalesce(created_at, first_seen_at) and on first_seen_at (reviews_seen),
     // and the full-text index reviews_fts (keyed by that date's hour and the id) with the triggers that keep
-    // it in sync. A rebuild of this table by drizzle-kit drops the triggers: a generated migration that
-    // rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks). No view may select
+    // it in sync, and review_topics' triggers (0019_review_topics_triggers.sql). A rebuild of this table by
+    // drizzle-kit drops the triggers: a generated migration that rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks). No view may select
     // from `reviews`: SQLite would refuse the rename that ends such a rebuild (docs/stack-notes.md).
   ],
 );
@@ -354,6 +370,29 @@ export const reviewTags = sqliteTable(
     addedBy: text('added_by').notNull(),
   },
   (t) => [primaryKey({ columns: [t.reviewRowId, t.tag] }), index('review_tags_tag').on(t.tag)],
+);
+
+/**
+ * One row per topic of a review: what per-topic queries (the inbox's `topic=` filter, trends, /topics)
+ * read instead of decoding every review's JSON. Kept by triggers on `reviews` from its `topics` column
+ * (drizzle/0019_review_topics_triggers.sql), so every write of a review's topics (a poll, an edit, the
+ * backfill) keeps it in step with no code of its own. `at` and `rating` are the review's date (as the
+ * inbox dates it: `coalesce(created_at, first_seen_at)`) and stars, copied so a trend reads this index alone.
+ */
+export const reviewTopics = sqliteTable(
+  'review_topics',
+  {
+    reviewRowId: integer('review_row_id').notNull(),
+    topic: text('topic').notNull(),
+    appHandle: text('app_handle').notNull(),
+    at: integer('at').notNull(),
+    rating: integer('rating').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reviewRowId, t.topic] }),
+    index('review_topics_app_topic_at').on(t.appHandle, t.topic, t.at, t.rating),
+    index('review_topics_topic_at').on(t.topic, t.at),
+  ],
 );
 
 /** A review's notes thread: append-only. */

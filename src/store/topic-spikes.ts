@@ -13,6 +13,9 @@ export interface SpikeSourceReview {
   reviewer: string;
   rating: number;
   content: string;
+  /** Its stored topics, and the taxonomy version that computed them (null until computed). */
+  topics: Array<{ name: string }>;
+  topicsVersion: string | null;
   /**
    * When it happened as far as a day-long window can tell: when a poll first saw it (minutes after it
    * was written; the API dates a review by its day only), or, for history stored by the baseline, its
@@ -39,6 +42,8 @@ export function lowReviewsAround(
       reviewer: reviews.reviewer,
       rating: reviews.rating,
       content: reviews.content,
+      topics: reviews.topics,
+      topicsVersion: reviews.topicsVersion,
       createdAt: reviews.createdAt,
       firstSeenAt: reviews.firstSeenAt,
       fromBaseline: reviews.fromBaseline,

@@ -18,10 +18,12 @@ import {
 } from '../store/reviews.js';
 import { insertSnapshot, latestSnapshot } from '../store/snapshots.js';
 import type { PollState } from '../store/statements.js';
+import type { Taxonomy } from '../topics/index.js';
 import { processId } from '../util/process-id.js';
 import type { ReviewEdit } from './diff.js';
 import type { GapReport, PollDeps, PollOutcome } from './poll.js';
 import type { Fetched, GapAfter } from './poll-read.js';
+import { taxonomyOf } from './taxonomy.js';
 
 /**
  * Reviews are dated by day. One dated well before the last successful poll was not written since: it was
@@ -67,6 +69,7 @@ export function writePoll(
     baseline,
     historyBefore,
     pollRunId,
+    taxonomy: taxonomyOf(deps.alerts),
     ...times,
   });
   const editedReviews: ReviewEdit[] = edits.map(({ known, fetched }) => ({ known, fetched }));
@@ -134,12 +137,14 @@ function storeReviews(
     baseline: boolean;
     historyBefore: number | null;
     pollRunId: number;
+    taxonomy: Taxonomy;
     startedAt: Date;
     finishedAt: Date;
   },
 ) {
-  const { pollRunId, finishedAt } = context;
+  const { pollRunId, finishedAt, taxonomy } = context;
   const stored = {
+    taxonomy,
     pollRunId,
     at: finishedAt,
     fromBaseline: (createdAt: Date | null) =>
@@ -150,11 +155,17 @@ function storeReviews(
     fetched.fresh.map((review) => reviewRowOf(handle, review, stored)),
   );
   const edits = fetched.edited.flatMap((edit) => {
-    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched), finishedAt, pollRunId);
+    const editId = recordEdit(
+      db,
+      edit.known,
+      reviewChangeOf(handle, edit.fetched, taxonomy),
+      finishedAt,
+      pollRunId,
+    );
     return editId === undefined ? [] : [{ ...edit, editId }];
   });
   for (const refresh of fetched.refreshed) {
-    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched), finishedAt);
+    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched, taxonomy), finishedAt);
   }
   // Listed again since a reconciliation marked it removed: the poll need not wait for the next one.
   const restored = restoreListed(db, fetched.relisted, context.startedAt);

@@ -43,8 +43,10 @@ import {
 import { reviewChangeOf, reviewRowOf } from '../store/review-fields.js';
 import { insertNewReviews, recordEdit, refreshReview } from '../store/reviews.js';
 import type { ReviewRow } from '../store/schema.js';
+import type { Taxonomy } from '../topics/index.js';
 import { type GapReport, pollApp } from './poll.js';
 import { planReconcile, type ReconcilePlan, spanOf } from './reconcile-plan.js';
+import { taxonomyOf } from './taxonomy.js';
 
 const DAY_MS = 86_400_000;
 
@@ -268,7 +270,7 @@ function commit(
     requests: read.requests,
     pages: read.pages,
   });
-  const applied = apply(db, handle, plan, runId, finishedAt);
+  const applied = apply(db, handle, plan, { runId, at: finishedAt, taxonomy: taxonomyOf(deps.alerts) });
   const changed = Object.values(applied.counts).some((n) => n > 0);
   // The stored hash of page 1 vouches that the store holds that page exactly: after changes, re-read it.
   if (changed) forgetPageHash(db, handle);
@@ -308,18 +310,24 @@ interface Applied {
   alertableEdits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
 }
 
-function apply(db: StoreDb, handle: string, plan: ReconcilePlan, runId: number, at: Date): Applied {
+function apply(
+  db: StoreDb,
+  handle: string,
+  plan: ReconcilePlan,
+  run: { runId: number; at: Date; taxonomy: Taxonomy },
+): Applied {
+  const { runId, at, taxonomy } = run;
   const found = insertNewReviews(
     db,
     // Not recent: history, as a baseline's is, alerting on nothing.
     plan.missed.map(({ review, recent }) =>
-      reviewRowOf(handle, review, { pollRunId: runId, at, fromBaseline: !recent }),
+      reviewRowOf(handle, review, { taxonomy, pollRunId: runId, at, fromBaseline: !recent }),
     ),
   );
   const alertableEdits: Applied['alertableEdits'] = [];
   let edited = 0;
   for (const edit of plan.edits) {
-    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched), at, runId);
+    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched, taxonomy), at, runId);
     if (editId === undefined) continue;
     edited++;
     if (edit.recent) {
@@ -332,11 +340,11 @@ function apply(db: StoreDb, handle: string, plan: ReconcilePlan, runId: number, 
     }
   }
   for (const refresh of plan.refreshes)
-    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched), at);
+    refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched, taxonomy), at);
   let merged = 0;
   for (const merge of plan.merges) {
     const { into, fetched } = merge;
-    const change = reviewChangeOf(handle, fetched);
+    const change = reviewChangeOf(handle, fetched, taxonomy);
     let editId: number | undefined;
     if (into.rating !== fetched.rating || into.content !== fetched.content) {
       editId = recordEdit(db, into, change, at, runId);

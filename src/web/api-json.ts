@@ -55,6 +55,7 @@ export function detailJson(detail: ReviewDetail, presenter: Presenter, publicUrl
     listingUrl: review.appUrl,
     severity: { score: severity.score, priority: severity.priority, reasons: severity.reasons },
     keywordGroups: presenter.keywordGroups(review.content),
+    topics: review.topics.map((t) => ({ name: t.name, words: t.words })),
     triage: triageJson(detail.triage),
     notes: detail.notes.map((n) => ({
       id: n.id,

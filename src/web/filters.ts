@@ -22,6 +22,7 @@ import {
   parseCursor,
 } from '../store/inbox.js';
 import { MAX_TAG_LENGTH, normalizeTag, TRIAGE_STATUSES, type TriageStatus } from '../store/triage.js';
+import { TOPIC_NAME } from '../topics/index.js';
 import { defineQuery, listParam, type Problem, param, type QueryOf } from './input.js';
 import { USER_NAME_PATTERN } from './users.js';
 
@@ -81,6 +82,10 @@ const INBOX_PARAMS = {
   tag: param(
     `a tag: letters and digits, then also ".", "_" or "-", at most ${MAX_TAG_LENGTH} characters`,
     z.string().refine(isTag).transform(normalizeTag),
+  ),
+  topic: param(
+    'a topic name such as billing or data-loss: lowercase letters, digits and hyphens',
+    z.string().max(60).regex(TOPIC_NAME),
   ),
   from: param('a date like 2026-11-23', z.string().refine(isDate)),
   to: param('a date like 2026-11-23', z.string().refine(isDate)),
@@ -312,6 +317,7 @@ function filtersOf(query: InboxQuery, config: Config, now: Date): InboxFilter {
   if (query.status) filter.statuses = query.status;
   if (query.assignee) filter.assignee = query.assignee;
   if (query.tag) filter.tag = query.tag;
+  if (query.topic) filter.topic = query.topic;
   if (query.from) filter.from = new Date(`${query.from}T00:00:00Z`);
   // `to` names the last day shown: the filter ends when it does.
   if (query.to) filter.to = new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS);

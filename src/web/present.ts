@@ -12,6 +12,7 @@ import {
   type Severity,
   scoreReview,
 } from '../scoring/index.js';
+import { configTaxonomy } from '../store/topic-backfill.js';
 import { plural } from '../util/plural.js';
 
 export interface AppInfo {
@@ -25,12 +26,18 @@ export interface Presenter {
   severity(review: { rating: number; content: string; timeUsingApp: string }): Severity;
   /** The labels of the keyword groups the text matches. */
   keywordGroups(content: string): string[];
+  /** The names of the config's topics (built-in and `topics:`), for the topic filter. */
+  readonly topics: readonly string[];
 }
 
 export function presenterOf(config: Config): Presenter {
   const rules: ScoringRules = mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring);
   const apps = new Map(config.apps.map((a) => [a.handle, a]));
+  const topics = configTaxonomy(config)
+    .topics.map((t) => t.name)
+    .sort();
   return {
+    topics,
     app(handle, storedName) {
       const configured = apps.get(handle);
       return { handle, name: configured?.name ?? (storedName || handle), role: configured?.role };

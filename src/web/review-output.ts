@@ -83,6 +83,14 @@ const PLACED: readonly OutputField[] = [
   both('status', 'status', (r) => r.row.status),
   both('assignee', 'assignee', (r) => r.row.assignee),
   {
+    // "billing: charged twice, refund; support: never replied": each topic with the words that put it there.
+    csv: {
+      name: 'topics',
+      value: (r) => joined(r.row.topics.map((t) => `${t.name}: ${[...new Set(t.words)].join(', ')}`)),
+    },
+    json: { key: 'topics', value: (r) => r.row.topics.map((t) => ({ name: t.name, words: t.words })) },
+  },
+  {
     csv: { name: 'tags', value: (r) => joined(r.row.tags) },
     json: { key: 'tags', value: (r) => r.row.tags },
   },

@@ -27,6 +27,7 @@ import { loginRouter, logoutRouter } from './routes/login.js';
 import { marketRouter } from './routes/market.js';
 import { notFoundPage } from './routes/not-found.js';
 import { pagesRouter } from './routes/pages.js';
+import { topicsRouter } from './routes/topics.js';
 
 export interface WebOptions {
   store: Store;
@@ -85,6 +86,7 @@ export function createWeb(options: WebOptions): Web {
   router.use(apiRouter(ctx));
   router.use(exportRouter(ctx));
   router.use(marketRouter(ctx));
+  router.use(topicsRouter(ctx));
   router.use(notFoundPage(ctx));
   router.use(answerErrors({ logger, principalOf: (req) => knownPrincipal(req, ctx) }));
 

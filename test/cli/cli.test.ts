@@ -91,6 +91,35 @@ describe('reviewwatch CLI', () => {
       expect(rules.stdout).toMatch(/support: \d+ alert\(s\)/);
       expect(rules.stdout).toMatch(/Charged twice, no refund/);
       expect(rules.stdout).toMatch(/mentions billing/);
+      // The topics this config gives stored history, to tune custom topics on before a start.
+      expect(rules.stdout).toMatch(/Topics under this config, on \d+ stored review\(s\) of the last 30 days/);
+      expect(rules.stdout).toMatch(/^ {2}billing +\d+ \(\d+%\) {2}e\.g\. "[^"]*charged twice/im);
+    },
+    CLI_TEST_MS,
+  );
+
+  it(
+    "topics shows each app's topics since a moment, as text and JSON, and computes them with --backfill",
+    async () => {
+      const since = new Date(Date.now() - 365 * 86_400_000).toISOString();
+      const shown = await runCli(['topics', '--since', since], env);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(/^shop-two: \d+ reviews$/m);
+      expect(shown.stdout).toMatch(/^ {2}TOPIC +REVIEWS +SHARE +STARS +TREND$/m);
+      expect(shown.stdout).toMatch(/^ {2}billing +\d+ +\d+%/m);
+      const json = await runCli(['topics', '--app', 'shop-two', '--since', since, '--json'], env);
+      expect(json.code).toBe(0);
+      const body = JSON.parse(json.stdout) as {
+        apps: Array<{ app: string; topics: Array<{ topic: string }> }>;
+      };
+      expect(body.apps.map((a) => a.app)).toEqual(['shop-two']);
+      expect(body.apps[0]?.topics.map((t) => t.topic)).toContain('billing');
+      const unknown = await runCli(['topics', '--app', 'nope'], env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/--app nope is not a watched app/);
+      const backfill = await runCli(['topics', '--backfill'], env);
+      expect(backfill.code).toBe(0);
+      expect(backfill.stdout).toMatch(/already has its topics under this config/);
     },
     CLI_TEST_MS,
   );
@@ -115,6 +144,10 @@ describe('reviewwatch CLI', () => {
       expect(status.code).toBe(0);
       expect(status.stdout).toMatch(/^APP\s+STATE\s+LAST POLL/m);
       expect(status.stdout).toMatch(/shop-one\s+ok\s+\d+s ago/);
+      // Every review stored by these polls got its topics at ingest: nothing left to backfill.
+      expect(status.stdout).toMatch(
+        /^topics: every stored review computed under the config's topics \([0-9a-f]+\)$/m,
+      );
       expect(status.stdout).toMatch(/poll queue: \d+ waiting/);
       expect(status.stdout).toMatch(
         /notifications to support: \d+ sent, 0 pending, 0 held by the throttle, 0 failed/,

@@ -4,6 +4,7 @@ import { insertPollRun } from '../../src/store/polls.js';
 import { markRemoved } from '../../src/store/reconcile.js';
 import type { NewReview } from '../../src/store/review-fields.js';
 import { insertNewReviews } from '../../src/store/reviews.js';
+import { BUILT_IN_TAXONOMY, topicsOf } from '../../src/topics/index.js';
 
 /** A review to store: its app, and any of its fields; the rest get plain defaults. */
 export type ReviewSeed = Partial<NewReview> & {
@@ -39,6 +40,9 @@ export function storeReview(db: StoreDb, { removedAt, ...seed }: ReviewSeed): nu
     fromBaseline: false,
     updatedAt: seed.firstSeenAt ?? firstSeenAt,
     ...seed,
+    // Its topics as a poll under the built-in topics finds them, unless the seed gives its own.
+    topics: seed.topics ?? topicsOf(seed.content ?? '', BUILT_IN_TAXONOMY),
+    topicsVersion: seed.topicsVersion === undefined ? BUILT_IN_TAXONOMY.version : seed.topicsVersion,
     createdAt,
     firstSeenAt,
     pollRunId: seed.pollRunId ?? runAt(db, seed.appHandle, firstSeenAt),

@@ -150,6 +150,9 @@ it('keeps the full-text triggers and the inbox indexes after every migration', (
         'reviews_fts_update',
         'reviews_inbox',
         'reviews_seen',
+        'reviews_topics_delete',
+        'reviews_topics_insert',
+        'reviews_topics_update',
       ]),
     );
   } finally {

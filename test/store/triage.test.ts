@@ -198,6 +198,8 @@ describe('an edit that re-rates a resolved review down', () => {
         content: `${row.content} (edited)`,
         createdDate: 'later',
         createdAt: null,
+        topics: [],
+        topicsVersion: null,
       },
       new Date(AT.getTime() + 3_600_000),
       row.run,

@@ -3,7 +3,9 @@ import {
   BUILT_IN_TAXONOMY,
   BUILT_IN_TOPIC_NAMES,
   compileTaxonomy,
+  matchTopics,
   TopicRuleError,
+  taxonomyWith,
   topicsOf,
 } from '../../src/topics/index.js';
 
@@ -120,5 +122,21 @@ describe('compileTaxonomy', () => {
   it('refuses a rule that matches nothing, naming the topic', () => {
     expect(() => compileTaxonomy([{ name: 'x', weight: 0, words: ['*'] }])).toThrow(TopicRuleError);
     expect(() => compileTaxonomy([{ name: 'x', weight: 0, words: ['...'] }])).toThrow('topic "x"');
+  });
+});
+
+describe('remembering recent texts', () => {
+  it('answers a text seen before as if matched afresh, with arrays a caller may change', () => {
+    const text = 'They charged me twice and the app crashes.';
+    const first = topicsOf(text, BUILT_IN_TAXONOMY);
+    expect(first).toEqual(matchTopics(text, BUILT_IN_TAXONOMY));
+    first[0]?.words.push('changed by a caller');
+    first.pop();
+    const again = topicsOf(text, BUILT_IN_TAXONOMY);
+    expect(again).toEqual(matchTopics(text, BUILT_IN_TAXONOMY));
+    expect(again.flatMap((t) => t.words)).not.toContain('changed by a caller');
+    // Another taxonomy is another answer, not the remembered one.
+    const custom = taxonomyWith({ twice: { words: ['twice'] } });
+    expect(topicsOf(text, custom).map((t) => t.name)).toContain('twice');
   });
 });

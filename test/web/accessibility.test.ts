@@ -97,6 +97,10 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('accessibility', () => {
     '/?stars=9',
     reviewPath,
     '/apps/bundle-builder',
+    // Topics: the list filtered by one, and /topics with its tables, arrows and comparison.
+    '/?view=all&topic=billing&stars=1,2,3,4,5&period=all',
+    '/topics',
+    '/topics?period=90d',
     // The inbox's own 404 pages (the ops server answers paths it does not know in JSON, no page).
     '/apps/nobody',
     '/reviews/999999',

@@ -169,7 +169,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
     const page = await inbox.loggedIn({ viewport: DESKTOP });
     const chip = page.locator('.topic-chip', { hasText: 'billing' }).first();
     expect(await chip.textContent()).toBe('topic billing');
-    expect(await chip.getAttribute('title')).toMatch(/^Topic: .*Not a tag/);
+    expect(await chip.getAttribute('title')).toMatch(/^Topic, from the words: .*Lists every review with it/);
     const tag = page.locator('table.inbox a.tag').first();
     const look = (el: typeof chip) =>
       el.evaluate((e) => {

@@ -125,9 +125,9 @@ describe('the inbox', () => {
     expect(row).toContain('<span class="badge p-high">high</span>');
     expect(row).toContain('<li>1 star</li>');
     expect(row).toMatch(/mentions billing: /);
-    // A topic (its keyword group) is labelled one, apart from the tags, which link to the tag filter.
+    // A topic (stored with the review) is labelled one, apart from the tags, and links to the topic filter.
     expect(row).toMatch(
-      /<span class="topic-chip" title="Topic: [^"]*"><span class="chip-kind">topic<\/span> billing<\/span>/,
+      /<a class="topic-chip" href="\/\?view=all&amp;topic=billing&amp;stars=1,2,3,4,5&amp;period=all" title="Topic, from the words: [^"]+"><span class="chip-kind">topic<\/span> billing<\/a>/,
     );
     expect(row).not.toMatch(/class="tag"[^>]*>billing</);
     const scripted = text.slice(text.indexOf(`data-review-id="${ids.script}"`));

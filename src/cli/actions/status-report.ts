@@ -30,6 +30,7 @@ import {
 } from '../../store/outbox.js';
 import { reconcileCost } from '../../store/reconcile.js';
 import { type AppStatus, appStatuses } from '../../store/status.js';
+import { configTaxonomy, reviewsWithoutTopics } from '../../store/topic-backfill.js';
 
 export interface AppReport extends AppStatus {
   /** The interval its job scheduler has in Redis; null when it has none or Redis did not answer. */
@@ -61,6 +62,8 @@ export interface StatusReport {
   /** The market watch: its requests a day by kind, and the watched apps in no tracked category. */
   market: MarketStatus;
   failed: Array<DeliveryWithAlert<Alert>>;
+  /** The config's taxonomy version, and the stored reviews whose topics are not computed under it yet. */
+  topics: { version: string; pending: number };
 }
 
 /**
@@ -123,7 +126,13 @@ export async function collectStatus(resources: CommandResources, now: number): P
     reconciliation: { ...reconciliation, period: '24h' },
     market: marketStatus(config, store.db, now),
     failed,
+    topics: topicsStatus(store.db, config),
   };
+}
+
+function topicsStatus(db: StoreDb, config: Config): StatusReport['topics'] {
+  const { version } = configTaxonomy(config);
+  return { version, pending: reviewsWithoutTopics(db, version) };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -119,6 +119,11 @@ function text(report: StatusReport, now: number): string {
     `reconciliation: ${report.reconciliation.requests} API requests in the last 24 h (${report.reconciliation.runs} runs)`,
   );
   out.push(...marketLines(report, now));
+  out.push(
+    report.topics.pending === 0
+      ? `topics: every stored review computed under the config's topics (${report.topics.version})`
+      : `topics: ${count(report.topics.pending)} stored reviews still to compute (the worker does it at start, in the background)`,
+  );
   for (const c of report.notifications) {
     out.push(
       `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,

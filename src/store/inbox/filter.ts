@@ -13,6 +13,8 @@ export interface InboxFilter {
   statuses?: readonly TriageStatus[];
   assignee?: string;
   tag?: string;
+  /** Reviews with this topic (review_topics, computed from the text: src/topics). */
+  topic?: string;
   /** From this moment, inclusive: of the review's date, or of when it was first seen under `seen`. */
   from?: Date;
   /** Until this moment, exclusive (the same date as `from`). */

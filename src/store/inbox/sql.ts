@@ -188,6 +188,11 @@ export function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor:
   }
   if (filter.statuses) addStatusClause([...new Set(filter.statuses)], add);
   if (filter.assignee !== undefined) add('t.assignee = ?', filter.assignee);
+  // Checked review by review on review_topics' key as the walk goes: a topic is common enough (a few per
+  // cent of reviews and more) that the page fills within a walk of a few thousand reviews.
+  if (filter.topic !== undefined) {
+    add('exists (select 1 from review_topics x where x.review_row_id = r.id and x.topic = ?)', filter.topic);
+  }
   // Checked on the review's row, which every path reads anyway; no index has it. `only` therefore walks
   // until it finds a page of removed reviews: bounded by the period, as any rare filter without an index.
   if (filter.removed === 'hide') add('r.removed_at is null');

@@ -1,5 +1,6 @@
 import { ALERT_KINDS } from '../../kinds.js';
 import type { AppPage } from '../../store/app-page.js';
+import type { AppTopicsPage } from '../../store/app-topics.js';
 import { formatCount } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { distributionBars, ratingChart, stackedBars } from '../charts.js';
@@ -8,6 +9,7 @@ import { html } from '../html.js';
 import type { AppRanks, ListingTimeline } from '../market-views/index.js';
 import { type AppInfo, formatDay, formatTime } from '../present.js';
 import { appRanksSection } from './app-ranks.js';
+import { appTopicsSection } from './app-topics.js';
 import { type LivePage, layout } from './layout.js';
 import { listingSection } from './listing-changes.js';
 
@@ -23,6 +25,8 @@ export interface AppView {
   listing?: ListingTimeline | undefined;
   /** Its ranks and market alerts; undefined when no category ranked it and no market alert names it. */
   ranks?: AppRanks | undefined;
+  /** Its topics over time, emerging phrases and the comparison with competitors. */
+  topics?: AppTopicsPage | undefined;
 }
 
 export function appPageHtml(view: AppView): string {
@@ -69,6 +73,7 @@ export function appPageHtml(view: AppView): string {
   )}
 </section>
 ${appRanksSection(view.ranks, app.name)}
+${appTopicsSection(app.handle, view.topics)}
 ${listingSection(view.listing, app.handle)}
 <section aria-labelledby="alerts-h">
   <h2 id="alerts-h">Rating-drop and incident alerts</h2>

@@ -51,6 +51,7 @@ export function filtersSet(query: InboxView['query']): string[] {
     [query.priority, 'priority'],
     [query.status, 'status'],
     [query.assignee, 'assignee'],
+    [query.topic, 'topic'],
     [query.tag, 'tag'],
     [query.period, 'period'],
     [query.from ?? query.to, 'dates'],

@@ -103,6 +103,7 @@ function filtersForm(view: InboxView): SafeHtml {
   <fieldset><legend>Priority</legend>${PRIORITIES.map((p) => checkbox('priority', p, query.priority?.includes(p) ?? false, p))}</fieldset>
   <fieldset><legend>Status</legend>${TRIAGE_STATUSES.map((s) => checkbox('status', s, query.status?.includes(s) ?? false, s))}</fieldset>
   <label class="field">Assignee <select name="assignee">${option('', 'Anyone', !query.assignee)}${view.users.map((u) => option(u, u, query.assignee === u))}</select></label>
+  <label class="field">Topic <select name="topic">${option('', 'Any', !query.topic)}${view.presenter.topics.map((t) => option(t, t, query.topic === t))}</select></label>
   <label class="field">Has tag <input type="text" name="tag" value="${query.tag ?? ''}" size="12"></label>
   <label class="field">Period <select name="period">${Object.keys(PERIODS).map((p) => option(p, p === 'all' ? 'all time' : `last ${p}`, (query.period ?? '30d') === p))}</select></label>
   <label class="field">From <input type="date" name="from" value="${query.from ?? ''}"></label>
@@ -136,7 +137,6 @@ export function reviewTimes(
 function row(view: InboxView, review: InboxRow, list: string): SafeHtml {
   const app = view.presenter.app(review.appHandle, review.appName);
   const severity = view.presenter.severity(review);
-  const groups = view.presenter.keywordGroups(review.content);
   const excerpt = truncate(review.content.trim(), EXCERPT) || '(no text)';
   return html`<tr data-review-id="${review.id}" data-status="${review.status}">
   <td><label class="select"><input type="checkbox" name="ids" value="${review.id}" form="bulk" aria-label="Select the review by ${review.reviewer || 'anonymous'}"></label></td>
@@ -148,7 +148,7 @@ function row(view: InboxView, review: InboxRow, list: string): SafeHtml {
   <td>${review.priority ? html`<span class="badge p-${review.priority}">${review.priority}</span>` : html`<span class="muted small">no alert</span>`}
     <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul></td>
   <td><span class="status">${statusLabel(review.status)}</span>${review.assignee ? html`<div class="small">→ ${review.assignee}</div>` : ''}</td>
-  <td>${topicChips(groups)}${review.tags.map((t) => html`<a class="tag" href="/${queryString({ tag: t })}">${t}</a>`)}</td>
+  <td>${topicChips(review.topics)}${review.tags.map((t) => html`<a class="tag" href="/${queryString({ tag: t })}">${t}</a>`)}</td>
 </tr>`;
 }
 
@@ -252,9 +252,9 @@ ${keysDialog('list')}
 
 /** What an empty view says: an emptied queue is good news. */
 function emptyText(view: InboxView): string {
-  // "billing" may be a topic the reader took for a tag: topics are found by their words, not this filter.
+  // "billing" may be a topic the reader took for a tag: topics have a filter of their own.
   const tag = view.query.tag
-    ? ` None has the tag "${view.query.tag}": topics (the chips marked "topic") are not tags; search for their words instead.`
+    ? ` None has the tag "${view.query.tag}": topics (the chips marked "topic") are not tags; choose it under Topic instead.`
     : '';
   return `${emptyBase(view)}${tag}`;
 }

@@ -78,7 +78,7 @@ ${principal ? html`<script src="${SCRIPT_FILE.path}" defer></script>` : ''}
 </head>
 <body${liveData}>
 <a class="skip-link" href="#main">Skip to the content</a>
-<header class="top"><a class="brand" href="/">reviewwatch inbox</a>${principal ? html`<a class="nav" href="/market">Market</a>` : ''}<div class="who">${who}</div></header>
+<header class="top"><a class="brand" href="/">reviewwatch inbox</a>${principal ? html`<a class="nav" href="/market">Market</a><a class="nav" href="/topics">Topics</a>` : ''}<div class="who">${who}</div></header>
 <main id="main" tabindex="-1">
 ${options.body}
 <p id="live" class="visually-hidden" role="status" aria-live="polite"></p>

@@ -130,7 +130,6 @@ export function reviewPage(view: ReviewView): string {
   const { review } = detail;
   const app = presenter.app(review.appHandle, review.appName);
   const severity = presenter.severity(review);
-  const groups = presenter.keywordGroups(review.content);
   const [listing, reviews] = appLinks({
     handle: review.appHandle,
     name: review.appName,
@@ -153,7 +152,7 @@ ${view.undo ? undoForm(view, view.undo) : ''}
   ${reviews ? html`<p><a class="reply" href="${reviews}" rel="noopener noreferrer">Reply on the marketplace</a> <span class="muted small">(the listing's reviews, where the developer answers)</span></p>` : ''}
   ${review.removedAt ? html`<p class="removed-mark" role="note">${removedMark(review.removedAt)} (found gone ${formatTime(review.removedAt)}): customers no longer see it; its triage, notes and alerts stay.</p>` : ''}
   <div class="text" id="review-text">${review.content || '(no text)'}</div>
-  <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100 ${topicChips(groups)}</p>
+  <p>${priority ? html`<span class="badge p-${priority}">${priority}</span> ` : ''}severity ${severity.score}/100 ${topicChips(review.topics)}</p>
   <ul class="reasons">${severity.reasons.map((r) => html`<li>${r}</li>`)}</ul>
 </article>
 <div class="grid">

@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HANDLE_PATTERN } from '../../catalog/handle.js';
 import { appPage } from '../../store/app-page.js';
+import { appTopicsPage } from '../../store/app-topics.js';
 import { neighboursInList } from '../../store/inbox.js';
 import { listingKnown } from '../../store/market/listings.js';
 import { reviewDetail, reviewExists, reviewRowIdOf } from '../../store/review-detail.js';
@@ -345,6 +346,7 @@ function appRoute(ctx: WebContext): Handler {
           ? listingTimeline(store.db, page.handle, { versions: APP_PAGE_LISTING_VERSIONS })
           : undefined,
         ranks,
+        topics: appTopicsPage(store.db, config, page.handle, ctx.now()),
       }),
     );
   };

@@ -26,6 +26,7 @@ export function demoCommand(): Command {
           'Watch for a burst of bad reviews (a possible incident) and the rating drop it causes.',
           `The market of ${DEMO_CATEGORY} runs a day every 40 s: within two minutes the competitor cuts its price,`,
           'a new app enters and climbs, and acme-bundles falls eight places, each alert saying why.',
+          'About a minute in, six merchants complain about one integration: one topic spike says what, with quotes.',
           `Alerts go to: ${Object.keys(demo.config.channels).join(', ')}. Ctrl-C stops.`,
           '',
           `Triage them in the inbox: ${demo.inbox.url}`,

@@ -1,8 +1,7 @@
 import type { DiscordMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
 import { DeliveryError } from './errors.js';
-import { type JsonAnswer, postJson, redactUrls } from './json-post.js';
-import type { Transport } from './sender.js';
+import { ChatWebhook, type JsonAnswer, redactUrls } from './json-post.js';
 
 /** When Discord asks to wait without saying how long. */
 const DEFAULT_WAIT_MS = 2_000;
@@ -36,24 +35,14 @@ function discordReason(body: string): string {
  * A Discord channel webhook. Its URL holds the webhook's token: errors name the channel and the status,
  * never the URL.
  */
-export class DiscordSender implements Transport<DiscordMessage> {
-  readonly name: string;
-  readonly #url: string;
-  readonly #timeoutMs: number;
+export class DiscordSender extends ChatWebhook<DiscordMessage> {
+  protected readonly service = 'Discord';
 
-  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } = {}) {
-    this.name = name;
-    this.#url = webhookUrl;
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-  }
-
-  async post(message: DiscordMessage): Promise<void> {
-    const answer = await postJson(this.name, 'Discord', this.#url, message, this.#timeoutMs);
+  protected refusal(answer: JsonAnswer): DeliveryError {
     const { status } = answer;
-    if (status >= 200 && status < 300) return;
     const what = `Discord answered HTTP ${status}${discordReason(answer.body)}`;
     if (status === 429) {
-      throw new DeliveryError(this.name, what, {
+      return new DeliveryError(this.name, what, {
         retryAfterMs: discordRetryAfterMs(answer) ?? DEFAULT_WAIT_MS,
       });
     }
@@ -62,10 +51,10 @@ export class DiscordSender implements Transport<DiscordMessage> {
         status === 401 || status === 403 || status === 404
           ? 'the webhook is gone or its URL is wrong: make a new one in the channel settings (Integrations)'
           : 'it refused the message, so retrying cannot help';
-      throw new DeliveryError(this.name, `${what}: ${hint}, then \`reviewwatch notify retry\``, {
+      return new DeliveryError(this.name, `${what}: ${hint}, then \`reviewwatch notify retry\``, {
         permanent: true,
       });
     }
-    throw new DeliveryError(this.name, what);
+    return new DeliveryError(this.name, what);
   }
 }

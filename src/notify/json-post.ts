@@ -1,5 +1,6 @@
 import { errorMessage } from '../errors.js';
 import { DeliveryError } from './errors.js';
+import type { Transport } from './sender.js';
 
 /** What a chat service answered: its status, headers and (short) body. */
 export interface JsonAnswer {
@@ -52,4 +53,31 @@ export function redactUrls(text: string): string {
     const host = /^https?:\/\/([^/\s?#]+)/i.exec(url)?.[1];
     return host && !url.includes('@') ? `https://${host}/…` : '…';
   });
+}
+
+/**
+ * A chat service's incoming webhook whose URL is its secret (Teams, Discord): posts the message, and on
+ * anything but a 2xx throws what the service's `refusal` makes of the answer.
+ */
+export abstract class ChatWebhook<M> implements Transport<M> {
+  readonly name: string;
+  readonly #url: string;
+  readonly #timeoutMs: number;
+  /** How errors name the service ("Discord"). */
+  protected abstract readonly service: string;
+
+  constructor(name: string, webhookUrl: string, options: { timeoutMs?: number } = {}) {
+    this.name = name;
+    this.#url = webhookUrl;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  async post(message: M): Promise<void> {
+    const answer = await postJson(this.name, this.service, this.#url, message, this.#timeoutMs);
+    if (answer.status >= 200 && answer.status < 300) return;
+    throw this.refusal(answer);
+  }
+
+  /** The error for an answer that is not a 2xx: permanent, or retried (after its wait). */
+  protected abstract refusal(answer: JsonAnswer): DeliveryError;
 }

@@ -24,15 +24,15 @@ import type { Simulator } from '../simulator/index.js';
 import type { Store } from '../store/db.js';
 import { type BackfillProgress, configTaxonomy } from '../store/topic-backfill.js';
 import { type Releasers, withReleasers } from '../util/releasers.js';
-import { catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
+import { type Catalog, catalogTargetOf, type OnFatal, openCatalog } from './catalog.js';
 import { type Controls, lifecycle, marketOnDemand, onDemand, reconcileOnDemand } from './handle.js';
 import type { Mode } from './mode.js';
 import { openOps } from './ops.js';
-import { allQueues, openQueues } from './queues.js';
+import { allQueues, openQueues, type Queues } from './queues.js';
 import { planPollSchedule, startScheduling } from './scheduling.js';
-import { openStorage } from './storage.js';
+import { openStorage, type Storage } from './storage.js';
 import { startTopicBackfill } from './topic-backfill.js';
-import { createWorkers, type NotifyWorker, type PollWorker } from './workers.js';
+import { createWorkers, type NotifyWorker, type PollWorker, type Workers } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;
@@ -199,24 +199,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       store: storage.store,
       opsUrl: ops?.url,
       requests: catalog.requests,
-      ...onDemand(releasers, { queue: queues.poll, retry: workers.retry, store: storage.store }),
-      ...reconcileOnDemand({
-        deps: {
-          client: catalog.client,
-          store: storage.store,
-          logger,
-          alerts: alertPolicyOf(settings.config),
-        },
-        redis: storage.redis,
-        prefix: settings.queuePrefix,
-        pages: settings.config.poll.reconcilePages,
-        notifyQueue: queues.notify,
-      }),
-      ...marketOnDemand({
-        deps: { client: catalog.client, store: storage.store, logger, config: settings.config },
-        notifyQueue: queues.notify,
-      }),
-      ...lifecycle(releasers, logger, workers.force),
+      ...controlsOf(settings, releasers, { storage, catalog, queues, workers, logger }),
     };
     PARTS.set(handle, {
       mode,
@@ -240,6 +223,31 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
     });
     return handle;
   });
+}
+
+/** What commands do with a worker through its parts: polls, reconciliations and market reads now; stop. */
+function controlsOf(
+  settings: Settings,
+  releasers: Releasers,
+  parts: { storage: Storage; catalog: Catalog; queues: Queues; workers: Workers; logger: Logger },
+): Controls {
+  const { storage, catalog, queues, workers, logger } = parts;
+  const { client } = catalog;
+  return {
+    ...onDemand(releasers, { queue: queues.poll, retry: workers.retry, store: storage.store }),
+    ...reconcileOnDemand({
+      deps: { client, store: storage.store, logger, alerts: alertPolicyOf(settings.config) },
+      redis: storage.redis,
+      prefix: settings.queuePrefix,
+      pages: settings.config.poll.reconcilePages,
+      notifyQueue: queues.notify,
+    }),
+    ...marketOnDemand({
+      deps: { client, store: storage.store, logger, config: settings.config },
+      notifyQueue: queues.notify,
+    }),
+    ...lifecycle(releasers, logger, workers.force),
+  };
 }
 
 /**

@@ -150,11 +150,16 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
     expect(await form.isVisible()).toBe(false);
     const first = await page.locator('table.inbox tbody tr').first().boundingBox();
     expect(first?.y).toBeLessThan(400);
+    // The fold's state is stored just after the click's toggle: reload once it is, as a reader would.
+    const remembered = (state: 'open' | 'closed') =>
+      page.waitForFunction((s) => localStorage.getItem('reviewwatch.fold.filters') === s, state);
     await page.click('summary:has-text("Filters")');
     expect(await form.isVisible()).toBe(true);
+    await remembered('open');
     await page.reload();
     expect(await form.isVisible()).toBe(true);
     await page.click('summary:has-text("Filters")');
+    await remembered('closed');
     await page.reload();
     expect(await form.isVisible()).toBe(false);
     // Filters that cannot be applied open the form, to correct them; the button says what is set.

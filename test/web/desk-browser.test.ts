@@ -152,7 +152,7 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
     expect(first?.y).toBeLessThan(400);
     // The fold's state is stored just after the click's toggle: reload once it is, as a reader would.
     const remembered = (state: 'open' | 'closed') =>
-      page.waitForFunction((s) => localStorage.getItem('reviewwatch.fold.filters') === s, state);
+      page.waitForFunction(`localStorage.getItem('reviewwatch.fold.filters') === '${state}'`);
     await page.click('summary:has-text("Filters")');
     expect(await form.isVisible()).toBe(true);
     await remembered('open');

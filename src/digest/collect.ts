@@ -68,7 +68,7 @@ export function digestInputOf(config: Config, period: DigestPeriod, now: Date): 
     apps: config.apps.map((app) => ({ handle: app.handle, name: app.name, role: app.role })),
     period,
     maxRating: config.alerts.lowRating.maxRating,
-    scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring),
+    scoring: mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring, config.topics),
     now,
     categories: config.categories.map((c) => c.handle),
   };

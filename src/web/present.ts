@@ -31,7 +31,7 @@ export interface Presenter {
 }
 
 export function presenterOf(config: Config): Presenter {
-  const rules: ScoringRules = mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring);
+  const rules: ScoringRules = mergeScoringRules(DEFAULT_SCORING_RULES, config.alerts.scoring, config.topics);
   const apps = new Map(config.apps.map((a) => [a.handle, a]));
   const topics = configTaxonomy(config)
     .topics.map((t) => t.name)

@@ -3,6 +3,7 @@ import { alertPolicyOf } from '../../src/alerts/policy.js';
 import { loadConfig, parseConfig } from '../../src/config/index.js';
 import { ConfigError } from '../../src/errors.js';
 import { scoreReview } from '../../src/scoring/index.js';
+import { presenterOf } from '../../src/web/present.js';
 
 function problems(raw: Record<string, unknown>): string[] {
   try {
@@ -31,6 +32,17 @@ describe('topics in the config', () => {
       'mentions billing: chargeback',
       'mentions shipping: never arrived',
     ]);
+  });
+
+  it("weighs custom topics the same in the inbox's severity as in the alerts'", () => {
+    const config = parseConfig(
+      { apps: [{ handle: 'my-app' }], topics: { shipping: { words: ['never arrived'], weight: 15 } } },
+      {},
+    );
+    const review = { rating: 2, content: 'Parcel never arrived', timeUsingApp: '' };
+    const inbox = presenterOf(config).severity(review);
+    expect(inbox.reasons).toContain('mentions shipping: never arrived');
+    expect(inbox).toEqual(scoreReview(review, alertPolicyOf(config).scoring));
   });
 
   it('says what is wrong with a topic, and where', () => {

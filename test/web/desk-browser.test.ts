@@ -35,6 +35,9 @@ async function moveTo(page: Page, id: string): Promise<void> {
   throw new Error(`review ${id} never became the current row`);
 }
 
+/** The page's storage, as the fold test reads it in the browser (the tests' types have no DOM). */
+type PageStorage = { localStorage: { getItem(key: string): string | null } };
+
 describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
   let inbox: SampleInbox;
 
@@ -152,7 +155,10 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the desk in a browser', () => {
     expect(first?.y).toBeLessThan(400);
     // The fold's state is stored just after the click's toggle: reload once it is, as a reader would.
     const remembered = (state: 'open' | 'closed') =>
-      page.waitForFunction(`localStorage.getItem('reviewwatch.fold.filters') === '${state}'`);
+      page.waitForFunction(
+        (s) => (globalThis as unknown as PageStorage).localStorage.getItem('reviewwatch.fold.filters') === s,
+        state,
+      );
     await page.click('summary:has-text("Filters")');
     expect(await form.isVisible()).toBe(true);
     await remembered('open');

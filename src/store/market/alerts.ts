@@ -4,10 +4,11 @@
  * the pages' "what moved" feeds and an app's rank section read back. The payload is the alert as it went
  * out, so a page tells the same story as the message; one the prune has emptied (`{}`) is left out.
  */
-import { and, asc, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, like, max, sql } from 'drizzle-orm';
 import { ALERT_KIND_NAMES, isMarketKind, type MarketAlertKind } from '../../kinds.js';
 import type { Db } from '../db.js';
 import { alerts } from '../schema.js';
+import { within } from '../window.js';
 
 /**
  * Rank alerts are stored under the dedupe key `rank:<category>:<app>:<snapshot id>` (handles hold no
@@ -105,8 +106,7 @@ export function marketAlertsBetween(db: Db, since: Date, until: Date, limit = 50
     .where(
       and(
         inArray(alerts.kind, [...FEED_KINDS]),
-        gte(alerts.createdAt, since),
-        lt(alerts.createdAt, until),
+        within(alerts.createdAt, since, until),
         sql`${alerts.payload} <> '{}'`,
       ),
     )

@@ -27,14 +27,9 @@ export const RAISED_ALERT = {
 /** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
 export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
   return statements(db).insertAlert.get({
-    appHandle: alert.appHandle,
-    kind: alert.kind,
-    dedupeKey: alert.dedupeKey,
-    priority: alert.priority,
+    ...alert,
     score: alert.score ?? null,
     reviewRowId: alert.reviewRowId ?? null,
-    payload: alert.payload,
-    createdAt: alert.createdAt,
     pollRunId: alert.pollRunId ?? null,
   })?.id;
 }

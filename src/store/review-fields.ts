@@ -9,7 +9,7 @@
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import { type FetchedReview, parseReviewDate } from '../catalog/index.js';
 import { type Taxonomy, topicsOf } from '../topics/index.js';
-import { bound } from './prepared.js';
+import { rowBindings } from './prepared.js';
 import { type ReviewRow, reviews } from './schema.js';
 
 /** A column of the review's row, by its name in TypeScript. */
@@ -20,20 +20,13 @@ export type NewReview = Omit<ReviewRow, 'id' | 'removedAt'>;
 
 const COLUMNS = getTableColumns(reviews);
 
-/** Written by the store on its own: the row's id, and the removal a reconciliation marks later. */
-const NOT_INSERTED: ReadonlySet<string> = new Set<ReviewField>(['id', 'removedAt']);
-
 /**
  * The insert's values: every column of NewReview bound to the placeholder of its own name, so a row binds
  * as it is (statements.ts prepares the insert once). Derived from the table: a new column binds with no
- * edit here.
+ * edit here. The store writes the row's id and the removal a reconciliation marks later on its own.
  */
 export function reviewInsertBindings(): Record<keyof NewReview, SQL> {
-  return Object.fromEntries(
-    Object.entries(COLUMNS)
-      .filter(([key]) => !NOT_INSERTED.has(key))
-      .map(([key, column]) => [key, bound(column, key)]),
-  ) as Record<keyof NewReview, SQL>;
+  return rowBindings(reviews, ['id', 'removedAt']);
 }
 
 /** Drizzle's columns for these fields, keyed by their names: a read's select list. */

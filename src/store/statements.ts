@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { bound, jsonEach, preparedOnce } from './prepared.js';
+import { bound, jsonEach, preparedOnce, rowBindings } from './prepared.js';
 import { reviewColumns, reviewInsertBindings } from './review-fields.js';
 import {
   type AppRow,
@@ -232,17 +232,7 @@ function build(db: Store['db']) {
       .prepare(),
     insertAlert: db
       .insert(alerts)
-      .values({
-        appHandle: bound(alerts.appHandle, 'appHandle'),
-        kind: bound(alerts.kind, 'kind'),
-        dedupeKey: bound(alerts.dedupeKey, 'dedupeKey'),
-        priority: bound(alerts.priority, 'priority'),
-        score: bound(alerts.score, 'score'),
-        reviewRowId: bound(alerts.reviewRowId, 'reviewRowId'),
-        payload: bound(alerts.payload, 'payload'),
-        createdAt: bound(alerts.createdAt, 'createdAt'),
-        pollRunId: bound(alerts.pollRunId, 'pollRunId'),
-      })
+      .values(rowBindings(alerts, ['id']))
       .onConflictDoNothing()
       .returning({ id: alerts.id })
       .prepare(),
@@ -261,19 +251,7 @@ function build(db: Store['db']) {
     /** A poll's run, or a reconciliation's (kind `reconcile`, store/reconcile.ts). */
     insertPollRun: db
       .insert(pollRuns)
-      .values({
-        appHandle: bound(pollRuns.appHandle, 'appHandle'),
-        startedAt: bound(pollRuns.startedAt, 'startedAt'),
-        finishedAt: bound(pollRuns.finishedAt, 'finishedAt'),
-        status: bound(pollRuns.status, 'status'),
-        requests: bound(pollRuns.requests, 'requests'),
-        pages: bound(pollRuns.pages, 'pages'),
-        newReviews: bound(pollRuns.newReviews, 'newReviews'),
-        editedReviews: bound(pollRuns.editedReviews, 'editedReviews'),
-        capped: bound(pollRuns.capped, 'capped'),
-        error: bound(pollRuns.error, 'error'),
-        kind: bound(pollRuns.kind, 'kind'),
-      })
+      .values(rowBindings(pollRuns, ['id']))
       .returning({ id: pollRuns.id })
       .prepare(),
     setPollRunCounts: db

@@ -318,6 +318,17 @@ function storedStarsSince(db: Store['db']) {
     lte(reviews.firstSeenAt, at),
     or(isNull(reviews.removedAt), gt(reviews.removedAt, at)),
   );
+  // Each re-rating counts twice: once for the stars it left, once for those it went to.
+  const reratings = (
+    name: StoredStarsRow['kind'],
+    stars: typeof reviewEdits.newRating | typeof reviewEdits.oldRating,
+  ) =>
+    db
+      .select({ kind: kind(name), stars, n: count() })
+      .from(reviewEdits)
+      .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
+      .where(rerated)
+      .groupBy(stars);
   return db
     .select({ kind: kind('new'), stars: reviews.rating, n: count() })
     .from(reviews)
@@ -330,22 +341,8 @@ function storedStarsSince(db: Store['db']) {
         .where(and(ofApp, lte(reviews.firstSeenAt, at), gt(reviews.removedAt, at)))
         .groupBy(reviews.rating),
     )
-    .unionAll(
-      db
-        .select({ kind: kind('rerated-to'), stars: reviewEdits.newRating, n: count() })
-        .from(reviewEdits)
-        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
-        .where(rerated)
-        .groupBy(reviewEdits.newRating),
-    )
-    .unionAll(
-      db
-        .select({ kind: kind('rerated-from'), stars: reviewEdits.oldRating, n: count() })
-        .from(reviewEdits)
-        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
-        .where(rerated)
-        .groupBy(reviewEdits.oldRating),
-    )
+    .unionAll(reratings('rerated-to', reviewEdits.newRating))
+    .unionAll(reratings('rerated-from', reviewEdits.oldRating))
     .prepare();
 }
 

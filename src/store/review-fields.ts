@@ -114,6 +114,19 @@ export function changedColumns(change: ReviewChange, at: Date): Partial<NewRevie
 }
 
 /**
+ * What the reviewer wrote, as the listing shows it: who and from where, the stars, the text and its date.
+ * The reads that show a review (the inbox, the API, an alert) or compare it with the listing take these
+ * together, so a field the listing adds goes here once.
+ */
+export const WRITTEN_FIELDS = [
+  'reviewer',
+  'location',
+  'rating',
+  'content',
+  'createdDate',
+] as const satisfies readonly ReviewField[];
+
+/**
  * The review's fields the inbox reads into every list row (store/inbox/rows.ts): each is read as
  * `r.<column>` and decoded as drizzle decodes the column (a timestamp to a Date). The CSV export and the
  * JSON API show those web/review-output.ts places as it says, and the rest as they are, in this order.
@@ -122,11 +135,7 @@ export const INBOX_FIELDS = [
   'id',
   'appHandle',
   'appName',
-  'reviewer',
-  'location',
-  'rating',
-  'content',
-  'createdDate',
+  ...WRITTEN_FIELDS,
   'createdAt',
   'firstSeenAt',
   'timeUsingApp',

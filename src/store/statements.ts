@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { bound, jsonEach, preparedOnce, rowBindings } from './prepared.js';
-import { reviewColumns, reviewInsertBindings } from './review-fields.js';
+import { reviewColumns, reviewInsertBindings, WRITTEN_FIELDS } from './review-fields.js';
 import {
   type AppRow,
   alerts,
@@ -29,17 +29,7 @@ export type PollState = Pick<
   | 'gapUnread'
 >;
 
-const LOW_REVIEW_FIELDS = [
-  'id',
-  'reviewId',
-  'reviewer',
-  'location',
-  'rating',
-  'content',
-  'createdDate',
-  'timeUsingApp',
-  'firstSeenAt',
-] as const;
+const LOW_REVIEW_FIELDS = ['id', 'reviewId', ...WRITTEN_FIELDS, 'timeUsingApp', 'firstSeenAt'] as const;
 
 /** A low review as the incident look-back reads it. */
 export type LowReviewRow = Pick<ReviewRow, (typeof LOW_REVIEW_FIELDS)[number]>;

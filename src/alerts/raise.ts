@@ -6,8 +6,10 @@ import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '.
 import type { StoreDb } from '../store/db.js';
 import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
+import { WRITTEN_FIELDS } from '../store/review-fields.js';
 import type { ReviewRow } from '../store/schema.js';
 import { summarizeBurst } from '../topics/index.js';
+import { pick } from '../util/pick.js';
 import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
@@ -316,21 +318,11 @@ function reviewAlert(
   };
 }
 
-function refOf(
-  review: Pick<
-    ReviewRow,
-    'reviewId' | 'reviewer' | 'location' | 'rating' | 'content' | 'createdDate' | 'timeUsingApp'
-  >,
-): ReviewRef {
-  return {
-    reviewId: review.reviewId,
-    reviewer: review.reviewer,
-    location: review.location,
-    rating: review.rating,
-    content: review.content,
-    createdDate: review.createdDate,
-    timeUsingApp: review.timeUsingApp,
-  };
+/** What an alert quotes of a review (ReviewRef): its id, what the reviewer wrote, their time on the app. */
+const REF_FIELDS = ['reviewId', ...WRITTEN_FIELDS, 'timeUsingApp'] as const;
+
+function refOf(review: Pick<ReviewRow, (typeof REF_FIELDS)[number]>): ReviewRef {
+  return pick(review, REF_FIELDS);
 }
 
 function appRef(db: StoreDb, handle: string, configName: string | undefined, fresh: ReviewRow[]): AppRef {

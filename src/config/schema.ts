@@ -24,8 +24,11 @@ const handle = z
   .string()
   .regex(HANDLE_PATTERN, 'a handle is lowercase letters, digits and hyphens (e.g. my-app)');
 
+/** An http or https URL: the API's, a channel's, the inbox's. */
+const httpUrl = z.url({ protocol: /^https?$/ });
+
 const catalog = z.strictObject({
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: httpUrl.optional(),
   apiKey: z.string().min(1).optional(),
   /**
    * Poll the built-in simulator instead of an API: for trying reviewwatch out. Never implied: a missing
@@ -160,11 +163,15 @@ const alerts = z.strictObject({
 /** A channel gets the alerts at or above its priority. */
 const minPriority = priority.default('low');
 
-const slackChannel = z.strictObject({
-  type: z.literal('slack'),
-  webhookUrl: z.url({ protocol: /^https?$/ }),
-  minPriority,
-});
+/**
+ * A chat service reached through one webhook URL, which holds its secret (a token or a signature): Slack,
+ * Teams and Discord alike.
+ */
+function chatWebhookChannel<T extends 'slack' | 'teams' | 'discord'>(type: T) {
+  return z.strictObject({ type: z.literal(type), webhookUrl: httpUrl, minPriority });
+}
+
+const slackChannel = chatWebhookChannel('slack');
 
 const emailChannel = z.strictObject({
   type: z.literal('email'),
@@ -190,7 +197,7 @@ const webhookSecret = z
  */
 const webhookChannel = z.strictObject({
   type: z.literal('webhook'),
-  url: z.url({ protocol: /^https?$/ }),
+  url: httpUrl,
   secret: z.union([webhookSecret, z.array(webhookSecret).min(1).max(5)]),
   minPriority,
 });
@@ -199,18 +206,10 @@ const webhookChannel = z.strictObject({
  * A Microsoft Teams Workflows webhook ("When a Teams webhook request is received"; docs/configuration.md).
  * Its URL carries the flow's signature (`sig=`): a secret, redacted from logs like Slack's.
  */
-const teamsChannel = z.strictObject({
-  type: z.literal('teams'),
-  webhookUrl: z.url({ protocol: /^https?$/ }),
-  minPriority,
-});
+const teamsChannel = chatWebhookChannel('teams');
 
 /** A Discord channel webhook; its URL holds the webhook's token, so it is a secret too. */
-const discordChannel = z.strictObject({
-  type: z.literal('discord'),
-  webhookUrl: z.url({ protocol: /^https?$/ }),
-  minPriority,
-});
+const discordChannel = chatWebhookChannel('discord');
 
 /** Prints alerts in the terminal (stdout): the demo's channel, and handy beside a log collector. */
 const consoleChannel = z.strictObject({ type: z.literal('console'), minPriority });
@@ -305,8 +304,7 @@ const web = z.strictObject({
    * Where people reach the inbox, e.g. https://reviews.example.com: the session cookie is Secure when it is
    * https, and the login page checks that forms come from it.
    */
-  publicUrl: z
-    .url({ protocol: /^https?$/ })
+  publicUrl: httpUrl
     .refine((url) => new URL(url).pathname === '/' && !new URL(url).search, {
       message: 'the inbox is served at the root: give only the scheme, host and port',
     })

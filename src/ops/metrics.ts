@@ -1,5 +1,12 @@
 import type { Queue } from 'bullmq';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  type CollectFunction,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  Registry,
+} from 'prom-client';
 import type { CatalogResponseInfo } from '../catalog/client.js';
 import { ALERT_KIND_NAMES } from '../kinds.js';
 import { handleOfSchedulerId } from '../queue/names.js';
@@ -30,102 +37,88 @@ export class Metrics {
   // Each metric is declared once, as a field, in the order /metrics lists them; the gauges read at scrape
   // time get what they read through the instance, which the setters below point at.
   readonly registry = new Registry();
-  readonly #registers = [this.registry];
+  readonly #define = metricsIn(this.registry);
   #queues: readonly Queue[] = [];
   #pollQueue: Queue | undefined;
   #gaps: () => readonly OpenGap[] = () => [];
 
-  readonly polls = new Counter({
-    name: 'reviewwatch_polls_total',
-    help: 'Poll attempts by outcome (ok, baseline, unavailable, failed); each failed attempt of a retried poll counts, a 429 does not',
-    labelNames: ['status'],
-    registers: this.#registers,
-  });
-  readonly pollDuration = new Histogram({
-    name: 'reviewwatch_poll_duration_seconds',
-    help: 'How long a poll attempt took, waits for the request gate included',
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-    registers: this.#registers,
-  });
-  readonly catalogRequests = new Counter({
-    name: 'reviewwatch_catalog_requests_total',
-    help: 'Catalog API requests by endpoint kind and HTTP status (error: no answer)',
-    labelNames: ['endpoint', 'status'],
-    registers: this.#registers,
-  });
-  readonly catalogRateLimited = new Counter({
-    name: 'reviewwatch_catalog_rate_limited_total',
-    help: 'Catalog API requests answered 429',
-    registers: this.#registers,
-  });
-  readonly notifications = new Counter({
-    name: 'reviewwatch_notifications_total',
-    help: 'Alert deliveries by channel and outcome (sent, failed for good, held by the throttle, retried)',
-    labelNames: ['channel', 'outcome'],
-    registers: this.#registers,
-  });
-  readonly queueJobs = new Gauge({
-    name: 'reviewwatch_queue_jobs',
-    help: 'Jobs per queue and state, read from Redis at scrape time',
-    labelNames: ['queue', 'state'],
-    registers: this.#registers,
-    collect: collectJobCounts(() => this.#queues),
-  });
-  readonly reviewsNew = new Counter({
-    name: 'reviewwatch_reviews_new_total',
-    help: 'New reviews found by steady-state polls (the history a baseline stores is not counted)',
-    registers: this.#registers,
-  });
-  readonly alertsRaised = new Counter({
-    name: 'reviewwatch_alerts_raised_total',
-    help: `Alerts written to the outbox, by kind (${ALERT_KIND_NAMES.join(', ')})`,
-    labelNames: ['kind'],
-    registers: this.#registers,
-  });
-  readonly pollInterval = new Gauge({
-    name: 'reviewwatch_poll_interval_seconds',
-    help: "Each app's poll interval in force (poll.schedule), as its job scheduler has it",
-    labelNames: ['app'],
-    registers: this.#registers,
-  });
-  readonly pollNext = new Gauge({
-    name: 'reviewwatch_poll_next_timestamp_seconds',
-    help: "When each app's next poll is due (Unix time), read from its job scheduler at scrape time",
-    labelNames: ['app'],
-    registers: this.#registers,
-    collect: collectNextPolls(() => this.#pollQueue),
-  });
-  readonly reviewRate = new Gauge({
-    name: 'reviewwatch_review_rate_per_day',
-    help: "Each app's estimated new reviews a day, as the last poll schedule plan judged it",
-    labelNames: ['app'],
-    registers: this.#registers,
-  });
-  readonly scheduleRequests = new Gauge({
-    name: 'reviewwatch_schedule_projected_requests_per_day',
-    help: 'Catalog API requests a day the poll schedule is projected to spend, by what spends them (total: all)',
-    labelNames: ['kind'],
-    registers: this.#registers,
-  });
-  readonly requestBudget = new Gauge({
-    name: 'reviewwatch_schedule_daily_request_budget',
-    help: 'catalog.dailyRequestBudget, when set',
-    registers: this.#registers,
-  });
+  readonly polls = this.#define.counter(
+    'reviewwatch_polls_total',
+    'Poll attempts by outcome (ok, baseline, unavailable, failed); each failed attempt of a retried poll counts, a 429 does not',
+    ['status'],
+  );
+  readonly pollDuration = this.#define.histogram(
+    'reviewwatch_poll_duration_seconds',
+    'How long a poll attempt took, waits for the request gate included',
+    [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  );
+  readonly catalogRequests = this.#define.counter(
+    'reviewwatch_catalog_requests_total',
+    'Catalog API requests by endpoint kind and HTTP status (error: no answer)',
+    ['endpoint', 'status'],
+  );
+  readonly catalogRateLimited = this.#define.counter(
+    'reviewwatch_catalog_rate_limited_total',
+    'Catalog API requests answered 429',
+  );
+  readonly notifications = this.#define.counter(
+    'reviewwatch_notifications_total',
+    'Alert deliveries by channel and outcome (sent, failed for good, held by the throttle, retried)',
+    ['channel', 'outcome'],
+  );
+  readonly queueJobs = this.#define.gauge(
+    'reviewwatch_queue_jobs',
+    'Jobs per queue and state, read from Redis at scrape time',
+    ['queue', 'state'],
+    collectJobCounts(() => this.#queues),
+  );
+  readonly reviewsNew = this.#define.counter(
+    'reviewwatch_reviews_new_total',
+    'New reviews found by steady-state polls (the history a baseline stores is not counted)',
+  );
+  readonly alertsRaised = this.#define.counter(
+    'reviewwatch_alerts_raised_total',
+    `Alerts written to the outbox, by kind (${ALERT_KIND_NAMES.join(', ')})`,
+    ['kind'],
+  );
+  readonly pollInterval = this.#define.gauge(
+    'reviewwatch_poll_interval_seconds',
+    "Each app's poll interval in force (poll.schedule), as its job scheduler has it",
+    ['app'],
+  );
+  readonly pollNext = this.#define.gauge(
+    'reviewwatch_poll_next_timestamp_seconds',
+    "When each app's next poll is due (Unix time), read from its job scheduler at scrape time",
+    ['app'],
+    collectNextPolls(() => this.#pollQueue),
+  );
+  readonly reviewRate = this.#define.gauge(
+    'reviewwatch_review_rate_per_day',
+    "Each app's estimated new reviews a day, as the last poll schedule plan judged it",
+    ['app'],
+  );
+  readonly scheduleRequests = this.#define.gauge(
+    'reviewwatch_schedule_projected_requests_per_day',
+    'Catalog API requests a day the poll schedule is projected to spend, by what spends them (total: all)',
+    ['kind'],
+  );
+  readonly requestBudget = this.#define.gauge(
+    'reviewwatch_schedule_daily_request_budget',
+    'catalog.dailyRequestBudget, when set',
+  );
   // Read from SQLite at scrape time: a gap is the store's, whichever process polls the app.
-  readonly gapsOpen = new Gauge({
-    name: 'reviewwatch_poll_gaps_open',
-    help: 'Apps with a burst gap: reviews past poll.maxPages that the next polls have yet to read',
-    registers: this.#registers,
-    collect: collectGapCount(() => this.#gaps()),
-  });
-  readonly gapUnread = new Gauge({
-    name: 'reviewwatch_poll_gap_unread_reviews',
-    help: 'About how many reviews of each app with a burst gap are unread (-1: the listing does not say)',
-    labelNames: ['app'],
-    registers: this.#registers,
-    collect: collectGapUnread(() => this.#gaps()),
-  });
+  readonly gapsOpen = this.#define.gauge(
+    'reviewwatch_poll_gaps_open',
+    'Apps with a burst gap: reviews past poll.maxPages that the next polls have yet to read',
+    [],
+    collectGapCount(() => this.#gaps()),
+  );
+  readonly gapUnread = this.#define.gauge(
+    'reviewwatch_poll_gap_unread_reviews',
+    'About how many reviews of each app with a burst gap are unread (-1: the listing does not say)',
+    ['app'],
+    collectGapUnread(() => this.#gaps()),
+  );
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -196,6 +189,26 @@ export class Metrics {
   metrics(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/**
+ * How every metric of an instance is made: in its own registry, with its name, help and labels (a metric
+ * without labels takes none). One place for what they all share.
+ */
+function metricsIn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers }),
+    gauge: <L extends string = string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[] = [],
+      collect?: CollectFunction<Gauge<L>>,
+    ) => new Gauge<L>({ name, help, labelNames, registers, ...(collect ? { collect } : {}) }),
+    histogram: (name: string, help: string, buckets: number[]) =>
+      new Histogram({ name, help, buckets, registers }),
+  };
 }
 
 /** Each queue's jobs per state; a queue whose counts do not come back in time is left out, not stale. */

@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { StoreDb } from './db.js';
+import { RAISED_ALERT } from './outbox.js';
 import { bound, preparedOnce } from './prepared.js';
 import { alerts, apps, ratingSnapshots, reviews, reviewTriage } from './schema.js';
 
@@ -133,13 +134,7 @@ const statements = preparedOnce((db: StoreDb) => {
       )
       .prepare(),
     alerts: db
-      .select({
-        id: alerts.id,
-        kind: alerts.kind,
-        priority: alerts.priority,
-        createdAt: alerts.createdAt,
-        payload: alerts.payload,
-      })
+      .select(RAISED_ALERT)
       .from(alerts)
       .where(
         and(

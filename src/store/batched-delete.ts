@@ -96,11 +96,14 @@ export function pendingDeletes(
  * far out of order is only left for a later prune).
  */
 export function idRange(
-  bounds: { get(): { first: number | null; last: number | null } | undefined },
-  timeAt: { get(values: { id: number }): { id: number; at: Date } | undefined },
+  reads: {
+    bounds: { get(): { first: number | null; last: number | null } | undefined };
+    timeAt: { get(values: { id: number }): { id: number; at: Date } | undefined };
+  },
   before: number,
   marginMs: number,
 ): { first: number; last: number } | undefined {
+  const { bounds, timeAt } = reads;
   const { first, last } = bounds.get() ?? { first: null, last: null };
   if (first === null || last === null) return undefined;
   const stop = before + marginMs;

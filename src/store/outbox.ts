@@ -15,17 +15,21 @@ export interface DeliveryRef {
   status?: string;
 }
 
+/** An alert read back as it was raised: what it is, how urgent, when, and the payload it went out with. */
+export const RAISED_ALERT = {
+  id: alerts.id,
+  kind: alerts.kind,
+  priority: alerts.priority,
+  createdAt: alerts.createdAt,
+  payload: alerts.payload,
+};
+
 /** Returns the new alert's id, or undefined when an alert with the same dedupe key exists. */
 export function insertAlert(db: StoreDb, alert: NewAlert): number | undefined {
   return statements(db).insertAlert.get({
-    appHandle: alert.appHandle,
-    kind: alert.kind,
-    dedupeKey: alert.dedupeKey,
-    priority: alert.priority,
+    ...alert,
     score: alert.score ?? null,
     reviewRowId: alert.reviewRowId ?? null,
-    payload: alert.payload,
-    createdAt: alert.createdAt,
     pollRunId: alert.pollRunId ?? null,
   })?.id;
 }

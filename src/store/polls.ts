@@ -8,14 +8,7 @@ export type NewPollRun = Omit<PollRunRow, 'id' | 'capped' | 'error' | 'kind'> &
 
 export function insertPollRun(db: StoreDb, run: NewPollRun): number {
   const row = statements(db).insertPollRun.get({
-    appHandle: run.appHandle,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    status: run.status,
-    requests: run.requests,
-    pages: run.pages,
-    newReviews: run.newReviews,
-    editedReviews: run.editedReviews,
+    ...run,
     capped: run.capped ?? false,
     error: run.error ?? null,
     kind: run.kind ?? 'poll',

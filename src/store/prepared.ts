@@ -4,8 +4,8 @@
  * the compiler checks every column against the schema and derives every row's type from it, while a run
  * costs what the statement costs (no query building, a few µs of row mapping).
  */
-import { Column, type SQL, sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { Column, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { StoreDb } from './db.js';
 
 /**
@@ -21,6 +21,23 @@ export function bound<C extends SQLiteColumn>(column: C, name: string): SQL<C['_
     mapToDriverValue: (value: unknown) => (value === null ? null : column.mapToDriverValue(value)),
   };
   return sql`${sql.param(sql.placeholder(name), encoder)}`;
+}
+
+/**
+ * An insert's values: every column of `table` but those of `except` (the id, say), each bound to the
+ * placeholder of its own name (`bound`), so a row binds as it is. Derived from the table: a new column
+ * binds with no edit here; a run must then give its value (drizzle throws on a missing one).
+ */
+export function rowBindings<T extends SQLiteTable, E extends keyof T['$inferInsert'] = never>(
+  table: T,
+  except: readonly E[] = [],
+): Record<Exclude<keyof T['$inferInsert'], E>, SQL> {
+  const left: ReadonlySet<PropertyKey> = new Set(except);
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table))
+      .filter(([key]) => !left.has(key))
+      .map(([key, column]) => [key, bound(column, key)]),
+  ) as Record<Exclude<keyof T['$inferInsert'], E>, SQL>;
 }
 
 /**

@@ -7,7 +7,7 @@ import { and, count, eq, gt, gte, inArray, isNotNull, isNull, max, sql, sum } fr
 import type { StoreDb } from './db.js';
 import { insertPollRun, setPollRunCounts } from './polls.js';
 import { bound, jsonEach, preparedOnce } from './prepared.js';
-import { reviewColumns } from './review-fields.js';
+import { reviewColumns, WRITTEN_FIELDS } from './review-fields.js';
 import { alerts, apps, pollRuns, type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { moveTriage } from './triage.js';
 
@@ -15,11 +15,7 @@ const STORED_FIELDS = [
   'identity',
   'fingerprint',
   'reviewId',
-  'reviewer',
-  'location',
-  'rating',
-  'content',
-  'createdDate',
+  ...WRITTEN_FIELDS,
   'createdAt',
   'firstSeenAt',
   'updatedAt',

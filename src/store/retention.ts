@@ -41,7 +41,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { alias, type SQLiteColumn, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Config } from '../config/index.js';
 import {
   type BatchedDelete,
@@ -152,6 +152,31 @@ const PRUNE_CACHE_KB = 65_536;
 export const EMPTIED_PAYLOAD = '{}';
 
 /**
+ * The two reads idRange bisects a table with: its first and last ids, and the first row at or after an id
+ * with the time it was written.
+ */
+function idRangeReads<I extends SQLiteColumn, A extends SQLiteColumn>(
+  db: StoreDb,
+  table: SQLiteTable,
+  id: I,
+  at: A,
+) {
+  return {
+    bounds: db
+      .select({ first: min(id), last: max(id) })
+      .from(table)
+      .prepare(),
+    timeAt: db
+      .select({ id, at })
+      .from(table)
+      .where(gte(id, sql.placeholder('id')))
+      .orderBy(id)
+      .limit(1)
+      .prepare(),
+  };
+}
+
+/**
  * The prune's statements, prepared once per database (prepared.ts). Literals where a partial index needs
  * them (`payload <> '{}'`, `kind = 'reconcile'`): SQLite uses such an index only for a term it can read.
  * The big tables are read with `values()`, rows as arrays of what SQLite holds (epoch ms, 0/1), not
@@ -200,17 +225,7 @@ const statementsOf = preparedOnce((db: StoreDb) => {
       )
       .prepare(),
     deleteDigestRuns: db.delete(digestRuns).where(inArray(digestRuns.id, ids)).prepare(),
-    snapshotIds: db
-      .select({ first: min(ratingSnapshots.id), last: max(ratingSnapshots.id) })
-      .from(ratingSnapshots)
-      .prepare(),
-    snapshotAt: db
-      .select({ id: ratingSnapshots.id, at: ratingSnapshots.takenAt })
-      .from(ratingSnapshots)
-      .where(gte(ratingSnapshots.id, sql.placeholder('id')))
-      .orderBy(ratingSnapshots.id)
-      .limit(1)
-      .prepare(),
+    snapshotRange: idRangeReads(db, ratingSnapshots, ratingSnapshots.id, ratingSnapshots.takenAt),
     /** `[id, app, takenAt, hasAverage, pollRunId]` (SnapshotValues), in id order. */
     snapshots: db
       .select({
@@ -232,17 +247,7 @@ const statementsOf = preparedOnce((db: StoreDb) => {
       .limit(sql.placeholder('limit'))
       .prepare(),
     deleteSnapshots: db.delete(ratingSnapshots).where(inArray(ratingSnapshots.id, ids)).prepare(),
-    pollRunIds: db
-      .select({ first: min(pollRuns.id), last: max(pollRuns.id) })
-      .from(pollRuns)
-      .prepare(),
-    pollRunAt: db
-      .select({ id: pollRuns.id, at: pollRuns.startedAt })
-      .from(pollRuns)
-      .where(gte(pollRuns.id, sql.placeholder('id')))
-      .orderBy(pollRuns.id)
-      .limit(1)
-      .prepare(),
+    pollRunRange: idRangeReads(db, pollRuns, pollRuns.id, pollRuns.startedAt),
     /** `[id]` of old poll runs nothing points to, in id order. */
     freePollRuns: db
       .select({ id: pollRuns.id })
@@ -464,9 +469,9 @@ function pruneDigestRuns(pass: Pass, cutoff: number): void {
 async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): Promise<IdSet | undefined> {
   const { st, counts } = pass;
   const tiers = snapshotTiers(now, policy.snapshots, policy.timezone);
-  const range = idRange(st.snapshotIds, st.snapshotAt, tiers.fullFrom, SCAN_MARGIN_MS);
+  const range = idRange(st.snapshotRange, tiers.fullFrom, SCAN_MARGIN_MS);
   if (!range) return undefined;
-  const droppedRuns = pass.dryRun ? new IdSet(st.pollRunIds.get()?.last ?? 0) : undefined;
+  const droppedRuns = pass.dryRun ? new IdSet(st.pollRunRange.bounds.get()?.last ?? 0) : undefined;
   const doomed = pendingDeletes(pass, st.deleteSnapshots, (n) => {
     counts.ratingSnapshots += n;
   });
@@ -510,7 +515,7 @@ async function pruneSnapshots(pass: Pass, policy: RetentionPolicy, now: Date): P
  */
 async function prunePollRuns(pass: Pass, before: number, droppedRuns: IdSet | undefined): Promise<void> {
   const { st, counts } = pass;
-  const range = idRange(st.pollRunIds, st.pollRunAt, before, SCAN_MARGIN_MS);
+  const range = idRange(st.pollRunRange, before, SCAN_MARGIN_MS);
   if (!range) return;
   const params = (after: number) => ({
     after,

@@ -9,7 +9,7 @@
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import { type FetchedReview, parseReviewDate } from '../catalog/index.js';
 import { type Taxonomy, topicsOf } from '../topics/index.js';
-import { bound } from './prepared.js';
+import { rowBindings } from './prepared.js';
 import { type ReviewRow, reviews } from './schema.js';
 
 /** A column of the review's row, by its name in TypeScript. */
@@ -20,20 +20,13 @@ export type NewReview = Omit<ReviewRow, 'id' | 'removedAt'>;
 
 const COLUMNS = getTableColumns(reviews);
 
-/** Written by the store on its own: the row's id, and the removal a reconciliation marks later. */
-const NOT_INSERTED: ReadonlySet<string> = new Set<ReviewField>(['id', 'removedAt']);
-
 /**
  * The insert's values: every column of NewReview bound to the placeholder of its own name, so a row binds
  * as it is (statements.ts prepares the insert once). Derived from the table: a new column binds with no
- * edit here.
+ * edit here. The store writes the row's id and the removal a reconciliation marks later on its own.
  */
 export function reviewInsertBindings(): Record<keyof NewReview, SQL> {
-  return Object.fromEntries(
-    Object.entries(COLUMNS)
-      .filter(([key]) => !NOT_INSERTED.has(key))
-      .map(([key, column]) => [key, bound(column, key)]),
-  ) as Record<keyof NewReview, SQL>;
+  return rowBindings(reviews, ['id', 'removedAt']);
 }
 
 /** Drizzle's columns for these fields, keyed by their names: a read's select list. */
@@ -121,6 +114,19 @@ export function changedColumns(change: ReviewChange, at: Date): Partial<NewRevie
 }
 
 /**
+ * What the reviewer wrote, as the listing shows it: who and from where, the stars, the text and its date.
+ * The reads that show a review (the inbox, the API, an alert) or compare it with the listing take these
+ * together, so a field the listing adds goes here once.
+ */
+export const WRITTEN_FIELDS = [
+  'reviewer',
+  'location',
+  'rating',
+  'content',
+  'createdDate',
+] as const satisfies readonly ReviewField[];
+
+/**
  * The review's fields the inbox reads into every list row (store/inbox/rows.ts): each is read as
  * `r.<column>` and decoded as drizzle decodes the column (a timestamp to a Date). The CSV export and the
  * JSON API show those web/review-output.ts places as it says, and the rest as they are, in this order.
@@ -129,11 +135,7 @@ export const INBOX_FIELDS = [
   'id',
   'appHandle',
   'appName',
-  'reviewer',
-  'location',
-  'rating',
-  'content',
-  'createdDate',
+  ...WRITTEN_FIELDS,
   'createdAt',
   'firstSeenAt',
   'timeUsingApp',

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { bound, jsonEach, preparedOnce } from './prepared.js';
-import { reviewColumns, reviewInsertBindings } from './review-fields.js';
+import { bound, jsonEach, preparedOnce, rowBindings } from './prepared.js';
+import { reviewColumns, reviewInsertBindings, WRITTEN_FIELDS } from './review-fields.js';
 import {
   type AppRow,
   alerts,
@@ -29,17 +29,7 @@ export type PollState = Pick<
   | 'gapUnread'
 >;
 
-const LOW_REVIEW_FIELDS = [
-  'id',
-  'reviewId',
-  'reviewer',
-  'location',
-  'rating',
-  'content',
-  'createdDate',
-  'timeUsingApp',
-  'firstSeenAt',
-] as const;
+const LOW_REVIEW_FIELDS = ['id', 'reviewId', ...WRITTEN_FIELDS, 'timeUsingApp', 'firstSeenAt'] as const;
 
 /** A low review as the incident look-back reads it. */
 export type LowReviewRow = Pick<ReviewRow, (typeof LOW_REVIEW_FIELDS)[number]>;
@@ -232,17 +222,7 @@ function build(db: Store['db']) {
       .prepare(),
     insertAlert: db
       .insert(alerts)
-      .values({
-        appHandle: bound(alerts.appHandle, 'appHandle'),
-        kind: bound(alerts.kind, 'kind'),
-        dedupeKey: bound(alerts.dedupeKey, 'dedupeKey'),
-        priority: bound(alerts.priority, 'priority'),
-        score: bound(alerts.score, 'score'),
-        reviewRowId: bound(alerts.reviewRowId, 'reviewRowId'),
-        payload: bound(alerts.payload, 'payload'),
-        createdAt: bound(alerts.createdAt, 'createdAt'),
-        pollRunId: bound(alerts.pollRunId, 'pollRunId'),
-      })
+      .values(rowBindings(alerts, ['id']))
       .onConflictDoNothing()
       .returning({ id: alerts.id })
       .prepare(),
@@ -261,19 +241,7 @@ function build(db: Store['db']) {
     /** A poll's run, or a reconciliation's (kind `reconcile`, store/reconcile.ts). */
     insertPollRun: db
       .insert(pollRuns)
-      .values({
-        appHandle: bound(pollRuns.appHandle, 'appHandle'),
-        startedAt: bound(pollRuns.startedAt, 'startedAt'),
-        finishedAt: bound(pollRuns.finishedAt, 'finishedAt'),
-        status: bound(pollRuns.status, 'status'),
-        requests: bound(pollRuns.requests, 'requests'),
-        pages: bound(pollRuns.pages, 'pages'),
-        newReviews: bound(pollRuns.newReviews, 'newReviews'),
-        editedReviews: bound(pollRuns.editedReviews, 'editedReviews'),
-        capped: bound(pollRuns.capped, 'capped'),
-        error: bound(pollRuns.error, 'error'),
-        kind: bound(pollRuns.kind, 'kind'),
-      })
+      .values(rowBindings(pollRuns, ['id']))
       .returning({ id: pollRuns.id })
       .prepare(),
     setPollRunCounts: db
@@ -340,6 +308,17 @@ function storedStarsSince(db: Store['db']) {
     lte(reviews.firstSeenAt, at),
     or(isNull(reviews.removedAt), gt(reviews.removedAt, at)),
   );
+  // Each re-rating counts twice: once for the stars it left, once for those it went to.
+  const reratings = (
+    name: StoredStarsRow['kind'],
+    stars: typeof reviewEdits.newRating | typeof reviewEdits.oldRating,
+  ) =>
+    db
+      .select({ kind: kind(name), stars, n: count() })
+      .from(reviewEdits)
+      .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
+      .where(rerated)
+      .groupBy(stars);
   return db
     .select({ kind: kind('new'), stars: reviews.rating, n: count() })
     .from(reviews)
@@ -352,22 +331,8 @@ function storedStarsSince(db: Store['db']) {
         .where(and(ofApp, lte(reviews.firstSeenAt, at), gt(reviews.removedAt, at)))
         .groupBy(reviews.rating),
     )
-    .unionAll(
-      db
-        .select({ kind: kind('rerated-to'), stars: reviewEdits.newRating, n: count() })
-        .from(reviewEdits)
-        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
-        .where(rerated)
-        .groupBy(reviewEdits.newRating),
-    )
-    .unionAll(
-      db
-        .select({ kind: kind('rerated-from'), stars: reviewEdits.oldRating, n: count() })
-        .from(reviewEdits)
-        .innerJoin(reviews, eq(reviews.id, reviewEdits.reviewRowId))
-        .where(rerated)
-        .groupBy(reviewEdits.oldRating),
-    )
+    .unionAll(reratings('rerated-to', reviewEdits.newRating))
+    .unionAll(reratings('rerated-from', reviewEdits.oldRating))
     .prepare();
 }
 

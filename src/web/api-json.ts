@@ -4,8 +4,10 @@
  */
 import type { InboxRow } from '../store/inbox.js';
 import type { ReviewDetail } from '../store/review-detail.js';
+import { WRITTEN_FIELDS } from '../store/review-fields.js';
 import type { TriageEventRow } from '../store/schema.js';
 import type { TriageState } from '../store/triage.js';
+import { pick } from '../util/pick.js';
 import type { Presenter } from './present.js';
 import { listedOf, REVIEW_OUTPUT, reviewUrl } from './review-output.js';
 
@@ -43,11 +45,7 @@ export function detailJson(detail: ReviewDetail, presenter: Presenter, publicUrl
     url: reviewUrl(review.id, publicUrl),
     app: presenter.app(review.appHandle, review.appName),
     reviewId: review.reviewId,
-    reviewer: review.reviewer,
-    location: review.location,
-    rating: review.rating,
-    content: review.content,
-    createdDate: review.createdDate,
+    ...pick(review, WRITTEN_FIELDS),
     date: iso(review.createdAt ?? review.firstSeenAt),
     timeUsingApp: review.timeUsingApp,
     firstSeenAt: iso(review.firstSeenAt),

@@ -4,10 +4,12 @@
  * the pages' "what moved" feeds and an app's rank section read back. The payload is the alert as it went
  * out, so a page tells the same story as the message; one the prune has emptied (`{}`) is left out.
  */
-import { and, asc, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, like, max, sql } from 'drizzle-orm';
 import { ALERT_KIND_NAMES, isMarketKind, type MarketAlertKind } from '../../kinds.js';
 import type { Db } from '../db.js';
+import { RAISED_ALERT } from '../outbox.js';
 import { alerts } from '../schema.js';
+import { within } from '../window.js';
 
 /**
  * Rank alerts are stored under the dedupe key `rank:<category>:<app>:<snapshot id>` (handles hold no
@@ -36,15 +38,22 @@ export function lastRankAlertAt(db: Db, category: string, handles: readonly stri
   return out;
 }
 
-export interface RaisedMarketAlert {
+/** The kinds a feed shows: what moved an app's rank, or may explain a move. */
+export const FEED_KINDS = ['rank', 'listing', 'entrants', 'reshuffle'] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+
+/** A market alert read back; its payload is the MarketAlert (alerts/types.ts) as it went out. */
+export interface StoredMarketAlert<K extends MarketAlertKind = FeedKind> {
   id: number;
-  kind: MarketAlertKind;
+  kind: K;
   /** The app it is about, or `category/<handle>` for a reshuffle or entrants (alerts/market.ts). */
   subject: string;
-  at: Date;
-  /** The MarketAlert as raised (alerts/types.ts). */
+  priority: string;
+  createdAt: Date;
   payload: unknown;
 }
+
+const STORED_MARKET_ALERT = { ...RAISED_ALERT, subject: alerts.appHandle };
 
 const MARKET_KINDS = ALERT_KIND_NAMES.filter(isMarketKind);
 
@@ -52,16 +61,14 @@ const MARKET_KINDS = ALERT_KIND_NAMES.filter(isMarketKind);
  * The market alerts about these subjects raised since `since`, oldest first, whichever process raised
  * them: what a one-shot refresh reports.
  */
-export function marketAlertsSince(db: Db, subjects: readonly string[], since: Date): RaisedMarketAlert[] {
+export function marketAlertsSince(
+  db: Db,
+  subjects: readonly string[],
+  since: Date,
+): Array<StoredMarketAlert<MarketAlertKind>> {
   if (subjects.length === 0) return [];
   return db
-    .select({
-      id: alerts.id,
-      kind: alerts.kind,
-      subject: alerts.appHandle,
-      at: alerts.createdAt,
-      payload: alerts.payload,
-    })
+    .select(STORED_MARKET_ALERT)
     .from(alerts)
     .where(
       and(
@@ -75,38 +82,15 @@ export function marketAlertsSince(db: Db, subjects: readonly string[], since: Da
     .flatMap((row) => (isMarketKind(row.kind) ? [{ ...row, kind: row.kind }] : []));
 }
 
-/** The kinds a feed shows: what moved an app's rank, or may explain a move. */
-export const FEED_KINDS = ['rank', 'listing', 'entrants', 'reshuffle'] as const;
-export type FeedKind = (typeof FEED_KINDS)[number];
-
-export interface StoredMarketAlert {
-  id: number;
-  kind: FeedKind;
-  /** The app's handle, or `category/<handle>` for a category's own alerts (alerts/market.ts). */
-  subject: string;
-  priority: string;
-  createdAt: Date;
-  /** The alert (alerts/types.ts `MarketAlert`) as JSON. */
-  payload: unknown;
-}
-
 /** The feed's alerts raised in [since, until), newest first, at most `limit`. */
 export function marketAlertsBetween(db: Db, since: Date, until: Date, limit = 500): StoredMarketAlert[] {
   return db
-    .select({
-      id: alerts.id,
-      kind: alerts.kind,
-      subject: alerts.appHandle,
-      priority: alerts.priority,
-      createdAt: alerts.createdAt,
-      payload: alerts.payload,
-    })
+    .select(STORED_MARKET_ALERT)
     .from(alerts)
     .where(
       and(
         inArray(alerts.kind, [...FEED_KINDS]),
-        gte(alerts.createdAt, since),
-        lt(alerts.createdAt, until),
+        within(alerts.createdAt, since, until),
         sql`${alerts.payload} <> '{}'`,
       ),
     )

@@ -6,9 +6,15 @@ import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { CategorySnapshot } from '../../market/index.js';
 import type { Db } from '../db.js';
 import { categories, categoryAppsSeen, categoryRanks, categorySnapshots } from '../schema.js';
+import { within } from '../window.js';
 import { ensureCategory } from './categories.js';
 import { latestListing } from './listings.js';
 import type { MarketRunStatus } from './runs.js';
+
+/** A category's successful snapshots: not its gaps (failed or unavailable). */
+function successfulOf(category: string) {
+  return and(eq(categorySnapshots.categoryHandle, category), eq(categorySnapshots.status, 'ok'));
+}
 
 /** Each category's latest successful snapshot (categories never snapshotted are absent). */
 export function latestSnapshots(db: Db, handles: readonly string[]): Map<string, CategorySnapshot> {
@@ -17,7 +23,7 @@ export function latestSnapshots(db: Db, handles: readonly string[]): Map<string,
     const row = db
       .select({ snapshot: categorySnapshots.snapshot })
       .from(categorySnapshots)
-      .where(and(eq(categorySnapshots.categoryHandle, handle), eq(categorySnapshots.status, 'ok')))
+      .where(successfulOf(handle))
       .orderBy(desc(categorySnapshots.takenAt), desc(categorySnapshots.id))
       .limit(1)
       .get();
@@ -116,13 +122,7 @@ export function snapshotsSince(db: Db, category: string, since: Date): CategoryS
   return db
     .select({ snapshot: categorySnapshots.snapshot })
     .from(categorySnapshots)
-    .where(
-      and(
-        eq(categorySnapshots.categoryHandle, category),
-        eq(categorySnapshots.status, 'ok'),
-        gte(categorySnapshots.takenAt, since),
-      ),
-    )
+    .where(and(successfulOf(category), gte(categorySnapshots.takenAt, since)))
     .orderBy(asc(categorySnapshots.takenAt))
     .all()
     .map((row) => row.snapshot as CategorySnapshot);
@@ -218,11 +218,7 @@ export function categorySnapshotsBetween(
     .select(STORED_SNAPSHOT)
     .from(categorySnapshots)
     .where(
-      and(
-        eq(categorySnapshots.categoryHandle, category),
-        gte(categorySnapshots.takenAt, since),
-        lt(categorySnapshots.takenAt, until),
-      ),
+      and(eq(categorySnapshots.categoryHandle, category), within(categorySnapshots.takenAt, since, until)),
     )
     .orderBy(asc(categorySnapshots.takenAt), asc(categorySnapshots.id))
     .all()
@@ -234,13 +230,7 @@ export function lastSnapshotBefore(db: Db, category: string, before: Date): Stor
   const row = db
     .select(STORED_SNAPSHOT)
     .from(categorySnapshots)
-    .where(
-      and(
-        eq(categorySnapshots.categoryHandle, category),
-        eq(categorySnapshots.status, 'ok'),
-        lt(categorySnapshots.takenAt, before),
-      ),
-    )
+    .where(and(successfulOf(category), lt(categorySnapshots.takenAt, before)))
     .orderBy(desc(categorySnapshots.takenAt), desc(categorySnapshots.id))
     .limit(1)
     .get();
@@ -258,11 +248,7 @@ export function firstSeenBetween(
     .select({ handle: categoryAppsSeen.appHandle, firstSeenAt: categoryAppsSeen.firstSeenAt })
     .from(categoryAppsSeen)
     .where(
-      and(
-        eq(categoryAppsSeen.categoryHandle, category),
-        gte(categoryAppsSeen.firstSeenAt, since),
-        lt(categoryAppsSeen.firstSeenAt, until),
-      ),
+      and(eq(categoryAppsSeen.categoryHandle, category), within(categoryAppsSeen.firstSeenAt, since, until)),
     )
     .orderBy(asc(categoryAppsSeen.firstSeenAt), asc(categoryAppsSeen.appHandle))
     .all();

@@ -1,6 +1,5 @@
 import type { DiscordMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
-import { DeliveryError } from './errors.js';
 import { ChatWebhook, type JsonAnswer, redactUrls } from './json-post.js';
 
 /** When Discord asks to wait without saying how long. */
@@ -21,16 +20,6 @@ export function discordRetryAfterMs(answer: Pick<JsonAnswer, 'headers' | 'body'>
   return parseRetryAfter(answer.headers.get('retry-after'));
 }
 
-/** Discord's own words for a refusal (`{"message": "Invalid Form Body", …}`), short and URL-free. */
-function discordReason(body: string): string {
-  try {
-    const message = (JSON.parse(body) as { message?: unknown }).message;
-    return typeof message === 'string' && message !== '' ? ` (${redactUrls(message).slice(0, 100)})` : '';
-  } catch {
-    return '';
-  }
-}
-
 /**
  * A Discord channel webhook. Its URL holds the webhook's token: errors name the channel and the status,
  * never the URL.
@@ -38,23 +27,23 @@ function discordReason(body: string): string {
 export class DiscordSender extends ChatWebhook<DiscordMessage> {
   protected readonly service = 'Discord';
 
-  protected refusal(answer: JsonAnswer): DeliveryError {
-    const { status } = answer;
-    const what = `Discord answered HTTP ${status}${discordReason(answer.body)}`;
-    if (status === 429) {
-      return new DeliveryError(this.name, what, {
-        retryAfterMs: discordRetryAfterMs(answer) ?? DEFAULT_WAIT_MS,
-      });
+  /** Discord's own words for a refusal (`{"message": "Invalid Form Body", …}`), short and URL-free. */
+  protected reason(body: string): string {
+    try {
+      const message = (JSON.parse(body) as { message?: unknown }).message;
+      return typeof message === 'string' && message !== '' ? ` (${redactUrls(message).slice(0, 100)})` : '';
+    } catch {
+      return '';
     }
-    if (status >= 400 && status < 500) {
-      const hint =
-        status === 401 || status === 403 || status === 404
-          ? 'the webhook is gone or its URL is wrong: make a new one in the channel settings (Integrations)'
-          : 'it refused the message, so retrying cannot help';
-      return new DeliveryError(this.name, `${what}: ${hint}, then \`reviewwatch notify retry\``, {
-        permanent: true,
-      });
-    }
-    return new DeliveryError(this.name, what);
+  }
+
+  protected retryWait(answer: JsonAnswer): number | undefined {
+    return answer.status === 429 ? (discordRetryAfterMs(answer) ?? DEFAULT_WAIT_MS) : undefined;
+  }
+
+  protected permanentHint(status: number): string {
+    return status === 401 || status === 403 || status === 404
+      ? 'the webhook is gone or its URL is wrong: make a new one in the channel settings (Integrations)'
+      : 'it refused the message, so retrying cannot help';
   }
 }

@@ -57,7 +57,8 @@ export function redactUrls(text: string): string {
 
 /**
  * A chat service's incoming webhook whose URL is its secret (Teams, Discord): posts the message, and on
- * anything but a 2xx throws what the service's `refusal` makes of the answer.
+ * anything but a 2xx throws a DeliveryError that the service's hooks fill in: its reason, whether and how
+ * long to wait, and what to fix when a 4xx makes retrying pointless.
  */
 export abstract class ChatWebhook<M> implements Transport<M> {
   readonly name: string;
@@ -75,9 +76,34 @@ export abstract class ChatWebhook<M> implements Transport<M> {
   async post(message: M): Promise<void> {
     const answer = await postJson(this.name, this.service, this.#url, message, this.#timeoutMs);
     if (answer.status >= 200 && answer.status < 300) return;
-    throw this.refusal(answer);
+    throw this.#refusal(answer);
   }
 
-  /** The error for an answer that is not a 2xx: permanent, or retried (after its wait). */
-  protected abstract refusal(answer: JsonAnswer): DeliveryError;
+  /**
+   * The error for an answer that is not a 2xx: retried after the service's wait when it asks for one,
+   * permanent for any other 4xx (the message or the webhook is wrong), else retried as transient.
+   */
+  #refusal(answer: JsonAnswer): DeliveryError {
+    const { status } = answer;
+    const what = `${this.service} answered HTTP ${status}${this.reason(answer.body)}`;
+    const wait = this.retryWait(answer);
+    if (wait !== undefined) return new DeliveryError(this.name, what, { retryAfterMs: wait });
+    if (status >= 400 && status < 500) {
+      return new DeliveryError(
+        this.name,
+        `${what}: ${this.permanentHint(status)}, then \`reviewwatch notify retry\``,
+        { permanent: true },
+      );
+    }
+    return new DeliveryError(this.name, what);
+  }
+
+  /** The service's own words for a refusal, short and URL-free, as " (…)"; '' when it gave none. */
+  protected abstract reason(body: string): string;
+
+  /** How long to wait before retrying an answer that asks for a wait (a 429), in ms; undefined for others. */
+  protected abstract retryWait(answer: JsonAnswer): number | undefined;
+
+  /** What went wrong and what to fix, for a 4xx that no retry can help. */
+  protected abstract permanentHint(status: number): string;
 }

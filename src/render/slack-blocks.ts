@@ -4,7 +4,7 @@
  * parameter says it is plain, and cut it to Slack's limits after escaping, so no message is rejected.
  */
 import { escapeMrkdwn, oneLine, truncate } from './escape.js';
-import { type DataSource, SIMULATED_NOTE } from './wording.js';
+import { type DataSource, SIMULATED_NOTE, tagSimulated } from './wording.js';
 
 export interface PlainTextObject {
   type: 'plain_text';
@@ -113,15 +113,19 @@ export function section(text: string): SectionBlock {
   return { type: 'section', text: mrkdwn(text) };
 }
 
-/** The notification text from plain text: one line, escaped, within Slack's limit. */
-export function fallback(text: string): string {
-  return truncate(escapeMrkdwn(oneLine(text)), SLACK_LIMITS.fallbackText);
+/**
+ * The notification text from plain text: tagged when the data is simulated, one line, escaped, within
+ * Slack's limit.
+ */
+export function fallback(text: string, source: DataSource): string {
+  return truncate(escapeMrkdwn(oneLine(tagSimulated(text, source))), SLACK_LIMITS.fallbackText);
 }
 
 /**
- * Under the header of a message built from simulated data: the note, in a block of its own so it cannot
- * be cut off with a long review. None for real data.
+ * A message's top: the header (plain text, tagged when the data is simulated) and under it, for simulated
+ * data, the note, in a block of its own so it cannot be cut off with a long review.
  */
-export function simulatedBlocks(source: DataSource): ContextBlock[] {
-  return source.simulated === true ? [context(`:warning: *${escapeMrkdwn(SIMULATED_NOTE)}*`)] : [];
+export function headerBlocks(headline: string, source: DataSource): SlackBlock[] {
+  const note = source.simulated === true ? [context(`:warning: *${escapeMrkdwn(SIMULATED_NOTE)}*`)] : [];
+  return [header(tagSimulated(headline, source)), ...note];
 }

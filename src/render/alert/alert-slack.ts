@@ -22,13 +22,12 @@ import {
   context,
   fallback,
   field,
-  header,
+  headerBlocks,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
   section,
-  simulatedBlocks,
   slackBlocksSize,
 } from '../slack-blocks.js';
 import {
@@ -44,7 +43,6 @@ import {
   reviewerLine,
   reviewerName,
   severityLabel,
-  tagSimulated,
   tenureText,
 } from '../wording.js';
 import {
@@ -109,11 +107,6 @@ function buttons(all: readonly Link[]): ActionsBlock[] {
   ];
 }
 
-/** The header, and under it the simulated-data note when there is one. */
-function top(headline: string, options: SlackRenderOptions): SlackBlock[] {
-  return [header(tagSimulated(headline, options)), ...simulatedBlocks(options)];
-}
-
 function footer(options: SlackRenderOptions, note?: string): ContextBlock[] {
   const parts: string[] = [];
   if (note !== undefined) parts.push(note);
@@ -130,7 +123,7 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   // Each part is capped so that even text made of quotes and backslashes (twice as long as JSON) keeps
   // the whole message under SLACK_LIMITS.message.
   const blocks: SlackBlock[] = [
-    ...top(`${stars(review.rating)} ${reviewHeadline(alert)}`, options),
+    ...headerBlocks(`${stars(review.rating)} ${reviewHeadline(alert)}`, options),
     section(quote(content, SLACK_LIMITS.sectionText)),
     {
       type: 'section',
@@ -151,10 +144,8 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
   const said = content === '' ? '(no text)' : `"${excerpt(content, 200)}"`;
   return {
     text: fallback(
-      tagSimulated(
-        `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)})${rating ? `, ${rating.toLowerCase()}` : ''}: ${said}`,
-        options,
-      ),
+      `${stars(review.rating)} ${reviewHeadline(alert)} by ${reviewerName(review)} (${severityLabel(severity)})${rating ? `, ${rating.toLowerCase()}` : ''}: ${said}`,
+      options,
     ),
     blocks,
   };
@@ -163,9 +154,9 @@ function renderReview(alert: ReviewAlert, options: SlackRenderOptions): SlackMes
 function renderDrop(alert: RatingDropAlert, options: SlackRenderOptions): SlackMessage {
   const explanation = dropExplanation(alert);
   return {
-    text: fallback(tagSimulated(`▼ ${dropHeadline(alert)}: ${explanation}`, options)),
+    text: fallback(`▼ ${dropHeadline(alert)}: ${explanation}`, options),
     blocks: [
-      ...top(`▼ ${dropHeadline(alert)}`, options),
+      ...headerBlocks(`▼ ${dropHeadline(alert)}`, options),
       { type: 'section', fields: dropFacts(alert).map((f) => field(f.label, f.value)) },
       section(`*What explains it:* ${escapeMrkdwn(explanation)}`),
       ...actions(alert, options),
@@ -217,14 +208,12 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
   const headline = incidentHeadline(alert);
   return {
     text: fallback(
-      tagSimulated(
-        `⚠ ${headline} (${priorityLabel(alert.priority)})${alert.about ? `: ${alert.about}` : ''}`,
-        options,
-      ),
+      `⚠ ${headline} (${priorityLabel(alert.priority)})${alert.about ? `: ${alert.about}` : ''}`,
+      options,
     ),
     blocks: fitList(
       [
-        ...top(`⚠ ${headline}`, options),
+        ...headerBlocks(`⚠ ${headline}`, options),
         context(
           `*Priority:* ${priorityLabel(alert.priority)}${alert.about ? ` · ${escapeMrkdwn(alert.about)}` : ''}`,
         ),
@@ -250,14 +239,12 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
   });
   return {
     text: fallback(
-      tagSimulated(
-        `★ ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,
-        options,
-      ),
+      `★ ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,
+      options,
     ),
     blocks: fitList(
       [
-        ...top(`★ ${headline}`, options),
+        ...headerBlocks(`★ ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
         ...(shared ? [context(`*What they share:* ${escapeMrkdwn(shared)}`)] : []),
         ...(rating ? [context(`▼ ${rating}`)] : []),
@@ -281,9 +268,9 @@ function renderSpike(alert: TopicSpikeAlert, options: SlackRenderOptions): Slack
     .join('\n');
   const first = alert.quotes[0];
   return {
-    text: fallback(tagSimulated(`📈 ${headline}${first ? `: "${quoteLine(first).text}"` : ''}`, options)),
+    text: fallback(`📈 ${headline}${first ? `: "${quoteLine(first).text}"` : ''}`, options),
     blocks: [
-      ...top(`📈 ${headline}`, options),
+      ...headerBlocks(`📈 ${headline}`, options),
       { type: 'section', fields: spikeFacts(alert).map((f) => field(f.label, f.value)) },
       ...quotes.slice(0, 5),
       section(truncate(`*What changed around it:*\n${changed}`, SLACK_LIMITS.sectionText)),
@@ -301,7 +288,7 @@ function renderMarket(alert: MarketAlert, options: SlackRenderOptions): SlackMes
   const doc = marketDoc(alert, options);
   const lines = doc.lines.map((line) => `• ${escapeMrkdwn(line)}`).join('\n');
   const blocks: SlackBlock[] = [
-    ...top(doc.title, options),
+    ...headerBlocks(doc.title, options),
     ...(doc.summary === undefined ? [] : [context(escapeMrkdwn(doc.summary))]),
     ...(doc.facts.length > 0
       ? [{ type: 'section' as const, fields: doc.facts.slice(0, 10).map((f) => field(f.label, f.value)) }]
@@ -314,7 +301,7 @@ function renderMarket(alert: MarketAlert, options: SlackRenderOptions): SlackMes
   ];
   const first = doc.lines[0];
   return {
-    text: fallback(tagSimulated(first === undefined ? doc.title : `${doc.title}: ${first}`, options)),
+    text: fallback(first === undefined ? doc.title : `${doc.title}: ${first}`, options),
     blocks,
   };
 }

@@ -48,6 +48,9 @@ export interface MarketDoc {
   links: Link[];
 }
 
+/** What each kind of alert says; its priority (the alert's) and its links are the same rule for all. */
+type DocContent = Omit<MarketDoc, 'priority' | 'links'>;
+
 function name(text: string, fallback: string): string {
   return truncate(oneLine(text) || oneLine(fallback) || 'unnamed', MAX_NAME);
 }
@@ -162,7 +165,7 @@ function reasonLine(reason: RankReason, kind: RankMoveAlert['move']['kind']): st
   }
 }
 
-function rankDoc(alert: RankMoveAlert): Omit<MarketDoc, 'links'> {
+function rankDoc(alert: RankMoveAlert): DocContent {
   const { move } = alert;
   const facts: Fact[] = [
     { label: 'Category', value: categoryName(alert.category) },
@@ -181,7 +184,6 @@ function rankDoc(alert: RankMoveAlert): Omit<MarketDoc, 'links'> {
   facts.push({ label: 'Priority', value: priorityLabel(alert.priority) });
   return {
     title: rankHeadline(alert),
-    priority: alert.priority,
     summary:
       'Organic rank (ads apart), beyond its usual wobble over two snapshots, and not the whole category moving.',
     facts,
@@ -283,7 +285,7 @@ function capLines(lines: readonly string[]): string[] {
 
 export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
   const links = marketLinks(alert, source);
-  let doc: Omit<MarketDoc, 'links'>;
+  let doc: DocContent;
   switch (alert.kind) {
     case 'rank':
       doc = rankDoc(alert);
@@ -292,7 +294,6 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
       const own = alert.reshuffle.ownApps.filter((a) => a.from !== null || a.to !== null);
       doc = {
         title: reshuffleHeadline(alert),
-        priority: alert.priority,
         summary:
           'The marketplace reordered the category: most apps moved at once, so no one app did this. Rank alerts wait until the apps settle at their new levels.',
         facts: [
@@ -307,7 +308,6 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
     case 'entrants':
       doc = {
         title: entrantsHeadline(alert),
-        priority: alert.priority,
         summary: 'Apps the tracked pages of this category had never ranked before.',
         facts: [{ label: 'Category', value: categoryName(alert.category) }],
         linesLabel: 'New entrants',
@@ -317,7 +317,6 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
     case 'listing':
       doc = {
         title: listingHeadline(alert),
-        priority: alert.priority,
         facts: [
           { label: 'App', value: `${appName(alert.app)} (${alert.role})` },
           { label: 'Priority', value: priorityLabel(alert.priority) },
@@ -329,7 +328,6 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
     case 'developer':
       doc = {
         title: developerHeadline(alert),
-        priority: alert.priority,
         facts: [
           {
             label: 'Developer of',
@@ -349,7 +347,7 @@ export function marketDoc(alert: MarketAlert, source: DataSource): MarketDoc {
     default:
       return assertNever(alert, 'market alert kind');
   }
-  return { ...doc, lines: capLines(doc.lines), links };
+  return { ...doc, priority: alert.priority, lines: capLines(doc.lines), links };
 }
 
 /** The short subject of a market alert's email. */

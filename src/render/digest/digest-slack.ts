@@ -14,15 +14,14 @@ import {
   context,
   fallback,
   fitsSlack,
-  header,
+  headerBlocks,
   type SectionBlock,
   SLACK_LIMITS,
   type SlackBlock,
   type SlackMessage,
   section,
-  simulatedBlocks,
 } from '../slack-blocks.js';
-import { excerpt, reviewContent, reviewerName, severityLabel, tagSimulated } from '../wording.js';
+import { excerpt, reviewContent, reviewerName, severityLabel } from '../wording.js';
 import { marketSlackEntries } from './digest-market.js';
 import { TOPICS_TITLE, topicsSlackEntries } from './digest-topics.js';
 import { acknowledgedSentence, openSentence, triageLinks } from './digest-triage.js';
@@ -112,8 +111,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   const summary = summarySentence(data);
   const note = coverageNote(data.coverage, period.timezone, product);
   const before: SlackBlock[] = [
-    header(tagSimulated(title, options)),
-    ...simulatedBlocks(options),
+    ...headerBlocks(title, options),
     ...(note === undefined ? [] : [section(`:information_source: ${escapeMrkdwn(note)}`)]),
     section(escapeMrkdwn(summary)),
   ];
@@ -161,7 +159,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
   for (let shown = entries.length - 1; shown >= 0 && !fitsSlack(blocks); shown -= 1) blocks = build(shown);
 
   return {
-    text: fallback(tagSimulated(`${title}: ${note === undefined ? '' : `${note} `}${summary}`, options)),
+    text: fallback(`${title}: ${note === undefined ? '' : `${note} `}${summary}`, options),
     blocks,
   };
 }

@@ -24,7 +24,7 @@ import { keysDialog } from './keys.js';
 import { csrfField, fold, type LivePage, layout } from './layout.js';
 import { topicChips } from './topic-chips.js';
 
-/** A change just made, said above the list with a button that takes it back. */
+/** A change just made, said above the list or the review with a button that takes it back. */
 export interface UndoNotice {
   text: string;
   /** The audit rows of the change (triage_events ids), which the undo form sends back. */
@@ -194,9 +194,10 @@ function tabs(view: InboxView): SafeHtml {
   })}</ul></nav>`;
 }
 
-function undoNotice(view: InboxView, undo: UndoNotice): SafeHtml {
+/** What was just done and its Undo button: over the list, and over a review's page after a change there. */
+export function undoNotice(principal: Principal, undo: UndoNotice): SafeHtml {
   return html`<div class="notice" role="status" id="undo-notice"><span>${undo.text}</span>
-<form class="inline" method="post" action="/reviews/undo" data-replace>${csrfField(view.principal)}
+<form class="inline" method="post" action="/reviews/undo" data-replace>${csrfField(principal)}
   <input type="hidden" name="events" value="${undo.events.join(',')}">
   <input type="hidden" name="back" value="${undo.back}">
   <button type="submit">Undo</button></form></div>`;
@@ -215,7 +216,7 @@ ${
 <ul>${view.problems.map((p) => html`<li>${p.message}</li>`)}</ul></div>`
     : ''
 }
-${view.undo ? undoNotice(view, view.undo) : ''}
+${view.undo ? undoNotice(view.principal, view.undo) : ''}
 ${view.bulkError ? html`<p class="error" role="alert" id="bulk-error">${view.bulkError}</p>` : ''}
 ${page ? listOf(view, page) : ''}`;
   // The view's own count is on its tab; the title leads with the open count, kept live (web/live.ts).

@@ -7,7 +7,7 @@ import { plural } from '../../util/plural.js';
 import type { Principal } from '../auth.js';
 import { html, type SafeHtml, safeUrl } from '../html.js';
 import { formatTime, type Presenter } from '../present.js';
-import { removedMark, reviewHref, reviewTimes, starsOf, type UndoNotice } from './inbox.js';
+import { removedMark, reviewHref, reviewTimes, starsOf, type UndoNotice, undoNotice } from './inbox.js';
 import { keysDialog } from './keys.js';
 import { csrfField, type LivePage, layout } from './layout.js';
 import { topicChips } from './topic-chips.js';
@@ -142,7 +142,7 @@ export function reviewPage(view: ReviewView): string {
         ['critical', 'high', 'medium', 'low'].indexOf(a) - ['critical', 'high', 'medium', 'low'].indexOf(b),
     )[0];
   const body = html`${listNav(view)}
-${view.undo ? undoForm(view, view.undo) : ''}
+${view.undo ? undoNotice(view.principal, view.undo) : ''}
 <article class="review" aria-labelledby="review-title">
   <h1 id="review-title">${starsOf(review.rating)} <a href="/apps/${app.handle}">${app.name}</a>${app.role === 'competitor' ? html` <span class="muted small">(competitor)</span>` : ''}</h1>
   <p class="muted">${review.reviewer || 'anonymous'} · ${review.location}${review.timeUsingApp ? html` · ${review.timeUsingApp}` : ''}${
@@ -201,12 +201,4 @@ ${triagePanel(view)}
     body,
     live: view.live,
   });
-}
-
-function undoForm(view: ReviewView, undo: UndoNotice): SafeHtml {
-  return html`<div class="notice" role="status" id="undo-notice"><span>${undo.text}</span>
-<form class="inline" method="post" action="/reviews/undo" data-replace>${csrfField(view.principal)}
-  <input type="hidden" name="events" value="${undo.events.join(',')}">
-  <input type="hidden" name="back" value="${undo.back}">
-  <button type="submit">Undo</button></form></div>`;
 }

@@ -30,6 +30,7 @@ const SERVICES = [
   'google|facebook|instagram|tiktok|pinterest|youtube|amazon|ebay|etsy|walmart|aliexpress|printful|printify',
   'yotpo|pagefly|gempages|shogun|judge.me|judgeme|loox|stamped|okendo|recharge|smile|rivo|ali|dsers|oberlo',
   'stripe|paypal|klarna|afterpay|quickbooks|xero|netsuite|shipstation|ups|fedex|usps|dhl|sendle|easyship|shippo',
+  'slack|sendgrid|twilio|airtable|mailerlite|activecampaign|sendinblue|brevo|convertkit|ga4|gtm|whatsapp|trustpilot|sezzle',
 ].join('|');
 
 /** What a store keeps that an app can lose: the objects of data-loss's verbs. */
@@ -37,11 +38,16 @@ const STORE_DATA = [
   'data|order|product|setting|content|customer|record|review|image|photo|picture|description|inventory',
   'history|subscriber|contact|variant|collection|translation|listing|everything|work|change|information',
   'info|tag|metafield|flow|template|page|menu|discount|code|wishlist|chart|label|email|list|post|rule',
-  'redirect|setup|configuration|customization|price|all|=them',
+  'redirect|setup|configuration|customization|price|all|=them|section|homepage|catalog|catalogue|note|blog',
+  'article|category|file|stock',
 ].join('|');
 
 const LOSS_VERBS =
-  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased';
+  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled';
+
+/** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
+const CAPABILITY =
+  'feature|features|option|options|setting|settings|field|fields|button|filter|filters|toggle|ability|way|mode|report|reports|reporting|export|template|templates|layout|layouts|integration|analytics|customization|customisation';
 
 const billing: TopicDefinition = {
   name: 'billing',
@@ -110,6 +116,9 @@ const bugs: TopicDefinition = {
     'broken|broke|break|breaks|breaking',
     '!work|=works|=worked|working',
     'stopped|stop ... working|loading|showing|syncing|displaying|triggering|sending|updating|counting|applying',
+    'stopped|stop ... refreshing|tracking|recording|importing|exporting|posting|publishing|rendering|responding',
+    'stopped|stop ... connecting|capturing|collecting|pulling|firing|running|functioning|redirecting|saving',
+    'stopped|stop ... calculating|opening|uploading|processing|generating|populating|appearing|converting',
     '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click',
     'jumps|jumping ... around',
     '~issue',
@@ -131,13 +140,29 @@ const bugs: TopicDefinition = {
     'fix ... bug|bugs|issue|issues|problem|glitch|error|crash|it',
     'not showing|displaying|loading|syncing|saving|updating',
     'randomly',
-    'keeps ... resetting|disappearing|crashing|logging|showing|popping',
+    'keeps|kept|keep ... resetting|disappearing|crashing|logging|showing|popping|freezing|failing|breaking',
+    'keeps|kept|keep ... reverting|glitching|duplicating|sending|throwing|refreshing|redirecting|dropping',
+    // Things that keep happening on their own, or that the merchant has to undo by hand.
+    'logs|logged|logging|kicks|kicked|kicking ... me|us|you out',
+    'reset|resets|resetting itself|randomly|every|each|whenever',
+    'have|has|had|having to reconnect|reinstall|restart|reload|refresh|re-enable|reactivate|re-connect|re-install',
+    'even after|though closing|closed|dismissing|dismissed|disabling|disabled|turning|hiding',
+    'intermittent|intermittently',
+    'outage|outages|downtime',
+    'miscalculat*|misaligned|misalignment|mislabel*',
+    'goes|went|turns|turned blank|white',
+    '!log|login|sign ... in|into',
+    '!import|export|upload|publish|post|tag|print|refresh|track|capture|record|populate|link|redirect',
+    'off by',
+    'same email|emails|message|messages|notification|notifications|sms|text|order|review|popup ... twice|times|repeatedly',
+    'but not on|in|at|when|after|for',
     '404|500|502|503 error|errors|page',
     'error 404|500',
     'stable|unstable|reliable|unreliable|reliability|stability',
     'rock solid|rock-solid',
     'mess|messes|messed|messing ... up',
-    'covers|covering|overlaps|overlapping',
+    'covers|covering|covered ... button|buttons|text|menu|cart|header|footer|content|chat|logo|image|images|widget|banner|popup|bar|icon|price|title|checkout|field',
+    'overlaps|overlapping',
     'disappear|disappeared|disappears|vanished',
   ],
   unless: [
@@ -149,6 +174,13 @@ const bugs: TopicDefinition = {
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     `${STORE_DATA} ... disappeared|vanished|disappear|disappears`,
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
+    // Idioms and the merchant's own doing, not a malfunction.
+    'stuck with|paying',
+    'broken link|links',
+    // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).
+    'no|without way|option|ability|button|setting to',
+    'i|we|you ... mess|messed|messing',
+    'understand|understood|understands|explained|described ... problem|issue',
   ],
 };
 
@@ -162,7 +194,8 @@ const performance: TopicDefinition = {
     'speed|speedy|snappy',
     'pagespeed',
     'load|loading ... time|times|speed|forever|ages',
-    'takes|took|take ... forever|ages|second|seconds|secs ... to',
+    'takes|took|take ... forever|ages|second|seconds|secs|minutes|mins|hours ... to',
+    'long|while to load|loading|open|respond|sync|save|appear',
     'loading|load|loads in',
     'loads ... fast|quickly|instantly|slowly',
     'fast|quick|quickly|lightning|blazing|instantly|instant',
@@ -184,7 +217,11 @@ const performance: TopicDefinition = {
   unless: [
     'performance ... report|reports|tracking|metrics|data|stats',
     'fast|quick|quickly|slow|speedy|lightning|instant|instantly ... support|reply|replies|response|responses|responded|replied|answer|answered|setup|install|installation|help|service|team|fix|fixed|setting|shipping|delivery|respond|answers|turnaround',
-    'fast|quick|quickly|slow|speedy ... to ... set|install|respond|reply|answer|help|fix|get|learn|use',
+    'fast|quick|quickly|slow|speedy to set|install|respond|reply|answer|help|fix|get|learn|use|configure',
+    'fast|quick|quickly|slow|speedy and|& easy|simple|painless|straightforward to set|install|respond|reply|answer|help|fix|get|learn|use|configure',
+    // Time a person takes: finding a setting is usability, hearing back is support.
+    'from install|installing|installation|download|signup|sign-up',
+    'ages|forever|hours|days|weeks|minutes|mins|min to find|figure|learn|understand|set|configure|install|reply|respond|answer|hear|work|get',
     'answered|replied|responded|helped|fixed|sorted|resolved|respond|reply|answer ... quickly|fast|quick',
     'support|team|they|dev|developer|developers|devs|reply|replies|response|responses|service|setup|install ... fast|quick|quickly|slow|speedy|lightning|instantly',
     'quick question|look|fix|view|start|setup',
@@ -232,6 +269,18 @@ const support: TopicDefinition = {
     'quick|fast|great|prompt|amazing|excellent help',
     'their team',
     'thanks|thank ... for ... help',
+    'crickets',
+    'communication|communicate|communicating|communicative',
+    'spoke|talked|chatted|chatting to|with',
+    'screen share|screenshare|screen-share|video call|zoom call',
+    'walked|walking|walks me|us through',
+    'their staff',
+    'been emailing|messaging|chasing|calling',
+    'emailed|messaged|chased twice|repeatedly',
+    'above and beyond',
+    // The developer reaching out or doing bespoke work.
+    'they|developer|developers|team|devs emailed|contacted|messaged|notified|warned|reached|told|offered|explained|walked',
+    'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
   ],
   unless: [
     // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
@@ -251,6 +300,7 @@ const support: TopicDefinition = {
     'chat widget|app|bubble|box',
     `pos|api|language|languages|currency|currencies|rtl|multilingual|multi-currency|own|${SERVICES} support`,
     '!asked',
+    'guide|guides|video|videos|tutorial|tutorials|docs|documentation|article|articles|faq|instructions ... helpful|unhelpful|useful',
   ],
 };
 
@@ -281,6 +331,11 @@ const setup: TopicDefinition = {
     'touch|edit|write|paste|pasting|copy|editing ... code|liquid|css|=theme.liquid',
     'hooked ... up',
     'minutes|mins|min ... to set|install|configure|get',
+    'helped|helping|help me|us connect|install|set|configure|integrate|setup',
+    'from install|installing|installation|download to',
+    'wizard|walkthrough',
+    'app embed|embeds',
+    'add|adding|insert|inserting ... code|snippet|script',
   ],
   unless: ['uninstall*', 'size guide|guides', 'shopping guide', 'set up manually', "i'd set up"],
 };
@@ -309,6 +364,7 @@ const integrations: TopicDefinition = {
     'sync|syncs|synced|syncing ... with|to',
     'works|work|worked|working with',
     'dawn|debut',
+    'pixel|pixels',
     'os 2.0|=os2',
     'online store 2.0',
     'plays|play|playing nice|nicely|well with',
@@ -318,7 +374,8 @@ const integrations: TopicDefinition = {
   ],
   unless: [
     'youtube video|videos|tutorial|tutorials|channel',
-    'theme problem|issue|change|changes|switch',
+    'theme problem|issue|change|changes|switch|edit|edits|editing',
+    'google ranking|rankings|rank|ranks|traffic|position|positions',
     'theme editor|customizer|customiser|settings|code|files|file|liquid|section|sections|editor',
     'in|into|from ... my|the|our theme',
     `compared to|with ... ${SERVICES}`,
@@ -373,6 +430,26 @@ const features: TopicDefinition = {
     'variety|capable|complete|bare|bare-bones|barebones|basic features',
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     'exactly what ... needed|need|wanted',
+    'all-in-one|all in one',
+    'in one place',
+    'automatic|automated|daily|hourly|built-in|one-click|auto backup|backups',
+    'undo',
+    'version|revision history',
+    'roll|rolled|rolling back',
+    'customers|shoppers|buyers|visitors|subscribers can|could',
+    'capable|versatile|feature-rich|feature-packed|full-featured',
+    'unlimited',
+    `requested|asked|suggested|suggesting ... ${CAPABILITY}`,
+    'would|gladly|happily pay',
+    'hope|hoping|hopefully ... add|adds|adding|include|implement|introduce',
+    'if only it|there|they|you',
+    'would be ... nice|great|good|awesome|helpful|useful|cool|handy',
+    `no|without|lacks|lacking ${CAPABILITY}`,
+    'can|could you|they ... add|include|make|implement',
+    'should|needs to|need to let|allow|include|offer|support',
+    'only offers|has|includes|provides|gives|supports',
+    'can also|even|now',
+    'not possible to',
   ],
   unless: [
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -383,6 +460,11 @@ const features: TopicDefinition = {
     'theme ... customised|customized',
     'you can|could ... reach|contact|email|tell|see that|expect',
     '!have|had ... issue|issues|problem|problems|bug|bugs|time|luck|reply|response',
+    // Idioms: "never let me down", "offered a refund", "Exactly what we needed." as a verdict.
+    'let|lets ... down',
+    'offer|offered|offers|offering ... credit|refund|discount|compensation|solution|apology|help|fix|workaround',
+    '^exactly what',
+    'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
   ],
 };
 
@@ -393,6 +475,7 @@ const dataLoss: TopicDefinition = {
     'data loss',
     `${LOSS_VERBS} ... ${STORE_DATA}`,
     `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappeared|vanished|overwritten|corrupted|missing|reset|removed`,
+    `${STORE_DATA} ... undone|reverted|scrambled|cleared|emptied`,
     'wiped',
     'corrupt*',
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -411,6 +494,8 @@ const dataLoss: TopicDefinition = {
     'lost ... sale|money|customer|revenue|traffic|time|hour|day|trust|faith|patience|conversion',
     'i|we|you ... deleted|removed|delete|remove',
     'removed|remove|deleted|delete ... app|it',
+    'page|pages ... refresh|refreshed|refreshes|reload|reloaded|reloads|load|loads',
+    'sale|sales|money|revenue|traffic|ranking|rankings|seo|conversion|conversions|profit|profits ... went|gone',
   ],
 };
 
@@ -447,6 +532,13 @@ const usability: TopicDefinition = {
   weight: 0,
   words: [
     'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated to use|navigate|understand|find|learn',
+    'smooth|pleasant|painful|fun|nice|clunky|tedious|awkward|frustrating|cumbersome|quick|fast|breeze|pain|joy|nightmare|enjoyable|annoying to use|navigate|find',
+    'tedious|cumbersome|clumsy|awkward',
+    'too many clicks|steps|menus|screens|tabs|options|settings|buttons',
+    '!find ... where|how|setting|settings|option|options|button|menu',
+    'click|clicks|clicking|clicked around',
+    'self-explanatory|self explanatory',
+    'user experience',
     'user friendly|friendliness',
     'user-friendly|userfriendly',
     'intuitive|unintuitive|counterintuitive|counter-intuitive',

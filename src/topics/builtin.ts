@@ -43,7 +43,7 @@ const STORE_DATA = [
 ].join('|');
 
 const LOSS_VERBS =
-  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled';
+  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip';
 
 /** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
 const CAPABILITY =
@@ -102,6 +102,10 @@ const billing: TopicDefinition = {
     'recovered|made|generated|earned|revenue|sales|aov|value|up ... $*',
     'wholesale|compare-at|sale|retail price|prices|pricing',
     `${LOSS_VERBS} ... price|prices`,
+    'pay|paid|paying|charged full|regular|original|retail|sale price',
+    'sell|sells|selling|sold ... subscription|subscriptions',
+    'off by ... cent|cents|penny|pennies|dollar|dollars',
+    'hidden fees|fee',
   ],
 };
 
@@ -156,6 +160,12 @@ const bugs: TopicDefinition = {
     'off by',
     'same email|emails|message|messages|notification|notifications|sms|text|order|review|popup ... twice|times|repeatedly',
     'but not on|in|at|when|after|for',
+    'is|was|were|are|went|goes|turned|shows|showing|stays|stayed blank',
+    'still shows|showing|says|displays|appears|appearing',
+    'sometimes|occasionally|randomly ... show|shows|appear|appears|display|displays|fire|fires|send|sends|miss|misses|works|load|loads|crash|crashes|fail|fails',
+    'by itself',
+    'on its own',
+    '!checkout|check',
     '404|500|502|503 error|errors|page',
     'error 404|500',
     'stable|unstable|reliable|unreliable|reliability|stability',
@@ -179,6 +189,10 @@ const bugs: TopicDefinition = {
     'broken link|links',
     // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).
     'no|without way|option|ability|button|setting to',
+    'no|without|zero export|import|upload|post|tag|print|record|link|redirect|tracking|refresh|login',
+    'i|we|you ... stuck',
+    // Records attached to the wrong customer are corruption: data-loss (LABELLING.md, cases).
+    'attached|assigned|linked|merged|mapped to|with the wrong',
     'i|we|you ... mess|messed|messing',
     'understand|understood|understands|explained|described ... problem|issue',
   ],
@@ -189,6 +203,9 @@ const performance: TopicDefinition = {
   weight: 10,
   words: [
     'slow|slowly|slower|slowest|slowness|slowed|slows|slowing|sloo*',
+    'slowdown|slowdowns|slow-down|speedup',
+    'faster|fastest|quicker|quickest',
+    'light|lighter script|scripts|js|javascript|code|footprint|weight',
     'lag|lags|lagging|laggy|lagged',
     'sluggish',
     'speed|speedy|snappy',
@@ -225,6 +242,7 @@ const performance: TopicDefinition = {
     'answered|replied|responded|helped|fixed|sorted|resolved|respond|reply|answer ... quickly|fast|quick',
     'support|team|they|dev|developer|developers|devs|reply|replies|response|responses|service|setup|install ... fast|quick|quickly|slow|speedy|lightning|instantly',
     'quick question|look|fix|view|start|setup',
+    'crawling|crawled back',
   ],
 };
 
@@ -272,7 +290,9 @@ const support: TopicDefinition = {
     'crickets',
     'communication|communicate|communicating|communicative',
     'spoke|talked|chatted|chatting to|with',
-    'screen share|screenshare|screen-share|video call|zoom call',
+    'screenshare|screen-share',
+    'screen share',
+    'video|zoom call',
     'walked|walking|walks me|us through',
     'their staff',
     'been emailing|messaging|chasing|calling',
@@ -285,7 +305,8 @@ const support: TopicDefinition = {
   unless: [
     // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
     "doesnt|doesn't|dont|don't|didnt|didn't|wont|won't|cant|can't|cannot|not|does|do|also|now|will|fully|still support",
-    'to support|supports|supported',
+    'supports|supported',
+    'able|unable|want|wants|need|needs|going|used|designed|built|made|updated|plan|plans|planning|promised|ability|way|option|claims|claimed|supposed|meant|seems|seemed|tried|trying|try|enough|fully|easily to support',
     'support for',
     'help center|article|articles|docs|documentation',
     'responsive design|theme|layout|on mobile',
@@ -334,10 +355,19 @@ const setup: TopicDefinition = {
     'helped|helping|help me|us connect|install|set|configure|integrate|setup',
     'from install|installing|installation|download to',
     'wizard|walkthrough',
+    'in one|two|three|a|few|2|3|couple|single ... click|clicks',
     'app embed|embeds',
     'add|adding|insert|inserting ... code|snippet|script',
   ],
-  unless: ['uninstall*', 'size guide|guides', 'shopping guide', 'set up manually', "i'd set up"],
+  unless: [
+    'uninstall*',
+    'size guide|guides',
+    'shopping guide',
+    'set up manually',
+    "i'd set up",
+    // What removal leaves behind is uninstall.
+    'leftover|leftovers|left|remaining|old snippet|snippets|code|script|scripts',
+  ],
 };
 
 const integrations: TopicDefinition = {
@@ -380,7 +410,9 @@ const integrations: TopicDefinition = {
     'in|into|from ... my|the|our theme',
     `compared to|with ... ${SERVICES}`,
     `than|like|vs|over|instead ... ${SERVICES}`,
-    `switched|switching|moved|moving|migrated|migrating|replaced|replacing|went|go|going ... to|with|from|back ... ${SERVICES}`,
+    `switched|switching|moved|moving|migrated|migrating|replaced|replacing|went|go|going ... to|with|back ... ${SERVICES}`,
+    'from a|an|my|the|our csv|spreadsheet|excel|file',
+    'on|to|for another app|one',
     'meta description|descriptions|tags|tag|title|titles|fields|field|data',
     'happy|pleased|satisfied|wrong|worked|work ... with',
   ],
@@ -423,14 +455,15 @@ const features: TopicDefinition = {
     'powerful',
     'added|add|adding ... ability|option|feature|features|support',
     'they|developer|developers|team|devs ... added|add|shipped|built',
-    'asked|asking ... add|added|feature|option',
+    'asked|asking ... add|added|adding',
     'you can|could',
     'lets|let|allows|allow ... you|customers|me|us|shoppers',
     'every|all|any ... option|options|feature|features',
     'variety|capable|complete|bare|bare-bones|barebones|basic features',
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     'exactly what ... needed|need|wanted',
-    'all-in-one|all in one',
+    'all-in-one',
+    'all in one',
     'in one place',
     'automatic|automated|daily|hourly|built-in|one-click|auto backup|backups',
     'undo',
@@ -439,7 +472,8 @@ const features: TopicDefinition = {
     'customers|shoppers|buyers|visitors|subscribers can|could',
     'capable|versatile|feature-rich|feature-packed|full-featured',
     'unlimited',
-    `requested|asked|suggested|suggesting ... ${CAPABILITY}`,
+    `requested|suggested|suggesting ... ${CAPABILITY}`,
+    `asked|asking for ... ${CAPABILITY}`,
     'would|gladly|happily pay',
     'hope|hoping|hopefully ... add|adds|adding|include|implement|introduce',
     'if only it|there|they|you',
@@ -450,11 +484,21 @@ const features: TopicDefinition = {
     'only offers|has|includes|provides|gives|supports',
     'can also|even|now',
     'not possible to',
+    'variety|range|selection|choice|set of ... type|types|option|options|template|templates|design|designs|style|styles|layout|layouts|trigger|triggers|offer|offers|widget|widgets|format|formats|feature|features|rule|rules',
+    'nice|neat|great|lovely|clever|thoughtful touch',
+    'only on|in|with ... pro|premium|plus|paid|higher|advanced|top|business|enterprise|growth',
+    'unless|until i|you|we upgrade|pay',
+    'only show|shows|works|appear|appears|available on|in|for',
+    'only show|shows|appear|appears up on|in|for',
+    'bare-bones|barebones',
   ],
   unless: [
     'missing orders|products|data|reviews|images|settings|customers|content',
     'theme customiser|customizer|editor',
-    'product|variant options',
+    'product|variant option|options',
+    'product|theme|page|collection|liquid template|templates',
+    'edit|editing|edited ... template|templates',
+    'own support',
     'go|went|goes|gone|going missing',
     'customised|customized theme',
     'theme ... customised|customized',
@@ -476,6 +520,9 @@ const dataLoss: TopicDefinition = {
     `${LOSS_VERBS} ... ${STORE_DATA}`,
     `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappeared|vanished|overwritten|corrupted|missing|reset|removed`,
     `${STORE_DATA} ... undone|reverted|scrambled|cleared|emptied`,
+    `${STORE_DATA} ... still there|intact|safe|preserved`,
+    `took|takes|take|taking ... ${STORE_DATA} ... with it|them`,
+    'attached|assigned|linked|merged|mapped to|with the wrong',
     'wiped',
     'corrupt*',
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -524,6 +571,8 @@ const uninstall: TopicDefinition = {
   unless: [
     'remove|removed|removing|delete|deleted ... watermark|branding|badge|logo',
     'switch|switching|switched|moving|moved ... annual|monthly|yearly|plan|plans|tier|pro|basic|premium',
+    // Another app dropped for this one (LABELLING.md, uninstall).
+    'uninstalled|uninstalling|removed|ditched|deleted a|my|our different|other|previous|old|former app|apps|one',
   ],
 };
 
@@ -537,7 +586,13 @@ const usability: TopicDefinition = {
     'too many clicks|steps|menus|screens|tabs|options|settings|buttons',
     '!find ... where|how|setting|settings|option|options|button|menu',
     'click|clicks|clicking|clicked around',
-    'self-explanatory|self explanatory',
+    'self-explanatory',
+    'self explanatory',
+    'easy|easier|simple|hard|harder|difficult|intuitive|confusing|quick|fast|painful|tedious to build|create|edit|manage|design|customize|customise|tweak|adjust',
+    'took|takes|take|taking ... to learn|master',
+    'menu|menus|structure|layout|navigation|settings|interface|ui|dashboard|admin|editor ... no|little|zero sense',
+    'in|across ... different|multiple|separate places',
+    'usable|usability',
     'user experience',
     'user friendly|friendliness',
     'user-friendly|userfriendly',
@@ -568,6 +623,7 @@ const usability: TopicDefinition = {
     'setup|set-up|installation|install|configuration|onboarding|configuring ... confusing|complicated|hard|difficult|easy|simple|complex',
     'confusing|complicated|hard|difficult|complex ... to set|install|configure|setup',
     'reporting|analytics dashboard',
+    'hidden fees|fee|charge|charges|cost|costs',
   ],
 };
 

@@ -197,7 +197,7 @@ const bugs: TopicDefinition = {
     'no|without way|option|ability|button|setting to',
     'no|without|zero export|import|upload|post|tag|print|record|link|redirect|tracking|refresh|login',
     'i|we|you ... stuck',
-    // Records attached to the wrong customer are corruption: data-loss (LABELLING.md, cases).
+    // Records attached to the wrong customer are corruption: data-loss (test/fixtures/topics/LABELLING.md, cases).
     'attached|assigned|linked|merged|mapped to|with the wrong',
     'i|we|you ... mess|messed|messing',
     'understand|understood|understands|explained|described ... problem|issue',
@@ -585,7 +585,7 @@ const uninstall: TopicDefinition = {
   unless: [
     'remove|removed|removing|delete|deleted ... watermark|branding|badge|logo',
     'switch|switching|switched|moving|moved ... annual|monthly|yearly|plan|plans|tier|pro|basic|premium',
-    // Another app dropped for this one (LABELLING.md, uninstall).
+    // Another app dropped for this one (test/fixtures/topics/LABELLING.md, uninstall).
     'uninstalled|uninstalling|removed|ditched|deleted a|my|our different|other|previous|old|former app|apps|one',
   ],
 };

@@ -165,7 +165,7 @@ const bugs: TopicDefinition = {
     'sometimes|occasionally|randomly ... show|shows|appear|appears|display|displays|fire|fires|send|sends|miss|misses|works|load|loads|crash|crashes|fail|fails',
     'by itself',
     'on its own',
-    '!checkout|check|arrive|award|redeem|deduct',
+    '!checkout|check|award|redeem|deduct',
     'shows|showing|displays|displaying nothing|zero|blank',
     // "The widget is missing from the page": there and gone, unlike "missing a feature".
     'missing|gone from',

@@ -30,6 +30,7 @@ const SERVICES = [
   'google|facebook|instagram|tiktok|pinterest|youtube|amazon|ebay|etsy|walmart|aliexpress|printful|printify',
   'yotpo|pagefly|gempages|shogun|judge.me|judgeme|loox|stamped|okendo|recharge|smile|rivo|ali|dsers|oberlo',
   'stripe|paypal|klarna|afterpay|quickbooks|xero|netsuite|shipstation|ups|fedex|usps|dhl|sendle|easyship|shippo',
+  'slack|sendgrid|twilio|airtable|mailerlite|activecampaign|sendinblue|brevo|convertkit|ga4|gtm|whatsapp|trustpilot|sezzle',
 ].join('|');
 
 /** What a store keeps that an app can lose: the objects of data-loss's verbs. */
@@ -37,11 +38,16 @@ const STORE_DATA = [
   'data|order|product|setting|content|customer|record|review|image|photo|picture|description|inventory',
   'history|subscriber|contact|variant|collection|translation|listing|everything|work|change|information',
   'info|tag|metafield|flow|template|page|menu|discount|code|wishlist|chart|label|email|list|post|rule',
-  'redirect|setup|configuration|customization|price|all|=them',
+  'redirect|setup|configuration|customization|price|all|=them|section|homepage|catalog|catalogue|note|blog',
+  'article|category|file|stock',
 ].join('|');
 
 const LOSS_VERBS =
-  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased';
+  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip';
+
+/** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
+const CAPABILITY =
+  'feature|features|option|options|setting|settings|field|fields|button|filter|filters|toggle|ability|way|mode|report|reports|reporting|export|template|templates|layout|layouts|integration|analytics|customization|customisation';
 
 const billing: TopicDefinition = {
   name: 'billing',
@@ -96,6 +102,10 @@ const billing: TopicDefinition = {
     'recovered|made|generated|earned|revenue|sales|aov|value|up ... $*',
     'wholesale|compare-at|sale|retail price|prices|pricing',
     `${LOSS_VERBS} ... price|prices`,
+    'pay|paid|paying|charged full|regular|original|retail|sale price',
+    'sell|sells|selling|sold ... subscription|subscriptions',
+    'off by ... cent|cents|penny|pennies|dollar|dollars',
+    'hidden fees|fee',
   ],
 };
 
@@ -110,6 +120,9 @@ const bugs: TopicDefinition = {
     'broken|broke|break|breaks|breaking',
     '!work|=works|=worked|working',
     'stopped|stop ... working|loading|showing|syncing|displaying|triggering|sending|updating|counting|applying',
+    'stopped|stop ... refreshing|tracking|recording|importing|exporting|posting|publishing|rendering|responding',
+    'stopped|stop ... connecting|capturing|collecting|pulling|firing|running|functioning|redirecting|saving',
+    'stopped|stop ... calculating|opening|uploading|processing|generating|populating|appearing|converting',
     '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click',
     'jumps|jumping ... around',
     '~issue',
@@ -131,13 +144,38 @@ const bugs: TopicDefinition = {
     'fix ... bug|bugs|issue|issues|problem|glitch|error|crash|it',
     'not showing|displaying|loading|syncing|saving|updating',
     'randomly',
-    'keeps ... resetting|disappearing|crashing|logging|showing|popping',
+    'keeps|kept|keep ... resetting|disappearing|crashing|logging|showing|popping|freezing|failing|breaking',
+    'keeps|kept|keep ... reverting|glitching|duplicating|sending|throwing|refreshing|redirecting|dropping',
+    // Things that keep happening on their own, or that the merchant has to undo by hand.
+    'logs|logged|logging|kicks|kicked|kicking ... me|us|you out',
+    'reset|resets|resetting itself|randomly|every|each|whenever',
+    'have|has|had|having to reconnect|reinstall|restart|reload|refresh|re-enable|reactivate|re-connect|re-install',
+    'even after|though closing|closed|dismissing|dismissed|disabling|disabled|turning|hiding',
+    'intermittent|intermittently',
+    'outage|outages|downtime',
+    'miscalculat*|misaligned|misalignment|mislabel*',
+    'goes|went|turns|turned blank|white',
+    '!log|login|sign ... in|into',
+    '!import|export|upload|publish|post|tag|print|refresh|track|capture|record|populate|link|redirect',
+    'off by',
+    'same email|emails|message|messages|notification|notifications|sms|text|order|review|popup ... twice|times|repeatedly',
+    'but not on|in|at|when|after',
+    'is|was|were|are|went|goes|turned|shows|showing|stays|stayed blank',
+    'still shows|showing|says|displays|appears|appearing',
+    'sometimes|occasionally|randomly ... show|shows|appear|appears|display|displays|fire|fires|send|sends|miss|misses|works|load|loads|crash|crashes|fail|fails',
+    'by itself',
+    'on its own',
+    '!checkout|check|award|redeem|deduct',
+    'shows|showing|displays|displaying nothing|zero|blank',
+    // "The widget is missing from the page": there and gone, unlike "missing a feature".
+    'missing|gone from',
     '404|500|502|503 error|errors|page',
     'error 404|500',
     'stable|unstable|reliable|unreliable|reliability|stability',
     'rock solid|rock-solid',
     'mess|messes|messed|messing ... up',
-    'covers|covering|overlaps|overlapping',
+    'covers|covering|covered ... button|buttons|text|menu|cart|header|footer|content|chat|logo|image|images|widget|banner|popup|bar|icon|price|title|checkout|field',
+    'overlaps|overlapping',
     'disappear|disappeared|disappears|vanished',
   ],
   unless: [
@@ -149,6 +187,20 @@ const bugs: TopicDefinition = {
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     `${STORE_DATA} ... disappeared|vanished|disappear|disappears`,
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
+    // Idioms and the merchant's own doing, not a malfunction.
+    'stuck with|paying',
+    '^on its own',
+    'sometimes|occasionally i|we|you',
+    '^by itself',
+    'broken link|links',
+    // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).
+    'no|without way|option|ability|button|setting to',
+    'no|without|zero export|import|upload|post|tag|print|record|link|redirect|tracking|refresh|login',
+    'i|we|you ... stuck',
+    // Records attached to the wrong customer are corruption: data-loss (test/fixtures/topics/LABELLING.md, cases).
+    'attached|assigned|linked|merged|mapped to|with the wrong',
+    'i|we|you ... mess|messed|messing',
+    'understand|understood|understands|explained|described ... problem|issue',
   ],
 };
 
@@ -157,12 +209,18 @@ const performance: TopicDefinition = {
   weight: 10,
   words: [
     'slow|slowly|slower|slowest|slowness|slowed|slows|slowing|sloo*',
+    'slowdown|slowdowns|slow-down|speedup',
+    'faster|fastest|quicker|quickest',
+    'light|lighter script|scripts|js|javascript|code|footprint|weight',
     'lag|lags|lagging|laggy|lagged',
     'sluggish',
     'speed|speedy|snappy',
     'pagespeed',
     'load|loading ... time|times|speed|forever|ages',
-    'takes|took|take ... forever|ages|second|seconds|secs ... to',
+    'takes|took|take ... forever|ages|second|seconds|secs|minutes|mins|hours ... to',
+    'long|while ... to load|loading|open|sync|save|appear',
+    'adds|added|adding ... seconds|ms|milliseconds|kb|mb',
+    'second|seconds to ... load|loading|speed|time|times',
     'loading|load|loads in',
     'loads ... fast|quickly|instantly|slowly',
     'fast|quick|quickly|lightning|blazing|instantly|instant',
@@ -184,10 +242,15 @@ const performance: TopicDefinition = {
   unless: [
     'performance ... report|reports|tracking|metrics|data|stats',
     'fast|quick|quickly|slow|speedy|lightning|instant|instantly ... support|reply|replies|response|responses|responded|replied|answer|answered|setup|install|installation|help|service|team|fix|fixed|setting|shipping|delivery|respond|answers|turnaround',
-    'fast|quick|quickly|slow|speedy ... to ... set|install|respond|reply|answer|help|fix|get|learn|use',
+    'fast|quick|quickly|slow|speedy to set|install|respond|reply|answer|help|fix|get|learn|use|configure',
+    'fast|quick|quickly|slow|speedy and|& easy|simple|painless|straightforward to set|install|respond|reply|answer|help|fix|get|learn|use|configure',
+    // Time a person takes: finding a setting is usability, hearing back is support.
+    'from install|installing|installation|download|signup|sign-up',
+    'ages|forever|hours|days|weeks|minutes|mins|min to find|figure|learn|understand|set|configure|install|reply|respond|answer|hear|work|get',
     'answered|replied|responded|helped|fixed|sorted|resolved|respond|reply|answer ... quickly|fast|quick',
     'support|team|they|dev|developer|developers|devs|reply|replies|response|responses|service|setup|install ... fast|quick|quickly|slow|speedy|lightning|instantly',
     'quick question|look|fix|view|start|setup',
+    'crawling|crawled back',
   ],
 };
 
@@ -232,11 +295,27 @@ const support: TopicDefinition = {
     'quick|fast|great|prompt|amazing|excellent help',
     'their team',
     'thanks|thank ... for ... help',
+    'crickets',
+    'communication|communicate|communicating|communicative',
+    'spoke|talked|chatted|chatting to|with ... support|them|someone|developer|developers|dev|team|agent|rep|owner|founder|guy|person|staff',
+    'screenshare|screen-share',
+    'screen share',
+    'video|zoom call',
+    'walked|walking|walks me|us through',
+    'their staff',
+    'been emailing|messaging|chasing|calling',
+    'emailed|messaged|chased twice|repeatedly',
+    'above and beyond',
+    // The developer reaching out or doing bespoke work.
+    'they|developer|developers|team|devs emailed|contacted|messaged|notified|warned|reached|explained|walked',
+    'they|developer|developers|team|devs told|offered|promised|showed|gave me|us',
+    'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
   ],
   unless: [
     // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
     "doesnt|doesn't|dont|don't|didnt|didn't|wont|won't|cant|can't|cannot|not|does|do|also|now|will|fully|still support",
-    'to support|supports|supported',
+    'supports|supported',
+    'able|unable|want|wants|need|needs|going|used|designed|built|made|updated|plan|plans|planning|promised|ability|way|option|claims|claimed|supposed|meant|seems|seemed|tried|trying|try|enough|fully|easily to support',
     'support for',
     'help center|article|articles|docs|documentation',
     'responsive design|theme|layout|on mobile',
@@ -251,6 +330,7 @@ const support: TopicDefinition = {
     'chat widget|app|bubble|box',
     `pos|api|language|languages|currency|currencies|rtl|multilingual|multi-currency|own|${SERVICES} support`,
     '!asked',
+    'guide|guides|video|videos|tutorial|tutorials|docs|documentation|article|articles|faq|instructions ... helpful|unhelpful|useful',
   ],
 };
 
@@ -281,8 +361,21 @@ const setup: TopicDefinition = {
     'touch|edit|write|paste|pasting|copy|editing ... code|liquid|css|=theme.liquid',
     'hooked ... up',
     'minutes|mins|min ... to set|install|configure|get',
+    'helped|helping|help me|us connect|install|set|configure|integrate|setup',
+    'from install|installing|installation|download to',
+    'wizard|walkthrough',
+    'app embed|embeds',
+    'add|adding|insert|inserting ... code|snippet|script',
   ],
-  unless: ['uninstall*', 'size guide|guides', 'shopping guide', 'set up manually', "i'd set up"],
+  unless: [
+    'uninstall*',
+    'size guide|guides',
+    'shopping guide',
+    'set up manually',
+    "i'd set up",
+    // What removal leaves behind is uninstall.
+    'leftover|leftovers|left|remaining|old snippet|snippets|code|script|scripts',
+  ],
 };
 
 const integrations: TopicDefinition = {
@@ -309,6 +402,7 @@ const integrations: TopicDefinition = {
     'sync|syncs|synced|syncing ... with|to',
     'works|work|worked|working with',
     'dawn|debut',
+    'meta|tracking|conversion pixel|pixels',
     'os 2.0|=os2',
     'online store 2.0',
     'plays|play|playing nice|nicely|well with',
@@ -318,12 +412,15 @@ const integrations: TopicDefinition = {
   ],
   unless: [
     'youtube video|videos|tutorial|tutorials|channel',
-    'theme problem|issue|change|changes|switch',
+    'theme problem|issue|change|changes|switch|edit|edits|editing',
+    'google ranking|rankings|rank|ranks|traffic|position|positions',
     'theme editor|customizer|customiser|settings|code|files|file|liquid|section|sections|editor',
     'in|into|from ... my|the|our theme',
     `compared to|with ... ${SERVICES}`,
     `than|like|vs|over|instead ... ${SERVICES}`,
-    `switched|switching|moved|moving|migrated|migrating|replaced|replacing|went|go|going ... to|with|from|back ... ${SERVICES}`,
+    `switched|switching|moved|moving|migrated|migrating|replaced|replacing|went|go|going ... to|with|back ... ${SERVICES}`,
+    'from a|an|my|the|our csv|spreadsheet|excel|file',
+    'on|to|for another app|one',
     'meta description|descriptions|tags|tag|title|titles|fields|field|data',
     'happy|pleased|satisfied|wrong|worked|work ... with',
   ],
@@ -366,23 +463,64 @@ const features: TopicDefinition = {
     'powerful',
     'added|add|adding ... ability|option|feature|features|support',
     'they|developer|developers|team|devs ... added|add|shipped|built',
-    'asked|asking ... add|added|feature|option',
+    'asked|asking ... add|added|adding',
     'you can|could',
     'lets|let|allows|allow ... you|customers|me|us|shoppers',
     'every|all|any ... option|options|feature|features',
     'variety|capable|complete|bare|bare-bones|barebones|basic features',
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     'exactly what ... needed|need|wanted',
+    'all-in-one',
+    'all in one',
+    'in one place',
+    'automatic|automated|daily|hourly|built-in|one-click|auto backup|backups',
+    'undo',
+    'version|revision history',
+    'roll|rolled|rolling back',
+    'customers|shoppers|buyers|visitors|subscribers can|could choose|pick|select|add|leave|upload|manage|swap|skip|pause|see|view|track|earn|redeem|customize|customise|create|save|filter|sort|book|schedule|buy|build',
+    'capable|versatile|feature-rich|feature-packed|full-featured',
+    'unlimited',
+    `requested|suggested|suggesting ... ${CAPABILITY}`,
+    `asked|asking for ... ${CAPABILITY}`,
+    'hope|hoping|hopefully ... add|adds|adding|include|implement|introduce',
+    'if only it|there|they|you',
+    'would be ... nice|great|good|awesome|helpful|useful|cool|handy',
+    `no|without|lacks|lacking ${CAPABILITY}`,
+    'can|could you|they ... add|include|make|implement',
+    'should|needs to|need to let|allow|include|offer|support',
+    'only offers|has|includes|provides|gives|supports',
+    'can also|even|now',
+    'not possible to',
+    'variety|range|selection|choice|set|lots|lot|tons|plenty|loads|bunch|number of ... type|types|option|options|template|templates|design|designs|style|styles|layout|layouts|trigger|triggers|offer|offers|widget|widgets|format|formats|feature|features|rule|rules',
+    'nice|neat|great|lovely|clever|thoughtful touch',
+    'only on|in|with|for ... pro|premium|paid|higher|enterprise',
+    'unless|until i|you|we upgrade|pay',
+    'only show|shows|works|appear|appears|available on|in|for',
+    'only show|shows|appear|appears up on|in|for',
+    'bare-bones|barebones',
+    'too|very|quite|pretty|rather|really|fairly basic',
+    'can only show|display|add|have|create|use|choose|select|set|handle|pick|send|run|connect|import|export|upload|edit|change|customize|customise',
+    'any chance ... add|adding|get|getting|support|supporting',
+    `hope|hoping for ... ${CAPABILITY}`,
   ],
   unless: [
     'missing orders|products|data|reviews|images|settings|customers|content',
     'theme customiser|customizer|editor',
-    'product|variant options',
+    'product|variant option|options',
+    'product|theme|page|collection|liquid template|templates',
+    'edit|editing|edited ... template|templates',
+    'own support',
     'go|went|goes|gone|going missing',
+    'missing from',
     'customised|customized theme',
     'theme ... customised|customized',
     'you can|could ... reach|contact|email|tell|see that|expect',
     '!have|had ... issue|issues|problem|problems|bug|bugs|time|luck|reply|response',
+    // Idioms: "never let me down", "offered a refund", "Exactly what we needed." as a verdict.
+    'let|lets ... down',
+    'offer|offered|offers|offering ... credit|refund|discount|compensation|solution|apology|help|fix|workaround',
+    '^exactly what',
+    'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
   ],
 };
 
@@ -393,6 +531,12 @@ const dataLoss: TopicDefinition = {
     'data loss',
     `${LOSS_VERBS} ... ${STORE_DATA}`,
     `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappeared|vanished|overwritten|corrupted|missing|reset|removed`,
+    `${STORE_DATA} ... undone|reverted|scrambled|cleared|emptied`,
+    `${STORE_DATA} ... still there|intact|safe|preserved`,
+    `${STORE_DATA} ... empty`,
+    'back|reverted|reset|resets ... to default|defaults|zero|factory|scratch',
+    `took|takes|take|taking ... ${STORE_DATA} ... with it|them`,
+    'attached|assigned|linked|merged|mapped to|with the wrong',
     'wiped',
     'corrupt*',
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -411,6 +555,8 @@ const dataLoss: TopicDefinition = {
     'lost ... sale|money|customer|revenue|traffic|time|hour|day|trust|faith|patience|conversion',
     'i|we|you ... deleted|removed|delete|remove',
     'removed|remove|deleted|delete ... app|it',
+    'page|pages ... refresh|refreshed|refreshes|reload|reloaded|reloads|load|loads',
+    'sale|sales|money|revenue|traffic|ranking|rankings|seo|conversion|conversions|profit|profits ... went|gone',
   ],
 };
 
@@ -439,6 +585,8 @@ const uninstall: TopicDefinition = {
   unless: [
     'remove|removed|removing|delete|deleted ... watermark|branding|badge|logo',
     'switch|switching|switched|moving|moved ... annual|monthly|yearly|plan|plans|tier|pro|basic|premium',
+    // Another app dropped for this one (test/fixtures/topics/LABELLING.md, uninstall).
+    'uninstalled|uninstalling|removed|ditched|deleted a|my|our different|other|previous|old|former app|apps|one',
   ],
 };
 
@@ -447,6 +595,19 @@ const usability: TopicDefinition = {
   weight: 0,
   words: [
     'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated to use|navigate|understand|find|learn',
+    'smooth|pleasant|painful|fun|nice|clunky|tedious|awkward|frustrating|cumbersome|quick|fast|breeze|pain|joy|nightmare|enjoyable|annoying to use|navigate|find',
+    'tedious|cumbersome|clumsy|awkward',
+    'too many clicks|steps|menus|screens|tabs|options|settings|buttons',
+    '!find ... where|how|setting|settings|option|options|button|menu',
+    'click|clicks|clicking|clicked around',
+    'self-explanatory',
+    'self explanatory',
+    'easy|easier|simple|hard|harder|difficult|intuitive|confusing|quick|fast|painful|tedious to build|create|edit|manage|design|customize|customise|tweak|adjust',
+    'took|takes|take|taking ... to learn|master',
+    'menu|menus|structure|layout|navigation|settings|interface|ui|dashboard|admin|editor ... no|little|zero sense',
+    'in|across ... different|multiple|separate places',
+    'usable|usability',
+    'user experience',
     'user friendly|friendliness',
     'user-friendly|userfriendly',
     'intuitive|unintuitive|counterintuitive|counter-intuitive',
@@ -461,6 +622,8 @@ const usability: TopicDefinition = {
     'design|designed',
     'ease of use',
     'getting used to',
+    'get|got|gets ... used to',
+    'laid|layed out',
     'hidden|buried',
     'looks|look|looking ... dated|modern|clean|ugly|outdated|professional|nice|great|good|amazing|beautiful|sleek|cheap|awful|terrible',
     'drag and drop',
@@ -476,6 +639,7 @@ const usability: TopicDefinition = {
     'setup|set-up|installation|install|configuration|onboarding|configuring ... confusing|complicated|hard|difficult|easy|simple|complex',
     'confusing|complicated|hard|difficult|complex ... to set|install|configure|setup',
     'reporting|analytics dashboard',
+    'hidden fees|fee|charge|charges|cost|costs',
   ],
 };
 

@@ -13,7 +13,7 @@ export interface LabelledReview {
   rating: number;
   content: string;
   topics: string[];
-  split: 'dev' | 'holdout';
+  split: 'dev' | 'holdout' | 'holdout2';
 }
 
 export const LABELLED_SET = resolve(import.meta.dirname, '../test/fixtures/topics/reviews.jsonl');

@@ -14,7 +14,7 @@ import {
 } from '../alerts/market.js';
 import type { AppRef, CategoryRef, EntrantRef, MarketAlert } from '../alerts/types.js';
 import { listingUrl } from '../catalog/handle.js';
-import { CatalogNotFoundError, type CategoryPage } from '../catalog/index.js';
+import type { CatalogNotFoundError, CategoryPage } from '../catalog/index.js';
 import type { CategoryConfig, Config } from '../config/index.js';
 import {
   type BadgeChange,
@@ -44,12 +44,13 @@ import { appsSeenIn, recordCategorySnapshot, snapshotsSince } from '../store/mar
 import { reviewAlertsSince } from '../store/review-reads.js';
 import {
   finishRun,
+  type GoneMark,
   type MarketDeps,
   type MarketOutcome,
   type MarketReadOptions,
   type MarketRun,
-  recordFailedRead,
-  recordGone,
+  outcomeOf,
+  recordReadError,
   startRead,
 } from './market-read.js';
 
@@ -73,16 +74,18 @@ export async function snapshotCategory(
       if (read.pagination?.hasNextPage === false) break;
     }
   } catch (err) {
-    if (err instanceof CatalogNotFoundError) return recordUnavailable(deps, run, err);
-    return recordFailedRead(deps, run, err, options, () => {
+    return recordReadError(deps, run, err, options, {
+      gone: (notFound) => unavailableMark(deps, run, notFound),
       // The last attempt failed: the moment is a gap in the category's history.
-      recordCategorySnapshot(deps.store.db, {
-        category: handle,
-        takenAt: run.startedAt,
-        status: 'failed',
-        requests: run.requests,
-        error: err instanceof Error ? err.message : String(err),
-      });
+      failed: () => {
+        recordCategorySnapshot(deps.store.db, {
+          category: handle,
+          takenAt: run.startedAt,
+          status: 'failed',
+          requests: run.requests,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      },
     });
   }
   const at = now();
@@ -115,14 +118,7 @@ export async function snapshotCategory(
     { category: handle, requests: run.requests, ranked: snapshot.depth, alerts: result.raised.kinds.length },
     `${handle}: snapshot of ${snapshot.depth} ranked apps${result.reshuffled ? ' (the category reshuffled)' : ''}`,
   );
-  return {
-    kind: 'category',
-    subject: handle,
-    status: 'ok',
-    requests: run.requests,
-    alertKinds: result.raised.kinds,
-    messages: result.raised.messages,
-  };
+  return outcomeOf(run, 'ok', { raised: result.raised });
 }
 
 /** What one snapshot was judged to show, with what raising it needs. */
@@ -377,11 +373,7 @@ function ownEventSummary(kind: 'rating-drop' | 'incident', payload: unknown, at:
 }
 
 /** A 404: the category is marked unavailable (a gap), said once; the mark clears when it answers. */
-function recordUnavailable(
-  deps: MarketDeps,
-  run: MarketRun,
-  err: CatalogNotFoundError,
-): Promise<MarketOutcome> {
+function unavailableMark(deps: MarketDeps, run: MarketRun, err: CatalogNotFoundError): GoneMark {
   const { db } = deps.store;
   const category = run.subject;
   const write = () => {
@@ -395,5 +387,5 @@ function recordUnavailable(
     quietly: 'snapshots continue quietly',
     still: 'category still unavailable',
   };
-  return recordGone(deps, run, err, { write, wording });
+  return { write, wording };
 }

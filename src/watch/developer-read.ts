@@ -7,7 +7,7 @@
 import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
 import type { MarketAlert } from '../alerts/types.js';
 import { listingUrl } from '../catalog/handle.js';
-import { CatalogNotFoundError, type DeveloperDetail } from '../catalog/index.js';
+import type { DeveloperDetail } from '../catalog/index.js';
 import {
   developerRow,
   listedDeveloperApps,
@@ -20,8 +20,8 @@ import {
   type MarketDeps,
   type MarketOutcome,
   type MarketReadOptions,
-  recordFailedRead,
-  recordGone,
+  outcomeOf,
+  recordReadError,
   startRead,
 } from './market-read.js';
 
@@ -43,17 +43,16 @@ export async function readDeveloper(
   try {
     detail = await deps.client.developer(developer);
   } catch (err) {
-    if (err instanceof CatalogNotFoundError) {
-      return recordGone(deps, run, err, {
-        write: () => markDeveloperUnavailable(db, developer, err.message, run.startedAt),
+    return recordReadError(deps, run, err, options, {
+      gone: (notFound) => ({
+        write: () => markDeveloperUnavailable(db, developer, notFound.message, run.startedAt),
         wording: {
           fields: { developer },
           quietly: 'reads continue quietly',
           still: 'developer still unavailable',
         },
-      });
-    }
-    return recordFailedRead(deps, run, err, options);
+      }),
+    });
   }
   const at = now();
   const { config } = deps;
@@ -103,10 +102,5 @@ export async function readDeveloper(
   });
   if (result.wasUnavailable)
     deps.logger.info({ developer }, `developer ${developer} answers again: no longer marked unavailable`);
-  return {
-    ...run,
-    status: 'ok',
-    alertKinds: result.raised?.kinds ?? [],
-    messages: result.raised?.messages ?? [],
-  };
+  return outcomeOf(run, 'ok', { raised: result.raised });
 }

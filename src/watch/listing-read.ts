@@ -7,7 +7,7 @@
 import { appChannels, raiseMarketAlerts } from '../alerts/market.js';
 import type { MarketAlert } from '../alerts/types.js';
 import { listingUrl } from '../catalog/handle.js';
-import { CatalogNotFoundError, handleFromUrl } from '../catalog/index.js';
+import { handleFromUrl } from '../catalog/index.js';
 import {
   diffListings,
   type ListingChange,
@@ -23,8 +23,8 @@ import {
   type MarketOutcome,
   type MarketReadOptions,
   type MarketRun,
-  recordFailedRead,
-  recordGone,
+  outcomeOf,
+  recordReadError,
   startRead,
 } from './market-read.js';
 
@@ -52,8 +52,7 @@ export async function readListing(
     detail = await deps.client.app(handle);
   } catch (err) {
     // A 404: the polls of the app mark it unavailable and say so; the listing read only counts its request.
-    if (err instanceof CatalogNotFoundError) return recordGone(deps, run, err);
-    return recordFailedRead(deps, run, err, options);
+    return recordReadError(deps, run, err, options);
   }
   const at = now();
   const listing = normalizeListing(detail);
@@ -64,10 +63,7 @@ export async function readListing(
   const { recorded, raised } = result;
   logListingRead(deps, handle, recorded.previous === undefined, result.changes, raised?.kinds.length ?? 0);
   return {
-    ...run,
-    status: 'ok',
-    alertKinds: raised?.kinds ?? [],
-    messages: raised?.messages ?? [],
+    ...outcomeOf(run, 'ok', { raised }),
     changed: recorded.changed,
     ...(developer ? { developer } : {}),
   };

@@ -3,9 +3,10 @@
  * reports, and how a failed read is recorded. Each read fetches first and writes everything it found, the
  * requests it spent and the alerts it raised in one transaction (docs/architecture.md, "The market").
  */
+import type { RaisedMarketAlerts } from '../alerts/market.js';
 import type { OutboxMessage } from '../alerts/messages.js';
 import type { MarketAlert } from '../alerts/types.js';
-import { type CatalogClient, CatalogError, type CatalogNotFoundError } from '../catalog/index.js';
+import { type CatalogClient, CatalogError, CatalogNotFoundError } from '../catalog/index.js';
 import type { Config } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -46,6 +47,25 @@ export interface MarketRun {
   requests: number;
 }
 
+/** What a read reports, from its run: the alerts it raised (none when it failed), and why it failed. */
+export function outcomeOf(
+  run: MarketRun,
+  status: MarketOutcome['status'],
+  ended: { raised?: RaisedMarketAlerts | undefined; error?: string } = {},
+): MarketOutcome {
+  const { kind, subject, requests } = run;
+  const { raised, error } = ended;
+  return {
+    kind,
+    subject,
+    status,
+    requests,
+    alertKinds: raised?.kinds ?? [],
+    messages: raised?.messages ?? [],
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
 /** A read starting now, and the clock it goes by (the deps' in tests and benchmarks). */
 export function startRead<K extends MarketRunKind>(
   deps: MarketDeps,
@@ -75,16 +95,22 @@ export interface GoneWording {
   still: string;
 }
 
+/** What a read writes beside its run when its subject is gone, returning whether it was available until now. */
+export interface GoneMark {
+  write: () => boolean;
+  wording: GoneWording;
+}
+
 /**
  * A read whose subject answered 404: its run is written as `unavailable` with whatever `mark` writes
  * beside it (returning whether the subject was available until now). A subject newly gone is a warning,
  * one that stays gone a debug line. Without `mark`, nothing is said: someone else reports it.
  */
-export async function recordGone(
+async function recordGone(
   deps: MarketDeps,
   run: MarketRun,
   err: CatalogNotFoundError,
-  mark?: { write: () => boolean; wording: GoneWording },
+  mark?: GoneMark,
 ): Promise<MarketOutcome> {
   const finishedAt = (deps.now ?? (() => new Date()))();
   const newly = await deps.store.writes.run(() => {
@@ -94,8 +120,7 @@ export async function recordGone(
   if (mark && newly)
     deps.logger.warn(mark.wording.fields, `${err.message} Marked unavailable; ${mark.wording.quietly}.`);
   else if (mark) deps.logger.debug(mark.wording.fields, mark.wording.still);
-  const { kind, subject, requests } = run;
-  return { kind, subject, status: 'unavailable', requests, alertKinds: [], messages: [], error: err.message };
+  return outcomeOf(run, 'unavailable', { error: err.message });
 }
 
 /** A failed read that trying again may mend: the worker retries it (the requests are recorded already). */
@@ -121,7 +146,7 @@ export function isFatal(err: unknown): err is CatalogError {
  * Records a read that failed (its requests count against the budget whatever came of them), then either
  * throws for a retry or a fatal stop, or reports the failure for good.
  */
-export async function recordFailedRead(
+async function recordFailedRead(
   deps: MarketDeps,
   run: MarketRun,
   err: unknown,
@@ -136,13 +161,20 @@ export async function recordFailedRead(
   });
   if (isFatal(err)) throw err;
   if (again) throw new MarketReadError(message, { cause: err });
-  return {
-    kind: run.kind,
-    subject: run.subject,
-    status: 'failed',
-    requests: run.requests,
-    alertKinds: [],
-    messages: [],
-    error: message,
-  };
+  return outcomeOf(run, 'failed', { error: message });
+}
+
+/**
+ * A read whose request threw: a 404 is its subject gone (recordGone, with the mark `onError.gone` makes of
+ * it), anything else a failed read (recordFailedRead, with `onError.failed` written when it fails for good).
+ */
+export function recordReadError(
+  deps: MarketDeps,
+  run: MarketRun,
+  err: unknown,
+  options: MarketReadOptions,
+  onError: { gone?: (err: CatalogNotFoundError) => GoneMark; failed?: () => void } = {},
+): Promise<MarketOutcome> {
+  if (err instanceof CatalogNotFoundError) return recordGone(deps, run, err, onError.gone?.(err));
+  return recordFailedRead(deps, run, err, options, onError.failed);
 }

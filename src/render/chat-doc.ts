@@ -5,11 +5,9 @@
  */
 
 import type { Alert, Notification } from '../alerts/types.js';
-import { headlineApps } from '../digest/summarize.js';
 import type { DigestApp, DigestData } from '../digest/types.js';
 import { ALERT_KIND_NAMES } from '../kinds.js';
 import type { Priority } from '../scoring/priority.js';
-import { plural } from '../util/plural.js';
 import { emailDocOf } from './alert/alert-email-doc.js';
 import { marketText } from './digest/digest-market.js';
 import { acknowledgedSentence, openSentence, triageLinks } from './digest/digest-triage.js';
@@ -17,11 +15,14 @@ import {
   appTitle,
   coverageNote,
   type DigestRenderOptions,
+  digestTitle,
   dropsSentence,
   failedSentence,
-  formatChange,
-  formatRating,
+  newReviewsBrief,
   productName,
+  quotedWorst,
+  ratingBrief,
+  summaryApps,
   summarySentence,
 } from './digest/digest-wording.js';
 import type { AlertRenderers, ChannelRenderers } from './renderers.js';
@@ -99,35 +100,25 @@ export function alertChatDoc(notification: Notification, source: DataSource): Ch
 
 /** "★ 4.62 ▼0.1 vs last week · 12 new reviews (avg 3.92) · 3 low", plain. */
 function appDetails(app: DigestApp, data: DigestData): string {
-  const current = app.rating.current;
-  const delta = app.rating.changeVsLastWeek;
-  const parts = [
-    current === null
-      ? 'no rating yet'
-      : `★ ${formatRating(current.average)}${delta === null ? '' : ` ${formatChange(delta)} vs last week`}`,
-  ];
+  const parts = [ratingBrief(app)];
   if (app.drops.length > 0) parts.push(`▼ ${dropsSentence(app.drops, data.period.timezone)}`);
   if (!data.quiet) {
-    const { count, average, low } = app.reviews;
-    parts.push(
-      count === 0
-        ? 'no new reviews'
-        : `${plural(count, 'new review')}${average === null ? '' : ` (avg ${average.toFixed(2)})`}, ${low} low`,
-    );
+    const { count, low } = app.reviews;
+    parts.push(count === 0 ? newReviewsBrief(app) : `${newReviewsBrief(app)}, ${low} low`);
   }
   return parts.join(' · ');
 }
 
 function appItem(app: DigestApp, data: DigestData): ChatItem {
-  const worst = app.worst[0];
-  const quoted = app.role === 'own' && worst !== undefined && worst.rating <= data.maxRating;
-  const content = quoted ? reviewContent(worst) : '';
+  const worst = quotedWorst(app, data.maxRating);
+  const content = worst === undefined ? '' : reviewContent(worst);
   return {
     heading: `${appTitle(app)}${app.role === 'competitor' ? ' (competitor)' : ''}`,
     details: appDetails(app, data),
-    text: quoted
-      ? `${reviewerName(worst)} (${severityLabel(worst.severity)}): ${content === '' ? '(no text)' : excerpt(content, 300)}`
-      : '',
+    text:
+      worst === undefined
+        ? ''
+        : `${reviewerName(worst)} (${severityLabel(worst.severity)}): ${content === '' ? '(no text)' : excerpt(content, 300)}`,
   };
 }
 
@@ -135,7 +126,7 @@ function appItem(app: DigestApp, data: DigestData): ChatItem {
 export function digestChatDoc(data: DigestData, options: DigestRenderOptions): ChatDoc {
   const product = productName(options);
   const { period } = data;
-  const title = `${product} weekly digest${data.quiet ? ': a quiet week' : ''} · ${period.label}`;
+  const title = `${digestTitle(data, product)} · ${period.label}`;
   const note = coverageNote(data.coverage, period.timezone, product);
   const triage = [openSentence(data.triage), acknowledgedSentence(data.triage, period)];
   if (data.totals.failedAlerts > 0) triage.push(`⚠ ${failedSentence(data.totals.failedAlerts)}.`);
@@ -148,8 +139,7 @@ export function digestChatDoc(data: DigestData, options: DigestRenderOptions): C
       .filter((line) => line !== '');
     sections.push({ label: 'Market', lines });
   }
-  const main = data.quiet ? data.apps : headlineApps(data.apps);
-  const rest = data.quiet ? [] : data.apps.filter((a) => !main.includes(a));
+  const { main, rest } = summaryApps(data);
   const open = triageLinks(data, options);
   return {
     title: tagSimulated(title, options),

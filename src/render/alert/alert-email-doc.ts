@@ -29,16 +29,13 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
-  groupAbout,
-  groupHeadline,
+  groupSummary,
   incidentHeadline,
   lateMark,
   notificationPriority,
-  priorityCounts,
   ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
@@ -140,12 +137,9 @@ export function emailDocOf(notification: Notification, source: DataSource = {}):
 
 function contentOf(notification: Notification): Content {
   if (notification.kind === 'group') {
-    const alerts = bySeverity(notification.alerts);
-    const counts = priorityCounts(alerts);
-    const rating = ratingNowLine(alerts);
-    const shared = groupAbout(alerts);
+    const { alerts, headline, counts, rating, shared } = groupSummary(notification.app, notification.alerts);
     return {
-      title: `★ ${groupHeadline(notification.app, alerts.length)}`,
+      title: `★ ${headline}`,
       priority: notificationPriority(notification),
       summary: `${shared ? `${shared} · ` : ''}${counts}${counts === '' ? '' : ' · '}most severe first${rating ? ` · ▼ ${rating}` : ''}`,
       facts: [],

@@ -46,15 +46,12 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
-  groupAbout,
-  groupHeadline,
+  groupSummary,
   incidentHeadline,
   lateMark,
-  priorityCounts,
   ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
@@ -226,11 +223,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
 }
 
 export function renderSlackGroup(notification: GroupNotification, options: SlackRenderOptions): SlackMessage {
-  const alerts = bySeverity(notification.alerts);
-  const headline = groupHeadline(notification.app, alerts.length);
-  const counts = priorityCounts(alerts);
-  const rating = ratingNowLine(alerts);
-  const shared = groupAbout(alerts);
+  const { alerts, headline, counts, rating, shared } = groupSummary(notification.app, notification.alerts);
   const items = alerts.map((a) => {
     const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);

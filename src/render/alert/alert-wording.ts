@@ -48,7 +48,7 @@ export function notificationPriority(notification: Notification): Priority {
 }
 
 /** "2 critical · 3 high · 1 low" */
-export function priorityCounts(alerts: readonly ReviewAlert[]): string {
+function priorityCounts(alerts: readonly ReviewAlert[]): string {
   return PRIORITIES.map((p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const)
     .filter(([, n]) => n > 0)
     .map(([p, n]) => `${n} ${p}`)
@@ -64,8 +64,33 @@ export function groupAbout(alerts: readonly ReviewAlert[]): string | undefined {
   return summarizeBurst(alerts.map((a) => ({ content: a.review.content, topics: a.topics ?? [] }))).text;
 }
 
-export function groupHeadline(app: AppRef, count: number): string {
+function groupHeadline(app: AppRef, count: number): string {
   return `${plural(count, 'new low review')} of ${appName(app)}`;
+}
+
+/** What a group's message leads with, on every channel. */
+export interface GroupSummary {
+  /** Most severe first. */
+  alerts: ReviewAlert[];
+  /** "6 new low reviews of My App" */
+  headline: string;
+  /** "2 critical · 3 high · 1 low" */
+  counts: string;
+  /** The rating fall the reviews explain ("Rating now 4.2 (was 4.3)"), if they explain one. */
+  rating: string | undefined;
+  /** What most of them share, if anything. */
+  shared: string | undefined;
+}
+
+export function groupSummary(app: AppRef, alerts: readonly ReviewAlert[]): GroupSummary {
+  const sorted = bySeverity(alerts);
+  return {
+    alerts: sorted,
+    headline: groupHeadline(app, sorted.length),
+    counts: priorityCounts(sorted),
+    rating: ratingNowLine(sorted),
+    shared: groupAbout(sorted),
+  };
 }
 
 function hours(windowHours: number): string {

@@ -1,13 +1,5 @@
-import { direction, headlineApps } from '../../digest/summarize.js';
-import type {
-  ComparisonRow,
-  DigestApp,
-  DigestData,
-  DigestReview,
-  FailedAlert,
-  TrendWeek,
-  WorstReview,
-} from '../../digest/types.js';
+import { direction } from '../../digest/summarize.js';
+import type { ComparisonRow, DigestApp, DigestData, TrendWeek } from '../../digest/types.js';
 import { STAR_RATINGS } from '../../digest/types.js';
 import { formatCount } from '../../util/plural.js';
 import {
@@ -30,6 +22,15 @@ import {
 } from '../email-blocks.js';
 import { escapeHtml } from '../escape.js';
 import { type DataSource, tagSimulated } from '../wording.js';
+import {
+  type AppPart,
+  type DigestPart,
+  type DigestReviewItem,
+  digestOutline,
+  type FailedList,
+  type PartRenderers,
+  renderParts,
+} from './digest-email-outline.js';
 import { marketHtmlRows } from './digest-market.js';
 import { topicsHtmlRows } from './digest-topics.js';
 import {
@@ -41,26 +42,13 @@ import {
 } from './digest-triage.js';
 import {
   appTitle,
-  capitalize,
-  changeSentence,
-  coverageNote,
-  dayLabel,
-  digestReviewItem,
-  dropsSentence,
-  failedAbout,
-  failedKind,
-  failedReason,
-  failedSentence,
+  digestTitle,
   formatChange,
   formatRating,
   lowLabel,
   percent,
-  periodNoun,
   perWeek,
-  ratingWithCount,
-  reviewsSentence,
   roleLabel,
-  summarySentence,
   weekLabel,
 } from './digest-wording.js';
 
@@ -204,107 +192,68 @@ function trendChart(trend: TrendWeek[], timezone: string): string {
   );
 }
 
-function reviewCard(
-  review: DigestReview,
-  timezone: string,
-  border: string,
-  severity?: WorstReview['severity'],
-): string {
+function reviewCard(review: DigestReviewItem): string {
+  const border = review.priority === undefined ? COLORS.best : PRIORITY_COLORS[review.priority];
   return (
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-left:4px solid ${border};margin:0 0 12px;">` +
-    `<tr><td style="padding:2px 0 2px 12px;">${reviewCardBody(digestReviewItem(review, timezone, severity))}</td></tr></table>`
+    `<tr><td style="padding:2px 0 2px 12px;">${reviewCardBody(review)}</td></tr></table>`
   );
 }
 
-function failedTable(alerts: FailedAlert[], total: number, timezone: string): string {
-  const rows = alerts.map(
+function failedTable(list: FailedList): string {
+  const rows = list.alerts.map(
     (a) =>
       '<tr>' +
       cell(
-        escapeHtml(dayLabel(a.alertAt, timezone)) + (a.inPeriod ? '' : `<br>${muted('still failed')}`),
+        escapeHtml(a.raised) + (a.stillFailed ? `<br>${muted('still failed')}` : ''),
         'white-space:nowrap;',
       ) +
-      cell(`${escapeHtml(failedKind(a.kind))}<br>${muted(failedAbout(a))}`) +
+      cell(`${escapeHtml(a.kind)}<br>${muted(a.about)}`) +
       cell(escapeHtml(a.channel)) +
-      cell(escapeHtml(failedReason(a)), `color:${COLORS.down};`) +
+      cell(escapeHtml(a.reason), `color:${COLORS.down};`) +
       '</tr>',
   );
-  const more =
-    total > alerts.length
-      ? paragraph(
-          muted(`… and ${formatCount(total - alerts.length)} more: see reviewwatch status.`),
-          'font-size:13px;margin:6px 0 0;',
-        )
-      : '';
   return (
-    dataTable([{ text: 'Raised' }, { text: 'Alert' }, { text: 'Channel' }, { text: 'Reason' }], rows) + more
+    dataTable([{ text: 'Raised' }, { text: 'Alert' }, { text: 'Channel' }, { text: 'Reason' }], rows) +
+    (list.more === undefined ? '' : paragraph(muted(list.more), 'font-size:13px;margin:6px 0 0;'))
   );
 }
 
-function appSection(app: DigestApp, data: DigestData): string[] {
-  const { timezone } = data.period;
-  const noun = periodNoun(data.period);
-  const { rating } = app;
-  const rows: string[] = [
+/** An app's section under its facts, each part with its heading. */
+const APP_PARTS: PartRenderers<AppPart, { app: DigestApp; timezone: string }, string> = {
+  distribution: (part, { app }) => [row(heading(part.heading, 3) + distributionChart(app))],
+  trend: (part, { app, timezone }) => [row(heading(part.heading, 3) + trendChart(app.trend, timezone))],
+  reviews: (part) => [row(heading(part.heading, 3) + part.reviews.map(reviewCard).join(''))],
+  failed: (part) => [row(heading(part.heading, 3) + failedTable(part))],
+};
+
+function appSection(section: Extract<DigestPart, { kind: 'app' }>, timezone: string): string[] {
+  const { app } = section;
+  return [
     row(
       `<div style="border-top:1px solid ${COLORS.rule};font-size:0;line-height:0;">&nbsp;</div>`,
       '8px 24px 0',
     ),
     row(
-      `${heading(appTitle(app), 2)}<div style="font-size:13px;color:${COLORS.muted};">${escapeHtml(app.handle)} · ${escapeHtml(roleLabel(app.role))}</div>`,
+      `${heading(section.title, 2)}<div style="font-size:13px;color:${COLORS.muted};">${escapeHtml(section.subtitle)}</div>`,
       '8px 24px 12px',
     ),
     row(
-      factsTable([
-        { label: 'Rating', valueHtml: escapeHtml(ratingWithCount(rating.current)) },
-        {
-          label: 'vs last week',
-          valueHtml: colored(
-            changeSentence(rating.changeVsLastWeek, 'last week'),
-            changeColor(rating.changeVsLastWeek),
-          ),
-        },
-        {
-          label: 'vs 4 weeks ago',
-          valueHtml: colored(
-            changeSentence(rating.changeVsFourWeeksAgo, '4 weeks ago'),
-            changeColor(rating.changeVsFourWeeksAgo),
-          ),
-        },
-        { label: capitalize(noun), valueHtml: escapeHtml(reviewsSentence(app)) },
-        ...(app.drops.length > 0
-          ? [{ label: 'Rating drops', valueHtml: escapeHtml(dropsSentence(app.drops, timezone)) }]
-          : []),
-      ]),
-    ),
-  ];
-  if (app.reviews.count > 0) rows.push(row(heading(`Ratings ${noun}`, 3) + distributionChart(app)));
-  rows.push(row(heading(`Last ${app.trend.length} weeks`, 3) + trendChart(app.trend, timezone)));
-  if (app.worst.length > 0) {
-    const cards = app.worst.map((r) =>
-      reviewCard(r, timezone, PRIORITY_COLORS[r.severity.priority], r.severity),
-    );
-    rows.push(row(heading(`Worst reviews ${noun}`, 3) + cards.join('')));
-  }
-  if (app.best.length > 0) {
-    const cards = app.best.map((r) => reviewCard(r, timezone, COLORS.best));
-    rows.push(row(heading(`Best reviews ${noun}`, 3) + cards.join('')));
-  }
-  if (app.failedAlertsTotal > 0) {
-    rows.push(
-      row(
-        heading('Alerts that failed to deliver', 3) +
-          failedTable(app.failedAlerts, app.failedAlertsTotal, timezone),
+      factsTable(
+        section.facts.map((f) => ({
+          label: f.label,
+          valueHtml: colored(f.value, changeColor(f.change ?? null)),
+        })),
       ),
-    );
-  }
-  return rows;
+    ),
+    ...renderParts(section.parts, APP_PARTS, { app, timezone }),
+  ];
 }
 
 const LINK_STYLE = `color:${COLORS.accent};`;
 
 /** Open reviews per priority, each linked to its view of the inbox when there is one; then the median wait. */
-function triageSection(data: DigestData, source: DataSource): string {
+function triageSection(title: string, data: DigestData, source: DataSource): string {
   const { triage } = data;
   const links = triageLinks(data, source);
   let open = escapeHtml(openSentence(triage));
@@ -319,75 +268,51 @@ function triageSection(data: DigestData, source: DataSource): string {
       open += ` <a href="${escapeHtml(links.open)}" style="${LINK_STYLE}">Open them in the inbox</a>`;
   }
   return row(
-    heading('Triage', 3) +
+    heading(title, 3) +
       paragraph(open, 'margin:0 0 6px;') +
       paragraph(escapeHtml(acknowledgedSentence(triage, data.period)), 'margin:0;'),
   );
 }
 
-function quietFailures(data: DigestData): string[] {
-  return data.apps
-    .filter((app) => app.failedAlertsTotal > 0)
-    .map((app) =>
-      row(
-        heading(`${appTitle(app)}: alerts that failed to deliver`, 3) +
-          failedTable(app.failedAlerts, app.failedAlertsTotal, data.period.timezone),
-      ),
-    );
-}
-
-export function digestHtml(data: DigestData, product: string, source: DataSource = {}): string {
-  const { period } = data;
-  const title = data.quiet ? `${product} weekly digest: a quiet week` : `${product} weekly digest`;
-  const rows: string[] = [
-    ...simulatedRows(source),
+/** The digest's parts as rows of the email's layout table. */
+const PARTS: PartRenderers<DigestPart, { data: DigestData; source: DataSource }, string> = {
+  head: (part) => [
     row(
-      `${heading(title, 1)}<div style="font-size:14px;color:${COLORS.muted};margin:4px 0 0;">${escapeHtml(period.label)} · ${escapeHtml(period.timezone)}</div>`,
+      `${heading(part.title, 1)}<div style="font-size:14px;color:${COLORS.muted};margin:4px 0 0;">${escapeHtml(part.subtitle)}</div>`,
       '20px 24px 12px',
     ),
-  ];
-  const note = coverageNote(data.coverage, period.timezone, product);
-  if (note !== undefined) {
-    rows.push(
-      row(
-        paragraph(
-          escapeHtml(note),
-          `border-left:4px solid ${COLORS.accent};padding:6px 0 6px 12px;background-color:#eef2ff;`,
-        ),
-      ),
-    );
-  }
-  rows.push(row(paragraph(escapeHtml(summarySentence(data)))));
-  if (data.totals.failedAlerts > 0) {
-    rows.push(
-      row(paragraph(escapeHtml(`⚠ ${failedSentence(data.totals.failedAlerts)}.`), `color:${COLORS.down};`)),
-    );
-  }
-  rows.push(triageSection(data, source));
-  if (data.quiet) {
-    rows.push(row(heading('Current ratings', 3) + glanceTable(data.apps, true)));
-    rows.push(...quietFailures(data));
-    if (data.market !== null) rows.push(...marketHtmlRows(data.market, period.timezone));
-  } else {
-    const glance = data.apps.some((a) => a.role === 'own') ? 'Your apps' : 'Apps';
-    rows.push(row(heading(glance, 3) + glanceTable(headlineApps(data.apps), false)));
-    if (data.comparison !== null) {
-      rows.push(
-        row(
-          heading(`Against competitors, ${periodNoun(period)}`, 3) +
-            comparisonTable(data.comparison, data.maxRating),
-        ),
-      );
-    }
-    if (data.topics !== null) rows.push(...topicsHtmlRows(data.topics));
-    if (data.market !== null) rows.push(...marketHtmlRows(data.market, period.timezone));
-    for (const app of data.apps) rows.push(...appSection(app, data));
-  }
-  rows.push(
+  ],
+  note: (part) => [
     row(
-      `<p style="margin:0;font-size:12px;line-height:18px;color:${COLORS.faint};">Sent by ${escapeHtml(product)}. Weeks run from Monday to Sunday in ${escapeHtml(period.timezone)}; a review counts in the week of its date. Review text is quoted as posted on the marketplace.</p>`,
+      paragraph(
+        escapeHtml(part.text),
+        `border-left:4px solid ${COLORS.accent};padding:6px 0 6px 12px;background-color:#eef2ff;`,
+      ),
+    ),
+  ],
+  summary: (part) => [row(paragraph(escapeHtml(part.text)))],
+  'failed-total': (part) => [row(paragraph(escapeHtml(part.text), `color:${COLORS.down};`))],
+  triage: (part, { data, source }) => [triageSection(part.heading, data, source)],
+  glance: (part) => [row(heading(part.heading, 3) + glanceTable(part.apps, part.quiet))],
+  failed: (part) => [row(heading(part.heading, 3) + failedTable(part))],
+  comparison: (part, { data }) => [
+    row(heading(part.heading, 3) + comparisonTable(part.rows, data.maxRating)),
+  ],
+  topics: (part) => topicsHtmlRows(part.topics),
+  market: (part, { data }) => marketHtmlRows(part.market, data.period.timezone),
+  app: (part, { data }) => appSection(part, data.period.timezone),
+  footer: (part) => [
+    row(
+      `<p style="margin:0;font-size:12px;line-height:18px;color:${COLORS.faint};">${escapeHtml(part.text)}</p>`,
       '8px 24px 20px',
     ),
-  );
-  return page(tagSimulated(`${title} · ${period.label}`, source), rows);
+  ],
+};
+
+export function digestHtml(data: DigestData, product: string, source: DataSource = {}): string {
+  const parts = renderParts(digestOutline(data, product), PARTS, { data, source });
+  return page(tagSimulated(`${digestTitle(data, product)} · ${data.period.label}`, source), [
+    ...simulatedRows(source),
+    ...parts,
+  ]);
 }

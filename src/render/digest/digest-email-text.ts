@@ -3,45 +3,31 @@
  * reader (bars as block characters, tables as padded columns).
  */
 
-import { headlineApps } from '../../digest/summarize.js';
-import type {
-  DigestApp,
-  DigestData,
-  DigestReview,
-  FailedAlert,
-  TrendWeek,
-  WorstReview,
-} from '../../digest/types.js';
+import type { ComparisonRow, DigestApp, DigestData, TrendWeek } from '../../digest/types.js';
 import { STAR_RATINGS } from '../../digest/types.js';
 import { formatCount } from '../../util/plural.js';
 import { truncate } from '../escape.js';
 import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { DataSource } from '../wording.js';
+import {
+  type AppPart,
+  type DigestPart,
+  digestOutline,
+  type FailedList,
+  type PartRenderers,
+  renderParts,
+} from './digest-email-outline.js';
 import { marketText } from './digest-market.js';
 import { topicsText } from './digest-topics.js';
 import { acknowledgedSentence, openByPriority, openSentence, triageLinks } from './digest-triage.js';
 import {
   appTitle,
-  capitalize,
-  changeSentence,
-  coverageNote,
-  dayLabel,
-  digestReviewItem,
-  dropsSentence,
-  failedAbout,
-  failedKind,
-  failedReason,
-  failedSentence,
   formatChange,
   formatRating,
   lowLabel,
   percent,
-  periodNoun,
   perWeek,
-  ratingWithCount,
-  reviewsSentence,
   roleLabel,
-  summarySentence,
   weekLabel,
 } from './digest-wording.js';
 
@@ -101,18 +87,15 @@ function glance(apps: DigestApp[], quiet: boolean): string {
   return textTable(headers, rows);
 }
 
-function comparison(data: DigestData): string {
-  const rows = (data.comparison ?? []).map((r) => [
+function comparison(comparisonRows: ComparisonRow[], maxRating: number): string {
+  const rows = comparisonRows.map((r) => [
     `${appTitle(r)} (${roleLabel(r.role)})`,
     rating(r.rating),
     change(r.changeVsLastWeek),
     perWeek(r.reviewsPerWeek),
     r.lowShare === null ? '—' : percent(r.lowShare),
   ]);
-  return textTable(
-    ['App', 'Rating', 'vs last week', 'Reviews / week', `Low (${lowLabel(data.maxRating)})`],
-    rows,
-  );
+  return textTable(['App', 'Rating', 'vs last week', 'Reviews / week', `Low (${lowLabel(maxRating)})`], rows);
 }
 
 function distribution(app: DigestApp): string {
@@ -132,23 +115,22 @@ function trend(weeks: TrendWeek[], timezone: string): string {
   return indent(textTable(['Week of', 'Rating at its end', 'New reviews'], rows), '  ');
 }
 
-function review(item: DigestReview, n: number, timezone: string, severity?: WorstReview['severity']): string {
-  return reviewItemText(digestReviewItem(item, timezone, severity), n);
-}
-
-function failed(alerts: FailedAlert[], total: number, timezone: string): string {
-  const lines = alerts.map(
+function failed(list: FailedList): string {
+  const lines = list.alerts.map(
     (a) =>
-      `- ${dayLabel(a.alertAt, timezone)}${a.inPeriod ? '' : ' (still failed)'} · ${failedKind(a.kind)}: ${failedAbout(a)} · to ${a.channel}: ${failedReason(a)}`,
+      `- ${a.raised}${a.stillFailed ? ' (still failed)' : ''} · ${a.kind}: ${a.about} · to ${a.channel}: ${a.reason}`,
   );
-  if (total > alerts.length)
-    lines.push(`… and ${formatCount(total - alerts.length)} more: see reviewwatch status.`);
+  if (list.more !== undefined) lines.push(list.more);
   return lines.join('\n');
 }
 
 /** The open reviews and the median wait, and the inbox's views of them when there is an inbox. */
-function triageSection(data: DigestData, source: DataSource): string {
-  const lines = ['TRIAGE', openSentence(data.triage), acknowledgedSentence(data.triage, data.period)];
+function triageSection(title: string, data: DigestData, source: DataSource): string {
+  const lines = [
+    title.toUpperCase(),
+    openSentence(data.triage),
+    acknowledgedSentence(data.triage, data.period),
+  ];
   const links = triageLinks(data, source);
   if (links && data.triage.openTotal > 0) {
     lines.push(`Open in the inbox: ${links.open}`);
@@ -160,69 +142,42 @@ function triageSection(data: DigestData, source: DataSource): string {
   return lines.join('\n');
 }
 
-function appSection(app: DigestApp, data: DigestData): string[] {
-  const { timezone } = data.period;
-  const noun = periodNoun(data.period);
-  const title = `${appTitle(app)} (${app.handle} · ${roleLabel(app.role)})`;
-  const parts = [
-    `==== ${title} ====`,
-    [
-      `Rating:          ${ratingWithCount(app.rating.current)}`,
-      `vs last week:    ${changeSentence(app.rating.changeVsLastWeek, 'last week')}`,
-      `vs 4 weeks ago:  ${changeSentence(app.rating.changeVsFourWeeksAgo, '4 weeks ago')}`,
-      `${`${capitalize(noun)}:`.padEnd(17)}${reviewsSentence(app)}`,
-      ...(app.drops.length > 0 ? [`Rating drops:    ${dropsSentence(app.drops, timezone)}`] : []),
-    ].join('\n'),
+/** Its facts' labels padded to one column (the longest label, "vs 4 weeks ago:", and two spaces). */
+const FACT_COLUMN = 17;
+
+/** An app's section under its facts: each part a paragraph, a review list one per review. */
+const APP_PARTS: PartRenderers<AppPart, { app: DigestApp; timezone: string }, string> = {
+  distribution: (part, { app }) => [`${part.heading}\n${distribution(app)}`],
+  trend: (part, { app, timezone }) => [`${part.heading}\n${trend(app.trend, timezone)}`],
+  reviews: (part) => [part.heading, ...part.reviews.map((r, i) => reviewItemText(r, i + 1))],
+  failed: (part) => [`${part.heading}\n${failed(part)}`],
+};
+
+function appSection(section: Extract<DigestPart, { kind: 'app' }>, timezone: string): string[] {
+  return [
+    `==== ${section.title} (${section.subtitle}) ====`,
+    section.facts.map((f) => `${`${f.label}:`.padEnd(FACT_COLUMN)}${f.value}`).join('\n'),
+    ...renderParts(section.parts, APP_PARTS, { app: section.app, timezone }),
   ];
-  if (app.reviews.count > 0) parts.push(`Ratings ${noun}\n${distribution(app)}`);
-  parts.push(`Last ${app.trend.length} weeks\n${trend(app.trend, timezone)}`);
-  if (app.worst.length > 0) {
-    parts.push(`Worst reviews ${noun}`);
-    app.worst.forEach((r, i) => {
-      parts.push(review(r, i + 1, timezone, r.severity));
-    });
-  }
-  if (app.best.length > 0) {
-    parts.push(`Best reviews ${noun}`);
-    app.best.forEach((r, i) => {
-      parts.push(review(r, i + 1, timezone));
-    });
-  }
-  if (app.failedAlertsTotal > 0) {
-    parts.push(`Alerts that failed to deliver\n${failed(app.failedAlerts, app.failedAlertsTotal, timezone)}`);
-  }
-  return parts;
 }
 
+/** The digest's parts as paragraphs; headings of the top-level tables in capitals. */
+const PARTS: PartRenderers<DigestPart, { data: DigestData; source: DataSource }, string> = {
+  head: (part) => [`${part.title}\n${part.subtitle}`],
+  note: (part) => [part.text],
+  summary: (part) => [part.text],
+  'failed-total': (part) => [part.text],
+  triage: (part, { data, source }) => [triageSection(part.heading, data, source)],
+  glance: (part) => [`${part.heading.toUpperCase()}\n${glance(part.apps, part.quiet)}`],
+  failed: (part) => [`${part.heading}\n${failed(part)}`],
+  comparison: (part, { data }) => [`${part.heading.toUpperCase()}\n${comparison(part.rows, data.maxRating)}`],
+  topics: (part) => [topicsText(part.topics)],
+  market: (part, { data }) => [marketText(part.market, data.period.timezone)],
+  app: (part, { data }) => appSection(part, data.period.timezone),
+  footer: (part) => [`-- \n${part.text}`],
+};
+
 export function digestText(data: DigestData, product: string, source: DataSource = {}): string {
-  const { period } = data;
-  const title = data.quiet ? `${product} weekly digest: a quiet week` : `${product} weekly digest`;
-  const parts = [...simulatedParagraphs(source), `${title}\n${period.label} · ${period.timezone}`];
-  const note = coverageNote(data.coverage, period.timezone, product);
-  if (note !== undefined) parts.push(note);
-  parts.push(summarySentence(data));
-  if (data.totals.failedAlerts > 0) parts.push(`⚠ ${failedSentence(data.totals.failedAlerts)}.`);
-  parts.push(triageSection(data, source));
-  if (data.quiet) {
-    parts.push(`CURRENT RATINGS\n${glance(data.apps, true)}`);
-    for (const app of data.apps.filter((a) => a.failedAlertsTotal > 0)) {
-      parts.push(
-        `${appTitle(app)}: alerts that failed to deliver\n${failed(app.failedAlerts, app.failedAlertsTotal, period.timezone)}`,
-      );
-    }
-    if (data.market !== null) parts.push(marketText(data.market, period.timezone));
-  } else {
-    const glanceTitle = data.apps.some((a) => a.role === 'own') ? 'YOUR APPS' : 'APPS';
-    parts.push(`${glanceTitle}\n${glance(headlineApps(data.apps), false)}`);
-    if (data.comparison !== null) {
-      parts.push(`AGAINST COMPETITORS, ${periodNoun(period).toUpperCase()}\n${comparison(data)}`);
-    }
-    if (data.topics !== null) parts.push(topicsText(data.topics));
-    if (data.market !== null) parts.push(marketText(data.market, period.timezone));
-    for (const app of data.apps) parts.push(...appSection(app, data));
-  }
-  parts.push(
-    `-- \nSent by ${product}. Weeks run from Monday to Sunday in ${period.timezone}; a review counts in the week of its date. Review text is quoted as posted on the marketplace.`,
-  );
-  return `${parts.join('\n\n')}\n`;
+  const parts = renderParts(digestOutline(data, product), PARTS, { data, source });
+  return `${[...simulatedParagraphs(source), ...parts].join('\n\n')}\n`;
 }

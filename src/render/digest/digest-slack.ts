@@ -6,7 +6,6 @@
  * last apps, saying how many.
  */
 
-import { headlineApps } from '../../digest/summarize.js';
 import type { DigestApp, DigestData } from '../../digest/types.js';
 import { formatCount, plural } from '../../util/plural.js';
 import { escapeMrkdwn, stars, truncate } from '../escape.js';
@@ -29,11 +28,14 @@ import {
   appTitle,
   coverageNote,
   type DigestRenderOptions,
+  digestTitle,
   dropsSentence,
   failedSentence,
-  formatChange,
-  formatRating,
+  newReviewsBrief,
   productName,
+  quotedWorst,
+  ratingBrief,
+  summaryApps,
   summarySentence,
 } from './digest-wording.js';
 
@@ -43,23 +45,13 @@ const QUOTE_EXCERPT = 150;
 
 /** "*My App* · ★ 4.62 ▼0.1 · 12 new reviews (avg 3.92) · 3 low" (escaped mrkdwn). */
 function appLine(app: DigestApp, quiet: boolean, timezone: string): string {
-  const current = app.rating.current;
-  const delta = app.rating.changeVsLastWeek;
-  const rating =
-    current === null
-      ? 'no rating yet'
-      : `★ ${formatRating(current.average)}${delta === null ? '' : ` ${formatChange(delta)} vs last week`}`;
   // Under the competitors heading a competitor needs no label; among the quiet week's ratings it does.
   const role = quiet && app.role === 'competitor' ? ' _(competitor)_' : '';
-  const parts = [`*${escapeMrkdwn(appTitle(app))}*${role}`, escapeMrkdwn(rating)];
+  const parts = [`*${escapeMrkdwn(appTitle(app))}*${role}`, escapeMrkdwn(ratingBrief(app))];
   if (app.drops.length > 0) parts.push(`▼ ${escapeMrkdwn(dropsSentence(app.drops, timezone))}`);
   if (!quiet) {
-    const { count, average, low } = app.reviews;
-    parts.push(
-      count === 0
-        ? 'no new reviews'
-        : `${plural(count, 'new review')}${average === null ? '' : ` (avg ${average.toFixed(2)})`}`,
-    );
+    const { count, low } = app.reviews;
+    parts.push(newReviewsBrief(app));
     if (count > 0) parts.push(low > 0 ? `*${formatCount(low)} low*` : '0 low');
   }
   return parts.join(' · ');
@@ -68,8 +60,8 @@ function appLine(app: DigestApp, quiet: boolean, timezone: string): string {
 /** The app's line, and for an own app its worst review when that is a low one, quoted. */
 function appEntry(app: DigestApp, quiet: boolean, maxRating: number, timezone: string): string {
   const lines = [appLine(app, quiet, timezone)];
-  const worst = app.worst[0];
-  if (app.role === 'own' && worst !== undefined && worst.rating <= maxRating) {
+  const worst = quotedWorst(app, maxRating);
+  if (worst !== undefined) {
     const content = reviewContent(worst);
     const said = content === '' ? '_(no text)_' : `“${escapeMrkdwn(excerpt(content, QUOTE_EXCERPT))}”`;
     lines.push(
@@ -107,7 +99,7 @@ function pack(entries: string[], separator: string): SectionBlock[] {
 export function renderDigestSlack(data: DigestData, options: DigestRenderOptions = {}): SlackMessage {
   const product = productName(options);
   const { period, quiet } = data;
-  const title = `${product} weekly digest${quiet ? ': a quiet week' : ''} · ${period.label}`;
+  const title = `${digestTitle(data, product)} · ${period.label}`;
   const summary = summarySentence(data);
   const note = coverageNote(data.coverage, period.timezone, product);
   const before: SlackBlock[] = [
@@ -119,9 +111,7 @@ export function renderDigestSlack(data: DigestData, options: DigestRenderOptions
     before.push(section(`:warning: ${escapeMrkdwn(failedSentence(data.totals.failedAlerts))}`));
   before.push(section(triageText(data, options)));
 
-  // On a quiet week every app is one of "the current ratings"; otherwise own apps lead, competitors follow.
-  const main = quiet ? data.apps : headlineApps(data.apps);
-  const rest = quiet ? [] : data.apps.filter((a) => !main.includes(a));
+  const { main, rest } = summaryApps(data);
   const entries = [
     ...main.map((app) => ({
       group: 'main' as const,

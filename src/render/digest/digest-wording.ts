@@ -4,7 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import { type DigestPeriod, periodWeeks } from '../../digest/period.js';
-import { direction } from '../../digest/summarize.js';
+import { direction, headlineApps } from '../../digest/summarize.js';
 import type {
   AppRole,
   Coverage,
@@ -14,6 +14,7 @@ import type {
   FailedAlert,
   RatingDropNote,
   RatingPoint,
+  WorstReview,
 } from '../../digest/types.js';
 import { ALERT_KINDS } from '../../kinds.js';
 import type { Severity } from '../../scoring/priority.js';
@@ -187,6 +188,45 @@ export function summarySentence(data: DigestData): string {
     parts.push(`the rating fell for ${plural(totals.ratingsFell, 'app')} since last week`);
   }
   return `${parts.join(', ')}.`;
+}
+
+/** "reviewwatch weekly digest", or on a quiet week "reviewwatch weekly digest: a quiet week". */
+export function digestTitle(data: DigestData, product: string): string {
+  return `${product} weekly digest${data.quiet ? ': a quiet week' : ''}`;
+}
+
+// The compact summary (Slack, Teams, Discord): a line per app, own apps first.
+
+/**
+ * The apps the summary lists, in order: on a quiet week every app, as "the current ratings"; otherwise
+ * the headline apps (the own ones, when there are any), then the rest under "Competitors".
+ */
+export function summaryApps(data: DigestData): { main: DigestApp[]; rest: DigestApp[] } {
+  if (data.quiet) return { main: data.apps, rest: [] };
+  const main = headlineApps(data.apps);
+  return { main, rest: data.apps.filter((a) => !main.includes(a)) };
+}
+
+/** "★ 4.62 ▼0.1 vs last week", or "no rating yet". */
+export function ratingBrief(app: DigestApp): string {
+  const current = app.rating.current;
+  const delta = app.rating.changeVsLastWeek;
+  return current === null
+    ? 'no rating yet'
+    : `★ ${formatRating(current.average)}${delta === null ? '' : ` ${formatChange(delta)} vs last week`}`;
+}
+
+/** "12 new reviews (avg 3.92)", or "no new reviews". */
+export function newReviewsBrief(app: DigestApp): string {
+  const { count, average } = app.reviews;
+  if (count === 0) return 'no new reviews';
+  return `${plural(count, 'new review')}${average === null ? '' : ` (avg ${average.toFixed(2)})`}`;
+}
+
+/** The review the summary quotes under an app: an own app's worst, when that is a low one. */
+export function quotedWorst(app: DigestApp, maxRating: number): WorstReview | undefined {
+  const worst = app.worst[0];
+  return app.role === 'own' && worst !== undefined && worst.rating <= maxRating ? worst : undefined;
 }
 
 /** "2 alerts failed to deliver and were not retried" */

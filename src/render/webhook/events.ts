@@ -18,7 +18,7 @@ import type {
 import type { DigestData } from '../../digest/types.js';
 import { changeTone, describeChange } from '../../market/change-text.js';
 import { assertNever } from '../../util/never.js';
-import { groupAbout } from '../alert/alert-wording.js';
+import { bySeverity, groupAbout } from '../alert/alert-wording.js';
 import { marketDoc, rankReasons } from '../alert/market-wording.js';
 import { spikeHeadline } from '../alert/spike-wording.js';
 import type { AlertRenderers, ChannelRenderers, GroupNotification } from '../renderers.js';
@@ -87,7 +87,7 @@ function reviewAlertData(alert: ReviewAlert, source: DataSource) {
  * fall these reviews explain ("Rating now 4.2 (was 4.3)"): no rating.drop event says it then.
  */
 function lowReviews(app: AppRef, alerts: readonly ReviewAlert[], source: DataSource): WebhookEvent {
-  const sorted = [...alerts].sort((a, b) => b.severity.score - a.severity.score);
+  const sorted = bySeverity(alerts);
   const rating = sorted.find((a) => a.rating !== undefined)?.rating;
   return {
     type: 'review.low',

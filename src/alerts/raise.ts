@@ -207,8 +207,9 @@ function spikeAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings, a
   const competitors = own
     ? [...policy.apps].filter(([, a]) => a.role === 'competitor').map(([handle]) => handle)
     : [];
+  // The competitors' names alone: a lookup per watched app would cost a poll of 1,000 apps 1,000 reads.
   const names = new Map(
-    [...policy.apps].map(([handle, a]) => [handle, a.name ?? appTitle(db, handle) ?? handle]),
+    competitors.map((handle) => [handle, policy.apps.get(handle)?.name ?? appTitle(db, handle) ?? handle]),
   );
   return topicSpikeAlerts(db, {
     handle: findings.handle,

@@ -203,14 +203,25 @@ function sameWave(spikeRows: readonly number[], incidentRows: readonly number[])
   return incidentRows.filter((id) => spike.has(id)).length * 2 >= incidentRows.length;
 }
 
+/** Each policy's competitors, listed once: a 1,000-app policy is otherwise walked on every low review. */
+const COMPETITORS = new WeakMap<AlertPolicy, readonly string[]>();
+
+function competitorsOf(policy: AlertPolicy): readonly string[] {
+  let competitors = COMPETITORS.get(policy);
+  if (competitors === undefined) {
+    competitors = [...policy.apps].filter(([, a]) => a.role === 'competitor').map(([handle]) => handle);
+    COMPETITORS.set(policy, competitors);
+  }
+  return competitors;
+}
+
 /** The topic spikes the poll's low reviews complete (alerts/topic-spike.ts). */
 function spikeAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFindings, app: () => AppRef) {
   const own = policy.apps.get(findings.handle)?.role !== 'competitor';
-  const competitors = own
-    ? [...policy.apps].filter(([, a]) => a.role === 'competitor').map(([handle]) => handle)
-    : [];
+  const competitors = own ? competitorsOf(policy) : [];
+  // The competitors' names alone: a lookup per watched app would cost a poll of 1,000 apps 1,000 reads.
   const names = new Map(
-    [...policy.apps].map(([handle, a]) => [handle, a.name ?? appTitle(db, handle) ?? handle]),
+    competitors.map((handle) => [handle, policy.apps.get(handle)?.name ?? appTitle(db, handle) ?? handle]),
   );
   return topicSpikeAlerts(db, {
     handle: findings.handle,

@@ -110,11 +110,34 @@ interface Span {
   veto: boolean;
 }
 
-function candidates(taxonomy: Taxonomy, word: string): Pattern[] {
+/**
+ * The patterns that may start at a word, remembered per taxonomy: a review's words are mostly words other
+ * reviews used, and a word that starts none is most of them. Forgotten all at once when full.
+ */
+const CANDIDATES = new WeakMap<Taxonomy, Map<string, readonly Pattern[]>>();
+const CANDIDATE_WORDS = 20_000;
+const NONE: readonly Pattern[] = [];
+
+function candidatesOf(taxonomy: Taxonomy, word: string): readonly Pattern[] {
   const { byForm, byPrefix } = taxonomy.index;
-  const exact = byForm.get(word) ?? [];
+  const exact = byForm.get(word) ?? NONE;
   const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
-  return prefixed.length === 0 ? (exact as Pattern[]) : [...exact, ...prefixed];
+  return prefixed.length === 0 ? exact : [...exact, ...prefixed];
+}
+
+function candidates(taxonomy: Taxonomy, word: string): readonly Pattern[] {
+  let known = CANDIDATES.get(taxonomy);
+  if (known === undefined) {
+    known = new Map();
+    CANDIDATES.set(taxonomy, known);
+  }
+  let found = known.get(word);
+  if (found === undefined) {
+    if (known.size >= CANDIDATE_WORDS) known.clear();
+    found = candidatesOf(taxonomy, word);
+    known.set(word, found);
+  }
+  return found;
 }
 
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {

@@ -131,6 +131,19 @@ describe('a topic spike', () => {
     expect(slack.accepted().some((c) => JSON.stringify(c.body).includes('Klaviyo still broken'))).toBe(true);
   });
 
+  it('fires at the poll whose review completes the wave, counting those earlier polls stored', async () => {
+    await baseline();
+    // Four of the wave: one short of a spike (the check stops at its count of the window's low reviews).
+    sim.controls.addReviews('shop', wave(WAVE.slice(0, 4)));
+    await pollAndSettle(['shop']);
+    expect(spikeRows()).toHaveLength(0);
+    // The fifth, a poll later: with the four before it, a spike.
+    sim.controls.addReviews('shop', wave(WAVE.slice(4, 5), 4));
+    await pollAndSettle(['shop']);
+    expect(spikeRows()).toHaveLength(1);
+    expect(spikeBodies()[0]).toContain('5 low reviews of Shop about integrations');
+  });
+
   it('is reproduced by a retried poll under the same dedupe key, which the outbox refuses twice', async () => {
     await baseline();
     sim.controls.addReviews('shop', wave(WAVE));

@@ -8,6 +8,7 @@ import {
   taxonomyWith,
   topicsOf,
 } from '../../src/topics/index.js';
+import { tokenize } from '../../src/topics/text.js';
 
 function topics(text: string): Record<string, string[]> {
   return Object.fromEntries(topicsOf(text, BUILT_IN_TAXONOMY).map((t) => [t.name, t.words]));
@@ -90,6 +91,20 @@ describe('topicsOf', () => {
     expect(names('We lost two sales because checkout broke')).not.toContain('data-loss');
   });
 
+  it('reads a text typed on a phone as its plain spelling: curly apostrophes, full-width letters, emoji', () => {
+    // An ASCII text and any other take two paths through the tokenizer (src/topics/text.ts): one answer.
+    const plain = "The app's sync doesn't work; it CRASHES. Refund me";
+    const expected = topics(plain);
+    expect(Object.keys(expected)).toEqual(['billing', 'bugs']);
+    expect(topics(`${plain} \u{1F621}`)).toEqual(expected);
+    expect(
+      names(
+        'The app\u2019s sync doesn\u2019t work; it \uFF23\uFF32\uFF21\uFF33\uFF28\uFF25\uFF33. Refund me',
+      ),
+    ).toEqual(Object.keys(expected));
+    expect(tokenize(`${plain} \u{1F621}`)).toEqual(tokenize(plain));
+  });
+
   it('finds several topics in one review', () => {
     expect(names('uninstalled it in march and still got charged in april, emailed support twice')).toEqual([
       'billing',
@@ -138,5 +153,16 @@ describe('remembering recent texts', () => {
     // Another taxonomy is another answer, not the remembered one.
     const custom = taxonomyWith({ twice: { words: ['twice'] } });
     expect(topicsOf(text, custom).map((t) => t.name)).toContain('twice');
+  });
+
+  it("looks each word up in its own taxonomy's rules", () => {
+    const shipping = compileTaxonomy([{ name: 'shipping', weight: 0, words: ['ship*'] }]);
+    const exact = compileTaxonomy([{ name: 'exact', weight: 0, words: ['=shipping'] }]);
+    expect(matchTopics('The shipment is late', shipping)).toEqual([
+      { name: 'shipping', words: ['shipment'] },
+    ]);
+    // The same word under another taxonomy: what its rules say, not what the first one's did.
+    expect(matchTopics('The shipment is late', exact)).toEqual([]);
+    expect(matchTopics('Free shipping', exact)).toEqual([{ name: 'exact', words: ['shipping'] }]);
   });
 });

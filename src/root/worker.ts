@@ -32,7 +32,7 @@ import { allQueues, openQueues, type Queues } from './queues.js';
 import { planPollSchedule, startScheduling } from './scheduling.js';
 import { openStorage, type Storage } from './storage.js';
 import { startTopicBackfill } from './topic-backfill.js';
-import { createWorkers, type NotifyWorker, type PollWorker, type Workers } from './workers.js';
+import { createWorkers, type NotifyWorker, type PollWorker, runWorkers, type Workers } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;
@@ -192,7 +192,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         logger,
       });
     }
-    for (const worker of workers.all) void worker.run();
+    await runWorkers(settings, releasers, { workers, storage, mode });
     const topicsBackfill = backfillInService(mode, settings, { store: storage.store, releasers, logger });
     const handle: Worker = {
       settings,

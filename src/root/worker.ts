@@ -12,7 +12,7 @@ import type { CatalogClient } from '../catalog/index.js';
 import type { Logger } from '../log.js';
 import { createSenders } from '../notify/channels.js';
 import type { ChannelSender } from '../notify/sender.js';
-import { PollingHealth } from '../ops/health.js';
+import { PollingHealth, WorkersHealth } from '../ops/health.js';
 import { Metrics } from '../ops/metrics.js';
 import type { MarketJobData } from '../queue/market-worker.js';
 import type { NotifyJobData, PollJobData } from '../queue/names.js';
@@ -265,7 +265,8 @@ async function serve(settings: Settings, options: ServeOptions): Promise<InboxSe
       storage,
       queues,
       metrics,
-      health: undefined,
+      // It polls nothing: its /readyz says whether some `start` does.
+      health: new WorkersHealth({ redis: storage.redis, prefix: settings.queuePrefix, logger }),
       logger,
       listen,
     });

@@ -1,4 +1,8 @@
+import type { Redis } from 'ioredis';
+import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
+import { nothingPollingReason, readWorkers, scheduledPolling } from '../queue/heartbeat.js';
+import { withTimeout } from '../util/timeout.js';
 
 export interface PollingVerdict {
   ok: boolean;
@@ -69,6 +73,46 @@ export class PollingHealth {
     if (verdict.ok !== this.#wasOk) {
       if (verdict.ok) this.#logger.info('polling is alive again: a poll finished');
       else this.#logger.error(`polling is not alive: ${verdict.reason}`);
+      this.#wasOk = verdict.ok;
+    }
+    return verdict;
+  }
+}
+
+/**
+ * Whether some `reviewwatch start` polls, for a process that polls nothing itself (`serve`), from the
+ * workers' heartbeats in Redis (queue/heartbeat.ts). Beside a `start` whose own server is off, the
+ * /readyz of `serve` is the only one there is: a `start` killed with SIGKILL must not leave it saying ok.
+ */
+export class WorkersHealth {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #logger: Logger;
+  readonly #timeoutMs: number;
+  #wasOk: boolean | undefined;
+
+  constructor(options: { redis: Redis; prefix: string; logger: Logger; timeoutMs?: number }) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#logger = options.logger;
+    this.#timeoutMs = options.timeoutMs ?? 1_000;
+  }
+
+  /** The current verdict; logs one line when it changes, not one per probe. */
+  async verdict(): Promise<PollingVerdict> {
+    let verdict: PollingVerdict;
+    try {
+      const workers = await withTimeout(readWorkers(this.#redis, this.#prefix), this.#timeoutMs);
+      verdict = scheduledPolling(workers)
+        ? { ok: true }
+        : { ok: false, reason: `nothing is polling: ${nothingPollingReason(workers, this.#prefix)}` };
+    } catch (err) {
+      // Redis is what fails /readyz then, and says so: this check cannot tell either way.
+      return { ok: false, reason: `unknown: ${errorMessage(err)}` };
+    }
+    if (verdict.ok !== this.#wasOk) {
+      if (verdict.ok) this.#logger.info('a `reviewwatch start` is polling');
+      else this.#logger.warn(verdict.reason ?? 'nothing is polling');
       this.#wasOk = verdict.ok;
     }
     return verdict;

@@ -38,8 +38,11 @@ export interface OpsServerDeps {
   /** Shown in Bull Board, and their depths exported by /metrics. */
   queues: readonly Queue[];
   metrics: Metrics;
-  /** The polling watchdog of a long-running worker; absent for a server that polls nothing. */
-  polling?: { verdict(): PollingVerdict };
+  /**
+   * Whether polling is alive: a worker's own watchdog (`start`), or the workers' heartbeats in Redis
+   * (`serve`); absent for a server that answers for no polling (the tests' inbox).
+   */
+  polling?: { verdict(): PollingVerdict | Promise<PollingVerdict> };
   /**
    * The triage inbox (web/router.ts), served at `/` after the endpoints above. With it, Bull Board opens to
    * anyone logged in to the inbox as well as to the admin credentials.
@@ -66,8 +69,8 @@ export interface OpsServer {
 }
 
 /**
- * The operations endpoints of `start`: /healthz (the process answers) and /readyz (Redis and SQLite answer)
- * for anyone, probes being unable to log in; /metrics (Prometheus text) and Bull Board at /admin/queues
+ * The operations endpoints of `start` and `serve`: /healthz (the process answers) and /readyz (Redis and
+ * SQLite answer, and polling is alive) for anyone, probes being unable to log in; /metrics (Prometheus text) and Bull Board at /admin/queues
  * with the same credentials as the inbox (a session or the admin token) or the admin credentials. Also
  * points the metrics' queue depths at `deps.queues` and their burst gaps at the store.
  */
@@ -122,11 +125,11 @@ function createOpsApp(options: OpsServerOptions, access: AdminCredentials | unde
 
   let wasReady: boolean | undefined;
   app.get('/readyz', async (_req, res) => {
-    const [redis, sqlite] = await Promise.all([
+    const [redis, sqlite, polling] = await Promise.all([
       checkRedis(deps.redis, readyTimeoutMs),
       Promise.resolve().then(() => checkSqlite(deps.store)),
+      deps.polling?.verdict(),
     ]);
-    const polling = deps.polling?.verdict();
     const checks: Record<string, string> = { redis: redis.status, sqlite: sqlite.status };
     if (polling) checks.polling = polling.ok ? 'ok' : (polling.reason ?? 'stalled');
     const failed = Object.keys(checks).filter((k) => checks[k] !== 'ok');

@@ -36,6 +36,14 @@ export function pollPausedKey(prefix: string): string {
   return `${prefix}:poll-paused`;
 }
 
+/**
+ * A sorted set of the processes that take poll jobs, each scored with when it last said so (Redis's
+ * clock, epoch ms): `status` and `serve`'s /readyz read from it whether anything is polling (heartbeat.ts).
+ */
+export function workersKey(prefix: string): string {
+  return `${prefix}:workers`;
+}
+
 export const NOTIFY_QUEUE = 'notify';
 export const NOTIFY_JOB = 'deliver';
 export const SWEEP_JOB = 'sweep';

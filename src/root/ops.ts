@@ -1,8 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '../log.js';
-import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
-import { type OpsServer, startOpsServer } from '../ops/server.js';
+import { type OpsServer, type OpsServerDeps, startOpsServer } from '../ops/server.js';
 import type { Settings } from '../settings.js';
 import type { Releasers } from '../util/releasers.js';
 import { createWeb } from '../web/router.js';
@@ -20,7 +19,8 @@ export async function openOps(
     storage: Storage;
     queues: readonly Queue[];
     metrics: Metrics;
-    health: PollingHealth | undefined;
+    /** Whether polling is alive: `start`'s watchdog, or `serve`'s reading of the heartbeats. */
+    health: OpsServerDeps['polling'];
     logger: Logger;
     /** Where to listen; `settings.http` unless `serve` was given its own. */
     listen?: { host: string; port: number };

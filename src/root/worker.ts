@@ -12,7 +12,7 @@ import type { CatalogClient } from '../catalog/index.js';
 import type { Logger } from '../log.js';
 import { createSenders } from '../notify/channels.js';
 import type { ChannelSender } from '../notify/sender.js';
-import { PollingHealth } from '../ops/health.js';
+import { PollingHealth, WorkersHealth } from '../ops/health.js';
 import { Metrics } from '../ops/metrics.js';
 import type { MarketJobData } from '../queue/market-worker.js';
 import type { NotifyJobData, PollJobData } from '../queue/names.js';
@@ -32,7 +32,7 @@ import { allQueues, openQueues, type Queues } from './queues.js';
 import { planPollSchedule, startScheduling } from './scheduling.js';
 import { openStorage, type Storage } from './storage.js';
 import { startTopicBackfill } from './topic-backfill.js';
-import { createWorkers, type NotifyWorker, type PollWorker, type Workers } from './workers.js';
+import { createWorkers, type NotifyWorker, type PollWorker, runWorkers, type Workers } from './workers.js';
 
 /** How long a graceful stop waits for jobs in flight before abandoning them (they run again later). */
 export const STOP_GRACE_MS = 30_000;
@@ -192,7 +192,7 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         logger,
       });
     }
-    for (const worker of workers.all) void worker.run();
+    await runWorkers(settings, releasers, { workers, storage, mode });
     const topicsBackfill = backfillInService(mode, settings, { store: storage.store, releasers, logger });
     const handle: Worker = {
       settings,
@@ -265,7 +265,8 @@ async function serve(settings: Settings, options: ServeOptions): Promise<InboxSe
       storage,
       queues,
       metrics,
-      health: undefined,
+      // It polls nothing: its /readyz says whether some `start` does.
+      health: new WorkersHealth({ redis: storage.redis, prefix: settings.queuePrefix, logger }),
       logger,
       listen,
     });

@@ -7,6 +7,7 @@ import type { ChannelSender } from '../notify/sender.js';
 import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createDigestWorker } from '../queue/digest-worker.js';
+import { beatOf, startHeartbeat } from '../queue/heartbeat.js';
 import { createMaintenanceWorker } from '../queue/maintenance.js';
 import { createMarketWorker } from '../queue/market-worker.js';
 import { pollPausedKey } from '../queue/names.js';
@@ -14,6 +15,7 @@ import { createNotifyWorker, enqueueMessages } from '../queue/notify-worker.js';
 import { createPollWorker, GAP_FOLLOW_UP_MS, type RetryPolicy, retryPolicyOf } from '../queue/poll-worker.js';
 import { createReconcileWorker } from '../queue/reconcile-worker.js';
 import type { Settings } from '../settings.js';
+import { processId } from '../util/process-id.js';
 import type { Releasers } from '../util/releasers.js';
 import { TimeoutError, withTimeout } from '../util/timeout.js';
 import type { Catalog, OnFatal } from './catalog.js';
@@ -218,4 +220,25 @@ function releaseWorkers(
     forced = true;
     void closeNow();
   };
+}
+
+/**
+ * Runs every worker, then says in Redis that this process polls (queue/heartbeat.ts) for as long as its
+ * poll worker runs: `status` and `serve`'s /readyz read it to tell a running worker from one that was
+ * killed and left its schedules behind. The heartbeat stops first on release, before the stop grace.
+ */
+export async function runWorkers(
+  settings: Settings,
+  releasers: Releasers,
+  parts: { workers: Workers; storage: Storage; mode: WorkerParts['mode'] },
+): Promise<void> {
+  const { workers } = parts;
+  for (const worker of workers.all) void worker.run();
+  const heartbeat = await startHeartbeat({
+    redis: parts.storage.redis,
+    prefix: settings.queuePrefix,
+    beat: beatOf(processId(), parts.mode),
+    beating: () => workers.poll.isRunning(),
+  });
+  releasers.add('heartbeat', () => heartbeat.stop());
 }

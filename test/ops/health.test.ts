@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PollingHealth } from '../../src/ops/health.js';
-import { captureLog } from '../helpers/index.js';
+import { PollingHealth, WorkersHealth } from '../../src/ops/health.js';
+import { connectRedis } from '../../src/queue/connection.js';
+import { beatOf, startHeartbeat } from '../../src/queue/heartbeat.js';
+import { workersKey } from '../../src/queue/names.js';
+import { captureLog, REDIS_URL, uniquePrefix } from '../helpers/index.js';
 
 const MINUTE = 60_000;
 
@@ -49,5 +52,40 @@ describe('PollingHealth', () => {
     // Already stalled: a plan that makes polls due sooner still does not make it look alive.
     health.setExpectedEvery(MINUTE);
     expect(health.verdict().ok).toBe(false);
+  });
+});
+
+describe('WorkersHealth', () => {
+  it('says whether a `start` beats in Redis, for a server that polls nothing, and logs each change once', async () => {
+    const redis = await connectRedis(REDIS_URL);
+    const prefix = uniquePrefix();
+    const log = captureLog();
+    try {
+      const health = new WorkersHealth({ redis, prefix, logger: log.logger });
+      expect(await health.verdict()).toEqual({
+        ok: false,
+        reason: `nothing is polling: no \`reviewwatch start\` reports to this Redis under queue prefix "${prefix}"`,
+      });
+      await health.verdict();
+      expect(log.text().match(/nothing is polling/g)).toHaveLength(1);
+
+      // A one-shot run polls now and then, not on schedule.
+      const once = await startHeartbeat({ redis, prefix, beat: beatOf('h:1', 'once'), beating: () => true });
+      expect((await health.verdict()).ok).toBe(false);
+      const service = await startHeartbeat({
+        redis,
+        prefix,
+        beat: beatOf('h:2', 'service'),
+        beating: () => true,
+      });
+      expect(await health.verdict()).toEqual({ ok: true });
+      expect(log.text()).toMatch(/a `reviewwatch start` is polling/);
+      await service.stop();
+      await once.stop();
+      expect((await health.verdict()).ok).toBe(false);
+    } finally {
+      await redis.del(workersKey(prefix));
+      await redis.quit();
+    }
   });
 });

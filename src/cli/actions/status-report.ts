@@ -1,6 +1,12 @@
 import type { Alert } from '../../alerts/types.js';
 import type { Config } from '../../config/index.js';
 import { errorMessage } from '../../errors.js';
+import {
+  nothingPollingReason,
+  readWorkers,
+  type SeenWorker,
+  scheduledPolling,
+} from '../../queue/heartbeat.js';
 import { handleOfSchedulerId, POLL_QUEUE, pollPausedKey } from '../../queue/names.js';
 import type { CommandResources } from '../../root/resources.js';
 import {
@@ -55,6 +61,8 @@ export interface StatusReport {
     warnings: string[];
   };
   paused: string | null;
+  /** Whether anything polls, from the processes' heartbeats in Redis (queue/heartbeat.ts). */
+  polling: PollingStatus;
   queue: Record<string, number> | null;
   queueError: string | null;
   notifications: OutboxCounts[];
@@ -64,6 +72,15 @@ export interface StatusReport {
   failed: Array<DeliveryWithAlert<Alert>>;
   /** The config's taxonomy version, and the stored reviews whose topics are not computed under it yet. */
   topics: { version: string; pending: number };
+}
+
+export interface PollingStatus {
+  /** Whether a `start` polls on schedule; null when Redis did not answer. */
+  scheduled: boolean | null;
+  /** Why not, when not: which `start` ran last and what became of it. */
+  reason: string | null;
+  /** The processes that took poll jobs within the last day, the latest first. */
+  workers: Array<Pick<SeenWorker, 'id' | 'mode' | 'state' | 'sinceBeatMs'>>;
 }
 
 /**
@@ -86,6 +103,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
   let queue: Record<string, number> | null = null;
   let queueError: string | null = null;
   let paused: string | null = null;
+  let workers: SeenWorker[] | null = null;
   const schedulers = new Map<string, { every: number | null; next: number | null }>();
   try {
     const redis = await resources.redis();
@@ -95,6 +113,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
       schedulers.set(handleOfSchedulerId(s.key) ?? s.key, { every: s.every ?? null, next: s.next ?? null });
     }
     paused = await redis.get(pollPausedKey(settings.queuePrefix));
+    workers = await readWorkers(redis, settings.queuePrefix);
   } catch (err) {
     queueError = errorMessage(err);
   }
@@ -120,6 +139,7 @@ export async function collectStatus(resources: CommandResources, now: number): P
       warnings: plan.warnings,
     },
     paused,
+    polling: pollingStatus(workers, settings.queuePrefix),
     queue,
     queueError,
     notifications,
@@ -127,6 +147,16 @@ export async function collectStatus(resources: CommandResources, now: number): P
     market: marketStatus(config, store.db, now),
     failed,
     topics: topicsStatus(store.db, config),
+  };
+}
+
+function pollingStatus(workers: SeenWorker[] | null, prefix: string): PollingStatus {
+  if (workers === null) return { scheduled: null, reason: null, workers: [] };
+  const scheduled = scheduledPolling(workers);
+  return {
+    scheduled,
+    reason: scheduled ? null : nothingPollingReason(workers, prefix),
+    workers: workers.map(({ id, mode, state, sinceBeatMs }) => ({ id, mode, state, sinceBeatMs })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH } from '../../config/index.js';
 import { withResources } from '../../root/resources.js';
 import { fmtDuration } from '../../schedule/index.js';
 import {
@@ -27,6 +28,47 @@ function until(ms: number | undefined, now: number): string {
   return s < 90 ? `in ${s}s` : `in ${Math.round(s / 60)}m`;
 }
 
+/** A poll due this long ago, while a worker runs, is still being taken: "due now" rather than overdue. */
+const OVERDUE_AFTER_MS = 10_000;
+
+/** When the next poll comes: "in 25s", "due now", "overdue since 14:02:11" when nothing took it. */
+function nextPoll(app: AppReport, report: StatusReport, now: number): string {
+  if (report.paused) return 'paused';
+  if (!app.scheduled) return 'not scheduled';
+  const due = app.nextPollAt;
+  if (due === null) return '-';
+  const idle = report.polling.scheduled === false;
+  if (due < now - (idle ? 0 : OVERDUE_AFTER_MS)) return `overdue since ${clock(due, now)}`;
+  if (due <= now) return 'due now';
+  return idle ? `${until(due, now)} (no worker)` : until(due, now);
+}
+
+/** "14:02:11" on this machine's clock, with the date when it is not within the last 20 hours. */
+function clock(ms: number, now: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const time = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+  if (now - ms < 20 * 3_600_000) return time;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}`;
+}
+
+/** The process that polled last, and what became of it when it is no longer polling. */
+function pollBy(app: AppReport, polling: StatusReport['polling']): string {
+  const by = app.lastPollBy;
+  if (by === null) return '-';
+  if (polling.scheduled === null) return by;
+  const seen = polling.workers.filter((w) => w.id === by);
+  if (seen.some((w) => w.state === 'live')) return by;
+  const latest = seen[0];
+  return `${by} (${latest === undefined ? 'stopped' : latest.state === 'exited' ? 'exited' : 'not reporting'})`;
+}
+
+/** What to run: `start` with the config this `status` read, unless it is the default one. */
+function startHint(configPath: string): string {
+  const config = configPath === DEFAULT_CONFIG_PATH ? '' : ` --config ${configPath}`;
+  return `  start the worker: reviewwatch start${config} (or its service: systemctl start reviewwatch, docker compose up -d)`;
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows
@@ -45,8 +87,13 @@ export function statusCommand(): Command {
     .option('--json', 'print JSON for scripts')
     .action(async (options: { json?: boolean }, command: Command) => {
       const now = Date.now();
-      const report = await withResources(settingsFor(command), (resources) => collectStatus(resources, now));
-      process.stdout.write(options.json ? `${JSON.stringify(asJson(report), null, 2)}\n` : text(report, now));
+      const settings = settingsFor(command);
+      const report = await withResources(settings, (resources) => collectStatus(resources, now));
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify(asJson(report), null, 2)}\n`
+          : text(report, now, settings.configPath),
+      );
     });
 }
 
@@ -63,7 +110,7 @@ function asJson(report: StatusReport) {
   };
 }
 
-function text(report: StatusReport, now: number): string {
+function text(report: StatusReport, now: number, configPath: string): string {
   const { paused, queue, schedule } = report;
   const rows = [
     [
@@ -87,7 +134,7 @@ function text(report: StatusReport, now: number): string {
       app.handle,
       app.state,
       ago(app.lastPollAt, now),
-      paused ? 'paused' : app.scheduled ? until(app.nextPollAt ?? undefined, now) : 'not scheduled',
+      nextPoll(app, report, now),
       app.intervalMs === null ? '-' : fmtDuration(app.intervalMs),
       rate(app),
       app.rating === null ? '-' : `${stars(app.rating)} ${app.rating.toFixed(2)}`,
@@ -95,11 +142,14 @@ function text(report: StatusReport, now: number): string {
       app.removedReviews > 0
         ? `${app.storedReviews} (${app.removedReviews} removed)`
         : String(app.storedReviews),
-      app.lastPollBy ?? '-',
+      pollBy(app, report.polling),
       app.lastError ? app.lastError.slice(0, 80) : '',
     ]);
   }
   const out = [`${table(rows)}\n`];
+  if (report.polling.scheduled === false) {
+    out.push(`nothing is polling: ${report.polling.reason}`, startHint(configPath));
+  }
   for (const app of report.apps) {
     if (app.gap) out.push(gapLine(app.handle, app.gap, now));
   }

@@ -1,6 +1,9 @@
+/**
+ * The digest email's HTML: every part of its outline (digest-email-outline.ts) drawn in the email's
+ * table layout, with charts for the ratings and the trend. Every string from the outline is escaped here.
+ */
 import { direction } from '../../digest/summarize.js';
-import type { ComparisonRow, DigestApp, DigestData, TrendWeek } from '../../digest/types.js';
-import { STAR_RATINGS } from '../../digest/types.js';
+import type { DigestApp, DigestData } from '../../digest/types.js';
 import { formatCount } from '../../util/plural.js';
 import {
   COLORS,
@@ -24,12 +27,16 @@ import { escapeHtml } from '../escape.js';
 import { type DataSource, tagSimulated } from '../wording.js';
 import {
   type AppPart,
+  type Cell,
   type DigestPart,
   type DigestReviewItem,
   digestOutline,
   type FailedList,
   type PartRenderers,
   renderParts,
+  type StarBar,
+  type Table,
+  type WeekPoint,
 } from './digest-email-outline.js';
 import { marketHtmlRows } from './digest-market.js';
 import { topicsHtmlRows } from './digest-topics.js';
@@ -40,17 +47,7 @@ import {
   openSentence,
   triageLinks,
 } from './digest-triage.js';
-import {
-  appTitle,
-  digestTitle,
-  formatChange,
-  formatRating,
-  lowLabel,
-  percent,
-  perWeek,
-  roleLabel,
-  weekLabel,
-} from './digest-wording.js';
+import { digestTitle } from './digest-wording.js';
 
 /** Distribution bars: the share of the period's reviews at each rating. */
 const DISTRIBUTION_BAR = { width: 300, height: 12 } as const;
@@ -63,73 +60,28 @@ function changeColor(delta: number | null): string | undefined {
   return d === 'down' ? COLORS.down : d === 'up' ? COLORS.up : undefined;
 }
 
-function changeHtml(delta: number | null): string {
-  return delta === null ? muted('—') : colored(formatChange(delta), changeColor(delta));
-}
-
-function ratingHtml(average: number | null): string {
-  return average === null ? muted('no rating') : escapeHtml(formatRating(average));
+function cellHtml(c: Cell): string {
+  const text = c.missing
+    ? muted(c.text)
+    : c.change === undefined
+      ? escapeHtml(c.text)
+      : colored(c.text, changeColor(c.change));
+  const shown = c.strong ? `<strong>${text}</strong>` : text;
+  return c.note === undefined ? shown : `${shown} ${muted(c.note)}`;
 }
 
 const RIGHT = 'text-align:right;white-space:nowrap;';
+const HIGHLIGHT = '#eef2ff';
 
-/** Own apps at a glance (every app on a quiet week): rating, change, this period's reviews. */
-function glanceTable(apps: DigestApp[], quiet: boolean): string {
-  const rows = apps.map((app) => {
-    const cells = [
-      cell(
-        `<strong>${escapeHtml(appTitle(app))}</strong>${app.role === 'competitor' ? ` ${muted('(competitor)')}` : ''}`,
-      ),
-      cell(ratingHtml(app.rating.current?.average ?? null), RIGHT),
-      cell(changeHtml(app.rating.changeVsLastWeek), RIGHT),
-    ];
-    if (quiet) cells.push(cell(changeHtml(app.rating.changeVsFourWeeksAgo), RIGHT));
-    else
-      cells.push(
-        cell(escapeHtml(formatCount(app.reviews.count)), RIGHT),
-        cell(escapeHtml(formatCount(app.reviews.low)), RIGHT),
-      );
-    return `<tr>${cells.join('')}</tr>`;
+/** A table of apps: names left, figures right; an own app among competitors shaded. */
+function tableHtml(table: Table): string {
+  const rows = table.rows.map((r) => {
+    const shade = r.highlight ? `background-color:${HIGHLIGHT};` : '';
+    const cells = r.cells.map((c, i) => cell(cellHtml(c), i === 0 ? shade : shade + RIGHT));
+    return `<tr${r.highlight ? ` bgcolor="${HIGHLIGHT}"` : ''}>${cells.join('')}</tr>`;
   });
-  const headers = [
-    { text: 'App' },
-    { text: 'Rating', align: 'right' as const },
-    { text: 'vs last week', align: 'right' as const },
-    ...(quiet
-      ? [{ text: 'vs 4 weeks ago', align: 'right' as const }]
-      : [
-          { text: 'New reviews', align: 'right' as const },
-          { text: 'Low', align: 'right' as const },
-        ]),
-  ];
+  const headers = table.columns.map((text, i) => (i === 0 ? { text } : { text, align: 'right' as const }));
   return dataTable(headers, rows);
-}
-
-function comparisonTable(rows: ComparisonRow[], maxRating: number): string {
-  const body = rows.map((r) => {
-    const own = r.role === 'own';
-    const shade = own ? 'background-color:#eef2ff;' : '';
-    const name = own ? `<strong>${escapeHtml(appTitle(r))}</strong>` : escapeHtml(appTitle(r));
-    return (
-      `<tr${own ? ' bgcolor="#eef2ff"' : ''}>` +
-      cell(`${name} ${muted(`(${roleLabel(r.role)})`)}`, shade) +
-      cell(ratingHtml(r.rating), shade + RIGHT) +
-      cell(changeHtml(r.changeVsLastWeek), shade + RIGHT) +
-      cell(escapeHtml(perWeek(r.reviewsPerWeek)), shade + RIGHT) +
-      cell(r.lowShare === null ? muted('—') : escapeHtml(percent(r.lowShare)), shade + RIGHT) +
-      '</tr>'
-    );
-  });
-  return dataTable(
-    [
-      { text: 'App' },
-      { text: 'Rating', align: 'right' },
-      { text: 'vs last week', align: 'right' },
-      { text: 'Reviews / week', align: 'right' },
-      { text: `Low (${lowLabel(maxRating)})`, align: 'right' },
-    ],
-    body,
-  );
 }
 
 function factsTable(facts: Array<{ label: string; valueHtml: string }>): string {
@@ -143,29 +95,23 @@ function factsTable(facts: Array<{ label: string; valueHtml: string }>): string 
   );
 }
 
-function distributionChart(app: DigestApp): string {
-  const { distribution, count } = app.reviews;
-  const rows = STAR_RATINGS.map((stars) => {
-    const n = distribution[stars];
-    const share = count === 0 ? 0 : n / count;
-    return (
+function distributionChart(bars: StarBar[]): string {
+  const rows = bars.map(
+    ({ stars, share, count, percent }) =>
       `<tr><td style="padding:2px 8px 2px 0;white-space:nowrap;color:${COLORS.muted};font-size:13px;">${stars} ★</td>` +
       `<td style="padding:2px 0;">${horizontalBar(share, DISTRIBUTION_BAR.width, DISTRIBUTION_BAR.height, STAR_COLORS[stars] ?? COLORS.accent)}</td>` +
-      `<td style="padding:2px 0 2px 8px;white-space:nowrap;font-size:13px;">${escapeHtml(formatCount(n))} ${muted(`(${percent(share)})`)}</td></tr>`
-    );
-  });
+      `<td style="padding:2px 0 2px 8px;white-space:nowrap;font-size:13px;">${escapeHtml(count)} ${muted(`(${percent})`)}</td></tr>`,
+  );
   return layoutTable(rows, 'font-size:13px;line-height:16px;');
 }
 
-function trendChart(trend: TrendWeek[], timezone: string): string {
+function trendChart(trend: WeekPoint[]): string {
   const most = Math.max(0, ...trend.map((w) => w.reviews));
   const last = trend.length - 1;
-  const ratings = trend.map((week, i) => {
-    const before = trend[i - 1]?.rating ?? null;
-    const delta = week.rating === null || before === null ? null : week.rating - before;
-    const text = week.rating === null ? '—' : formatRating(week.rating);
-    return `<td width="${TREND.column}" align="center" style="width:${TREND.column}px;padding:0 0 4px;text-align:center;font-size:12px;${i === last ? 'font-weight:bold;' : ''}">${colored(text, changeColor(delta))}</td>`;
-  });
+  const ratings = trend.map(
+    (week, i) =>
+      `<td width="${TREND.column}" align="center" style="width:${TREND.column}px;padding:0 0 4px;text-align:center;font-size:12px;${i === last ? 'font-weight:bold;' : ''}">${colored(week.rating.text, changeColor(week.rating.change ?? null))}</td>`,
+  );
   const bars = trend.map((week) => {
     const height =
       most === 0 || week.reviews === 0 ? 0 : Math.max(2, Math.round((week.reviews / most) * TREND.height));
@@ -177,11 +123,11 @@ function trendChart(trend: TrendWeek[], timezone: string): string {
   ];
   const counts = trend.map(
     (week, i) =>
-      `<td align="center" style="padding:4px 0 0;text-align:center;font-size:12px;${i === last ? 'font-weight:bold;' : ''}">${escapeHtml(formatCount(week.reviews))}</td>`,
+      `<td align="center" style="padding:4px 0 0;text-align:center;font-size:12px;${i === last ? 'font-weight:bold;' : ''}">${escapeHtml(week.count)}</td>`,
   );
   const labels = trend.map(
     (week) =>
-      `<td align="center" style="padding:0;text-align:center;font-size:11px;color:${COLORS.muted};white-space:nowrap;">${escapeHtml(weekLabel(week.start, timezone))}</td>`,
+      `<td align="center" style="padding:0;text-align:center;font-size:11px;color:${COLORS.muted};white-space:nowrap;">${escapeHtml(week.label)}</td>`,
   );
   return (
     layoutTable(
@@ -221,8 +167,8 @@ function failedTable(list: FailedList): string {
 
 /** An app's section under its facts, each part with its heading. */
 const APP_PARTS: PartRenderers<AppPart, { app: DigestApp; timezone: string }, string> = {
-  distribution: (part, { app }) => [row(heading(part.heading, 3) + distributionChart(app))],
-  trend: (part, { app, timezone }) => [row(heading(part.heading, 3) + trendChart(app.trend, timezone))],
+  distribution: (part) => [row(heading(part.heading, 3) + distributionChart(part.bars))],
+  trend: (part) => [row(heading(part.heading, 3) + trendChart(part.weeks))],
   reviews: (part) => [row(heading(part.heading, 3) + part.reviews.map(reviewCard).join(''))],
   failed: (part) => [row(heading(part.heading, 3) + failedTable(part))],
 };
@@ -293,11 +239,9 @@ const PARTS: PartRenderers<DigestPart, { data: DigestData; source: DataSource },
   summary: (part) => [row(paragraph(escapeHtml(part.text)))],
   'failed-total': (part) => [row(paragraph(escapeHtml(part.text), `color:${COLORS.down};`))],
   triage: (part, { data, source }) => [triageSection(part.heading, data, source)],
-  glance: (part) => [row(heading(part.heading, 3) + glanceTable(part.apps, part.quiet))],
+  glance: (part) => [row(heading(part.heading, 3) + tableHtml(part))],
   failed: (part) => [row(heading(part.heading, 3) + failedTable(part))],
-  comparison: (part, { data }) => [
-    row(heading(part.heading, 3) + comparisonTable(part.rows, data.maxRating)),
-  ],
+  comparison: (part) => [row(heading(part.heading, 3) + tableHtml(part))],
   topics: (part) => topicsHtmlRows(part.topics),
   market: (part, { data }) => marketHtmlRows(part.market, data.period.timezone),
   app: (part, { data }) => appSection(part, data.period.timezone),

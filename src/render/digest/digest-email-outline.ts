@@ -6,7 +6,7 @@
 import type { DigestMarket } from '../../digest/market.js';
 import { headlineApps } from '../../digest/summarize.js';
 import type { DigestTopics } from '../../digest/topics.js';
-import type { ComparisonRow, DigestApp, DigestData } from '../../digest/types.js';
+import { type ComparisonRow, type DigestApp, type DigestData, STAR_RATINGS } from '../../digest/types.js';
 import type { Priority } from '../../scoring/priority.js';
 import { formatCount } from '../../util/plural.js';
 import type { ReviewItem } from '../wording.js';
@@ -23,11 +23,17 @@ import {
   failedKind,
   failedReason,
   failedSentence,
+  formatChange,
+  formatRating,
+  lowLabel,
+  percent,
   periodNoun,
+  perWeek,
   ratingWithCount,
   reviewsSentence,
   roleLabel,
   summarySentence,
+  weekLabel,
 } from './digest-wording.js';
 
 /** A part of the digest, top to bottom. Headings are as the HTML shows them; the text capitalises some. */
@@ -37,13 +43,49 @@ export type DigestPart =
   | { kind: 'summary'; text: string }
   | { kind: 'failed-total'; text: string }
   | { kind: 'triage'; heading: string }
-  | { kind: 'glance'; heading: string; apps: DigestApp[]; quiet: boolean }
+  | ({ kind: 'glance'; heading: string } & Table)
   | ({ kind: 'failed'; heading: string } & FailedList)
-  | { kind: 'comparison'; heading: string; rows: ComparisonRow[] }
+  | ({ kind: 'comparison'; heading: string } & Table)
   | { kind: 'topics'; topics: DigestTopics }
   | { kind: 'market'; market: DigestMarket }
   | { kind: 'app'; app: DigestApp; title: string; subtitle: string; facts: AppFact[]; parts: AppPart[] }
   | { kind: 'footer'; text: string };
+
+/** A cell of a table, in plain text: the HTML styles it by its flags, the text shows `text` and `note`. */
+export interface Cell {
+  text: string;
+  /** Said after the text, lighter: "(competitor)". */
+  note?: string;
+  /** Stands for no value ("—", "no rating"): muted. */
+  missing?: boolean;
+  /** A change, coloured by its direction (a fall red, a rise green). */
+  change?: number;
+  strong?: boolean;
+}
+
+/** A table of apps: the first column names the app, the others are figures (right-aligned). */
+export interface Table {
+  columns: string[];
+  /** `highlight`: an own app among competitors. */
+  rows: Array<{ cells: Cell[]; highlight?: boolean }>;
+}
+
+/** One star rating's share of the period's reviews. */
+export interface StarBar {
+  stars: number;
+  share: number;
+  /** "12" and "40%" */
+  count: string;
+  percent: string;
+}
+
+/** One week of the trend: its label, its closing rating (changed from the week before), its reviews. */
+export interface WeekPoint {
+  label: string;
+  rating: Cell;
+  reviews: number;
+  count: string;
+}
 
 /** A line of an app's facts; `change`, when present, is what colours it (a fall red, a rise green). */
 export interface AppFact {
@@ -54,8 +96,8 @@ export interface AppFact {
 
 /** A part of one app's section, under its facts. */
 export type AppPart =
-  | { kind: 'distribution'; heading: string }
-  | { kind: 'trend'; heading: string }
+  | { kind: 'distribution'; heading: string; bars: StarBar[] }
+  | { kind: 'trend'; heading: string; weeks: WeekPoint[] }
   | { kind: 'reviews'; heading: string; reviews: DigestReviewItem[] }
   | ({ kind: 'failed'; heading: string } & FailedList);
 
@@ -94,7 +136,7 @@ export function digestOutline(data: DigestData, product: string): DigestPart[] {
     parts.push({ kind: 'failed-total', text: `⚠ ${failedSentence(data.totals.failedAlerts)}.` });
   parts.push({ kind: 'triage', heading: 'Triage' });
   if (data.quiet) {
-    parts.push({ kind: 'glance', heading: 'Current ratings', apps: data.apps, quiet: true });
+    parts.push({ kind: 'glance', heading: 'Current ratings', ...glanceTable(data.apps, true) });
     for (const app of data.apps.filter((a) => a.failedAlertsTotal > 0))
       parts.push({
         kind: 'failed',
@@ -104,10 +146,10 @@ export function digestOutline(data: DigestData, product: string): DigestPart[] {
     if (data.market !== null) parts.push({ kind: 'market', market: data.market });
   } else {
     const heading = data.apps.some((a) => a.role === 'own') ? 'Your apps' : 'Apps';
-    parts.push({ kind: 'glance', heading, apps: headlineApps(data.apps), quiet: false });
+    parts.push({ kind: 'glance', heading, ...glanceTable(headlineApps(data.apps), false) });
     if (data.comparison !== null) {
       const heading = `Against competitors, ${periodNoun(period)}`;
-      parts.push({ kind: 'comparison', heading, rows: data.comparison });
+      parts.push({ kind: 'comparison', heading, ...comparisonTable(data.comparison, data.maxRating) });
     }
     if (data.topics !== null) parts.push({ kind: 'topics', topics: data.topics });
     if (data.market !== null) parts.push({ kind: 'market', market: data.market });
@@ -140,8 +182,9 @@ function appOutline(app: DigestApp, data: DigestData): Extract<DigestPart, { kin
   ];
   if (app.drops.length > 0) facts.push({ label: 'Rating drops', value: dropsSentence(app.drops, timezone) });
   const parts: AppPart[] = [];
-  if (app.reviews.count > 0) parts.push({ kind: 'distribution', heading: `Ratings ${noun}` });
-  parts.push({ kind: 'trend', heading: `Last ${app.trend.length} weeks` });
+  if (app.reviews.count > 0)
+    parts.push({ kind: 'distribution', heading: `Ratings ${noun}`, bars: starBars(app) });
+  parts.push({ kind: 'trend', heading: `Last ${app.trend.length} weeks`, weeks: weekPoints(app, timezone) });
   if (app.worst.length > 0) {
     const reviews = app.worst.map((r) => ({
       ...digestReviewItem(r, timezone, r.severity),
@@ -157,6 +200,73 @@ function appOutline(app: DigestApp, data: DigestData): Extract<DigestPart, { kin
     parts.push({ kind: 'failed', heading: 'Alerts that failed to deliver', ...failedList(app, timezone) });
   const subtitle = `${app.handle} · ${roleLabel(app.role)}`;
   return { kind: 'app', app, title: appTitle(app), subtitle, facts, parts };
+}
+
+function ratingCell(average: number | null): Cell {
+  return average === null ? { text: 'no rating', missing: true } : { text: formatRating(average) };
+}
+
+function changeCell(delta: number | null): Cell {
+  return delta === null ? { text: '—', missing: true } : { text: formatChange(delta), change: delta };
+}
+
+/** Apps at a glance: rating, change, and this period's reviews (on a quiet week, the change over 4 weeks). */
+function glanceTable(apps: readonly DigestApp[], quiet: boolean): Table {
+  const columns = ['App', 'Rating', 'vs last week'];
+  columns.push(...(quiet ? ['vs 4 weeks ago'] : ['New reviews', 'Low']));
+  const rows = apps.map((app) => {
+    const cells: Cell[] = [
+      { text: appTitle(app), strong: true, ...(app.role === 'competitor' ? { note: '(competitor)' } : {}) },
+      ratingCell(app.rating.current?.average ?? null),
+      changeCell(app.rating.changeVsLastWeek),
+    ];
+    if (quiet) cells.push(changeCell(app.rating.changeVsFourWeeksAgo));
+    else cells.push({ text: formatCount(app.reviews.count) }, { text: formatCount(app.reviews.low) });
+    return { cells };
+  });
+  return { columns, rows };
+}
+
+function comparisonTable(comparison: readonly ComparisonRow[], maxRating: number): Table {
+  const columns = ['App', 'Rating', 'vs last week', 'Reviews / week', `Low (${lowLabel(maxRating)})`];
+  const rows = comparison.map((r) => {
+    const own = r.role === 'own';
+    const cells: Cell[] = [
+      { text: appTitle(r), strong: own, note: `(${roleLabel(r.role)})` },
+      ratingCell(r.rating),
+      changeCell(r.changeVsLastWeek),
+      { text: perWeek(r.reviewsPerWeek) },
+      r.lowShare === null ? { text: '—', missing: true } : { text: percent(r.lowShare) },
+    ];
+    return { cells, highlight: own };
+  });
+  return { columns, rows };
+}
+
+function starBars(app: DigestApp): StarBar[] {
+  const { distribution, count } = app.reviews;
+  return STAR_RATINGS.map((stars) => {
+    const share = count === 0 ? 0 : distribution[stars] / count;
+    return { stars, share, count: formatCount(distribution[stars]), percent: percent(share) };
+  });
+}
+
+function weekPoints(app: DigestApp, timezone: string): WeekPoint[] {
+  return app.trend.map((week, i) => {
+    const before = app.trend[i - 1]?.rating ?? null;
+    const rating: Cell =
+      week.rating === null
+        ? { text: '—' }
+        : before === null
+          ? { text: formatRating(week.rating) }
+          : { text: formatRating(week.rating), change: week.rating - before };
+    return {
+      label: weekLabel(week.start, timezone),
+      rating,
+      reviews: week.reviews,
+      count: formatCount(week.reviews),
+    };
+  });
 }
 
 function failedList(app: DigestApp, timezone: string): FailedList {

@@ -1,11 +1,9 @@
 /**
- * The digest's plain-text alternative: the same information as the HTML, laid out for a fixed-width
- * reader (bars as block characters, tables as padded columns).
+ * The digest's plain-text alternative: the parts of the same outline as the HTML (digest-email-outline.ts),
+ * laid out for a fixed-width reader (bars as block characters, tables as padded columns).
  */
 
-import type { ComparisonRow, DigestApp, DigestData, TrendWeek } from '../../digest/types.js';
-import { STAR_RATINGS } from '../../digest/types.js';
-import { formatCount } from '../../util/plural.js';
+import type { DigestApp, DigestData } from '../../digest/types.js';
 import { truncate } from '../escape.js';
 import { indent, reviewItemText, simulatedParagraphs } from '../text-blocks.js';
 import type { DataSource } from '../wording.js';
@@ -16,20 +14,13 @@ import {
   type FailedList,
   type PartRenderers,
   renderParts,
+  type StarBar,
+  type Table,
+  type WeekPoint,
 } from './digest-email-outline.js';
 import { marketText } from './digest-market.js';
 import { topicsText } from './digest-topics.js';
 import { acknowledgedSentence, openByPriority, openSentence, triageLinks } from './digest-triage.js';
-import {
-  appTitle,
-  formatChange,
-  formatRating,
-  lowLabel,
-  percent,
-  perWeek,
-  roleLabel,
-  weekLabel,
-} from './digest-wording.js';
 
 const BAR_WIDTH = 20;
 /** Names in a text table are cut so the columns after them stay in view. */
@@ -60,58 +51,26 @@ function textTable(headers: string[], rows: string[][]): string {
     .join('\n');
 }
 
-function change(delta: number | null): string {
-  return delta === null ? '—' : formatChange(delta);
-}
-
-function rating(average: number | null): string {
-  return average === null ? 'no rating' : formatRating(average);
-}
-
 function bar(share: number): string {
   const filled = share > 0 ? Math.max(1, Math.round(share * BAR_WIDTH)) : 0;
   return '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
 }
 
-function glance(apps: DigestApp[], quiet: boolean): string {
-  const headers = quiet
-    ? ['App', 'Rating', 'vs last week', 'vs 4 weeks ago']
-    : ['App', 'Rating', 'vs last week', 'New reviews', 'Low'];
-  const rows = apps.map((app) => {
-    const name = app.role === 'competitor' ? `${appTitle(app)} (competitor)` : appTitle(app);
-    const base = [name, rating(app.rating.current?.average ?? null), change(app.rating.changeVsLastWeek)];
-    return quiet
-      ? [...base, change(app.rating.changeVsFourWeeksAgo)]
-      : [...base, formatCount(app.reviews.count), formatCount(app.reviews.low)];
-  });
-  return textTable(headers, rows);
+function tableText(table: Table): string {
+  const rows = table.rows.map((r) =>
+    r.cells.map((c) => (c.note === undefined ? c.text : `${c.text} ${c.note}`)),
+  );
+  return textTable(table.columns, rows);
 }
 
-function comparison(comparisonRows: ComparisonRow[], maxRating: number): string {
-  const rows = comparisonRows.map((r) => [
-    `${appTitle(r)} (${roleLabel(r.role)})`,
-    rating(r.rating),
-    change(r.changeVsLastWeek),
-    perWeek(r.reviewsPerWeek),
-    r.lowShare === null ? '—' : percent(r.lowShare),
-  ]);
-  return textTable(['App', 'Rating', 'vs last week', 'Reviews / week', `Low (${lowLabel(maxRating)})`], rows);
+function distribution(bars: StarBar[]): string {
+  return bars
+    .map(({ stars, share, count, percent }) => `  ${stars} ★ ${bar(share)} ${count} (${percent})`)
+    .join('\n');
 }
 
-function distribution(app: DigestApp): string {
-  const { distribution: d, count } = app.reviews;
-  return STAR_RATINGS.map((stars) => {
-    const share = count === 0 ? 0 : d[stars] / count;
-    return `  ${stars} ★ ${bar(share)} ${formatCount(d[stars])} (${percent(share)})`;
-  }).join('\n');
-}
-
-function trend(weeks: TrendWeek[], timezone: string): string {
-  const rows = weeks.map((w) => [
-    weekLabel(w.start, timezone),
-    w.rating === null ? '—' : formatRating(w.rating),
-    formatCount(w.reviews),
-  ]);
+function trend(weeks: WeekPoint[]): string {
+  const rows = weeks.map((w) => [w.label, w.rating.text, w.count]);
   return indent(textTable(['Week of', 'Rating at its end', 'New reviews'], rows), '  ');
 }
 
@@ -147,8 +106,8 @@ const FACT_COLUMN = 17;
 
 /** An app's section under its facts: each part a paragraph, a review list one per review. */
 const APP_PARTS: PartRenderers<AppPart, { app: DigestApp; timezone: string }, string> = {
-  distribution: (part, { app }) => [`${part.heading}\n${distribution(app)}`],
-  trend: (part, { app, timezone }) => [`${part.heading}\n${trend(app.trend, timezone)}`],
+  distribution: (part) => [`${part.heading}\n${distribution(part.bars)}`],
+  trend: (part) => [`${part.heading}\n${trend(part.weeks)}`],
   reviews: (part) => [part.heading, ...part.reviews.map((r, i) => reviewItemText(r, i + 1))],
   failed: (part) => [`${part.heading}\n${failed(part)}`],
 };
@@ -168,9 +127,9 @@ const PARTS: PartRenderers<DigestPart, { data: DigestData; source: DataSource },
   summary: (part) => [part.text],
   'failed-total': (part) => [part.text],
   triage: (part, { data, source }) => [triageSection(part.heading, data, source)],
-  glance: (part) => [`${part.heading.toUpperCase()}\n${glance(part.apps, part.quiet)}`],
+  glance: (part) => [`${part.heading.toUpperCase()}\n${tableText(part)}`],
   failed: (part) => [`${part.heading}\n${failed(part)}`],
-  comparison: (part, { data }) => [`${part.heading.toUpperCase()}\n${comparison(part.rows, data.maxRating)}`],
+  comparison: (part) => [`${part.heading.toUpperCase()}\n${tableText(part)}`],
   topics: (part) => [topicsText(part.topics)],
   market: (part, { data }) => [marketText(part.market, data.period.timezone)],
   app: (part, { data }) => appSection(part, data.period.timezone),

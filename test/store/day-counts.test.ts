@@ -2,15 +2,19 @@
  * The per-day counts a trend reads (drizzle/0020_day_counts.sql) stay what counting the reviews gives,
  * through every write of a review: a poll's insert, an edit of its stars or text (and so its topics), a
  * refresh of its date, a reconciliation folding a duplicate away, the topics backfill, the migration's
- * fill of an older store and a prune.
+ * fill of an older store and a prune. And periodCounts, which reads them, counts exactly as the reviews
+ * do wherever a period's edges fall.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
+import { Rng } from '../../src/simulator/random.js';
 import { openStore } from '../../src/store/db.js';
+import { type PeriodCounts, periodCounts } from '../../src/store/period-counts.js';
 import { foldDuplicate } from '../../src/store/reconcile.js';
 import { pruneDatabase, retentionPolicyOf } from '../../src/store/retention.js';
 import { findKnown, type ReviewChange, recordEdit, refreshReview } from '../../src/store/reviews.js';
 import { backfillTopics } from '../../src/store/topic-backfill.js';
+import { appTopics } from '../../src/store/topic-summary.js';
 import { BUILT_IN_TAXONOMY, taxonomyWith, topicsOf } from '../../src/topics/index.js';
 import { countedDayCounts, storedDayCounts } from '../helpers/day-counts.js';
 import { tempDir, tempStore } from '../helpers/index.js';
@@ -190,4 +194,125 @@ it('0020 fills the per-day counts from the reviews and topics a store already ho
   } finally {
     temp.cleanup();
   }
+});
+
+describe('periodCounts', () => {
+  /** Counted from the reviews one by one: what the day counts must add up to. */
+  function counted(app: string, bounds: readonly number[]): PeriodCounts[] {
+    const periods = bounds.slice(1).map((): PeriodCounts => ({ reviews: 0, topics: new Map() }));
+    const rows = store.db.$client
+      .prepare<[string], { at: number; rating: number; topics: string }>(
+        'select coalesce(created_at, first_seen_at) as at, rating, topics from reviews where app_handle = ?',
+      )
+      .all(app);
+    for (const row of rows) {
+      const i = bounds.findLastIndex((b) => b <= row.at);
+      const period = periods[i];
+      if (period === undefined || row.at >= (bounds.at(-1) as number)) continue;
+      period.reviews += 1;
+      for (const { name } of JSON.parse(row.topics) as Array<{ name: string }>) {
+        const count = period.topics.get(name) ?? { reviews: 0, stars: 0 };
+        count.reviews += 1;
+        count.stars += row.rating;
+        period.topics.set(name, count);
+      }
+    }
+    return periods;
+  }
+
+  const sorted = (periods: PeriodCounts[]) =>
+    periods.map((p) => ({
+      reviews: p.reviews,
+      topics: [...p.topics].sort(([a], [b]) => a.localeCompare(b)),
+    }));
+
+  function seedYear(): void {
+    store.db.$client.transaction(seedReviews)();
+  }
+
+  function seedReviews(): void {
+    const rng = new Rng(24);
+    const phrases = [
+      'They charged me twice.',
+      'It crashes.',
+      'Support never replied.',
+      'Lovely app.',
+      'Fine.',
+    ];
+    for (let i = 0; i < 1_500; i++) {
+      // Some on a midnight exactly, where a day's count and a period's edge meet.
+      const at =
+        NOW.getTime() -
+        Math.floor(rng.next() * 400) * DAY -
+        (i % 7 === 0 ? 10.5 * 3_600_000 : Math.floor(rng.next() * DAY));
+      storeReview(store.db, {
+        appHandle: i % 4 === 0 ? 'rival' : 'shop',
+        rating: 1 + Math.floor(rng.next() * 5),
+        content: `${phrases[Math.floor(rng.next() * phrases.length)]} ${phrases[Math.floor(rng.next() * phrases.length)]}`,
+        createdAt: i % 11 === 0 ? null : new Date(at),
+        firstSeenAt: new Date(at),
+      });
+    }
+  }
+
+  it('counts exactly as the reviews do, wherever the edges of the periods fall', () => {
+    seedYear();
+    const to = NOW.getTime();
+    const equal = (length: number, count: number, end = to) =>
+      Array.from({ length: count + 1 }, (_, i) => end - (count - i) * length);
+    const cases: Record<string, number[]> = {
+      '7 days to now, 9 periods': equal(7 * DAY, 9),
+      '30 days to now, 9 periods': equal(30 * DAY, 9),
+      '90 days to now, 9 periods': equal(90 * DAY, 9),
+      'to a midnight': equal(30 * DAY, 9, Date.parse('2026-11-23T00:00:00Z')),
+      'two hours, shorter than a day': equal(2 * 3_600_000, 9),
+      'since a moment, 41 hours': equal(41 * 3_600_000, 9),
+      // Weeks from Monday midnights in Berlin, one across the end of summer time.
+      'weeks in a time zone': [
+        '2026-09-13T22:00:00Z',
+        '2026-09-20T22:00:00Z',
+        '2026-10-18T22:00:00Z',
+        '2026-10-25T23:00:00Z',
+        '2026-11-01T23:00:00Z',
+        '2026-11-15T23:00:00Z',
+      ].map(Date.parse),
+    };
+    for (const [name, bounds] of Object.entries(cases)) {
+      for (const app of ['shop', 'rival', 'none']) {
+        expect(sorted(periodCounts(store.db, app, bounds)), `${name}, ${app}`).toEqual(
+          sorted(counted(app, bounds)),
+        );
+      }
+    }
+    // The cases count something: this is not equality of empty periods.
+    expect(
+      periodCounts(store.db, 'shop', cases['90 days to now, 9 periods'] ?? []).at(-1)?.reviews,
+    ).toBeGreaterThan(100);
+  });
+
+  it("gives /topics the same figures after an edit moves a review's topics", () => {
+    seedYear();
+    const week = { from: new Date(NOW.getTime() - 7 * DAY), to: NOW };
+    const before = appTopics(store.db, 'shop', week);
+    storeReview(store.db, {
+      appHandle: 'shop',
+      identity: 'late',
+      rating: 1,
+      content: 'They charged me twice.',
+      createdAt: new Date(NOW.getTime() - 3_600_000),
+    });
+    const billing = (figures: typeof before) =>
+      figures.topics.find((t) => t.topic === 'billing')?.reviews ?? 0;
+    expect(appTopics(store.db, 'shop', week).reviews).toBe(before.reviews + 1);
+    expect(billing(appTopics(store.db, 'shop', week))).toBe(billing(before) + 1);
+    recordEdit(
+      store.db,
+      stored('shop', 'late'),
+      changeOf('shop', 'late', { content: 'Lovely app.' }),
+      NOW,
+      1,
+    );
+    expect(billing(appTopics(store.db, 'shop', week))).toBe(billing(before));
+    expectInStep();
+  });
 });

@@ -178,7 +178,7 @@ export function collectDigest(db: Db, input: CollectInput): DigestData {
         totals: digestTotals(apps),
         triage: digestTriage(openReviewsByPriority(tx, triaged), acknowledgements(tx, triaged, period)),
         market: collectMarket(tx, { categories: input.categories ?? [], apps, period }),
-        topics: collectTopics(tx, { apps, period, maxRating, taxonomy: input.scoring.topics }),
+        topics: collectTopics(tx, { apps, period, maxRating }),
         quiet: apps.every((a) => a.reviews.count === 0),
       };
     },

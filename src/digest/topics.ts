@@ -2,11 +2,12 @@
  * The digest's "What reviewers talk about" section: each app's top topics of the period with their
  * arrows against the eight weeks before (topics/trends.ts), the phrases emerging in its low reviews with
  * one quote each (topics/phrases.ts), and the own apps' top topics against the competitors' shares.
- * Read inside the digest's one read transaction.
+ * Each review's topics are those stored with it (`reviews.topics`, the rows /topics counts), so the digest
+ * and /topics agree and no text is matched here. Read inside the digest's one read transaction.
  */
 import type { Db } from '../store/db.js';
 import { reviewsSince } from '../store/history.js';
-import { emergingPhrases, phraseCounts, type Taxonomy, topicsOf, topicTrend } from '../topics/index.js';
+import { emergingPhrases, phraseCounts, topicTrend } from '../topics/index.js';
 import type { DigestPeriod } from './period.js';
 import { trailingWeeks } from './period.js';
 import type { AppRole } from './types.js';
@@ -74,7 +75,6 @@ export interface TopicsInput {
   apps: ReadonlyArray<{ handle: string; title: string; role: AppRole }>;
   period: DigestPeriod;
   maxRating: number;
-  taxonomy: Taxonomy;
 }
 
 /** Null when no app had a review in the period: the section says nothing then. */
@@ -93,8 +93,8 @@ export function collectTopics(db: Db, input: TopicsInput): DigestTopics | null {
     content: r.content,
     rating: r.rating,
     at: r.createdAt ?? r.firstSeenAt,
-    // The stored column, once reviews carry their topics, is the one place to read them from instead.
-    topics: topicsOf(r.content, input.taxonomy).map((t) => t.name),
+    // As stored (by the poll, an edit or the backfill), as /topics counts them: nothing matched here.
+    topics: r.topics.map((t) => t.name),
   }));
   const inPeriod = (r: TopicReview) => r.at >= period.start && r.at < period.end;
   if (!all.some(inPeriod)) return null;

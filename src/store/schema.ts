@@ -395,6 +395,37 @@ export const reviewTopics = sqliteTable(
   ],
 );
 
+/**
+ * Per app and UTC day (`day`: days since 1970-01-01 of the inbox's date, coalesce(created_at,
+ * first_seen_at)), how many reviews it has and their stars: what a trend's periods add up to over months
+ * without reading the reviews (store/period-counts.ts). Kept by triggers on `reviews`
+ * (drizzle/0020_day_counts.sql, which also makes both tables WITHOUT ROWID, a thing drizzle-kit cannot
+ * say: a generated rebuild of them would lose it); a day with no review has no row.
+ */
+export const reviewDayCounts = sqliteTable(
+  'review_day_counts',
+  {
+    appHandle: text('app_handle').notNull(),
+    day: integer('day').notNull(),
+    reviews: integer('reviews').notNull(),
+    stars: integer('stars').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appHandle, t.day] })],
+);
+
+/** The same per topic: kept by triggers on `review_topics`, so it follows that table row for row. */
+export const topicDayCounts = sqliteTable(
+  'topic_day_counts',
+  {
+    appHandle: text('app_handle').notNull(),
+    day: integer('day').notNull(),
+    topic: text('topic').notNull(),
+    reviews: integer('reviews').notNull(),
+    stars: integer('stars').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appHandle, t.day, t.topic] })],
+);
+
 /** A review's notes thread: append-only. */
 export const reviewNotes = sqliteTable(
   'review_notes',

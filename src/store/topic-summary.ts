@@ -1,22 +1,16 @@
 /**
  * What the stored topics add up to: per app, each topic's reviews, share and average stars over a period,
  * with its trend against the periods before under the engine's rule (src/topics/trends.ts: said only when
- * it means something), and per app and week. Read from review_topics' (app, topic, date) index and the
- * reviews' (app, date) index: a page or a digest reads one app's few hundred index entries per topic,
- * never a review's text (bench/README.md, Topics).
+ * it means something), and per app and week. Counted by periodCounts (src/store/period-counts.ts): whole
+ * days from the per-day counts, the days a period's edge cuts through from review_topics and the reviews'
+ * (app, date) index. A page or a digest reads a few rows per app and day, never a review's text
+ * (bench/README.md, Topics).
  */
-import {
-  DEFAULT_TREND_RULE,
-  describeTrend,
-  type PeriodCount,
-  type Trend,
-  topicTrend,
-  weekOf,
-} from '../topics/index.js';
+import { DEFAULT_TREND_RULE, describeTrend, type Trend, topicTrend, weekOf } from '../topics/index.js';
 import type { StoreDb } from './db.js';
+import { periodCounts } from './period-counts.js';
 
-/** The inbox's date of a review, spelled as in its indexes (drizzle/0008_inbox.sql). */
-const AT = 'coalesce(created_at, first_seen_at)';
+const WEEK_MS = 7 * 86_400_000;
 
 export interface TopicFigure {
   topic: string;
@@ -44,72 +38,36 @@ export interface TopicPeriod {
   baselinePeriods?: number;
 }
 
-interface Cell {
-  app: string;
-  topic: string;
-  p: number;
-  n: number;
-  stars: number;
-}
-
-/** Counts per app, topic and period index (0 the period itself, 1 the one before, …). */
-function topicCells(db: StoreDb, app: string, to: number, length: number, periods: number): Cell[] {
-  return db.$client
-    .prepare<[number, number, string, number, number], Cell>(
-      `select app_handle as app, topic, cast((? - 1 - at) / ? as integer) as p, count(*) as n, sum(rating) as stars
-       from review_topics where app_handle = ? and at >= ? and at < ? group by topic, p`,
-    )
-    .all(to, length, app, to - periods * length, to);
-}
-
-function appTotals(db: StoreDb, app: string, to: number, length: number, periods: number): number[] {
-  const totals = new Array<number>(periods).fill(0);
-  const rows = db.$client
-    .prepare<[number, number, string, number, number], { p: number; n: number }>(
-      `select cast((? - 1 - ${AT}) / ? as integer) as p, count(*) as n from reviews
-       where app_handle = ? and ${AT} >= ? and ${AT} < ? group by p`,
-    )
-    .all(to, length, app, to - periods * length, to);
-  for (const row of rows) if (row.p >= 0 && row.p < periods) totals[row.p] = row.n;
-  return totals;
-}
-
 /** One app's topics in the period, with their trends against the periods before. */
 export function appTopics(db: StoreDb, app: string, period: TopicPeriod): AppTopics {
   const to = period.to.getTime();
   const length = Math.max(1, to - period.from.getTime());
   const periods = 1 + (period.baselinePeriods ?? DEFAULT_TREND_RULE.baselinePeriods);
-  const totals = appTotals(db, app, to, length, periods);
-  const byTopic = new Map<string, { counts: number[]; stars: number }>();
-  for (const cell of topicCells(db, app, to, length, periods)) {
-    if (cell.p < 0 || cell.p >= periods) continue;
-    const entry = byTopic.get(cell.topic) ?? { counts: new Array<number>(periods).fill(0), stars: 0 };
-    entry.counts[cell.p] = cell.n;
-    if (cell.p === 0) entry.stars = cell.stars;
-    byTopic.set(cell.topic, entry);
-  }
-  const current = totals[0] ?? 0;
+  // Oldest first, as the rule reads its history: the period itself is the last.
+  const bounds = Array.from({ length: periods + 1 }, (_, i) => to - (periods - i) * length);
+  const counts = periodCounts(db, app, bounds);
+  const now = counts.at(-1) ?? { reviews: 0, topics: new Map() };
+  const history = counts.slice(0, -1);
+  const names = new Set(counts.flatMap((c) => [...c.topics.keys()]));
   const topics: TopicFigure[] = [];
-  for (const [topic, { counts, stars }] of byTopic) {
-    const reviews = counts[0] ?? 0;
-    // Oldest first, as the rule reads its history.
-    const history: PeriodCount[] = counts
-      .slice(1)
-      .map((n, i) => ({ topicReviews: n, appReviews: totals[i + 1] ?? 0 }))
-      .reverse();
-    const trend = topicTrend({ topicReviews: reviews, appReviews: current }, history);
+  for (const topic of names) {
+    const { reviews, stars } = now.topics.get(topic) ?? { reviews: 0, stars: 0 };
+    const trend = topicTrend(
+      { topicReviews: reviews, appReviews: now.reviews },
+      history.map((c) => ({ topicReviews: c.topics.get(topic)?.reviews ?? 0, appReviews: c.reviews })),
+    );
     if (reviews === 0 && trend.direction === 'flat') continue;
     topics.push({
       topic,
       reviews,
-      share: current === 0 ? 0 : reviews / current,
+      share: now.reviews === 0 ? 0 : reviews / now.reviews,
       averageStars: reviews === 0 ? 0 : Math.round((stars / reviews) * 100) / 100,
       trend,
       trendText: describeTrend(topic, trend),
     });
   }
   topics.sort((a, b) => b.reviews - a.reviews || a.topic.localeCompare(b.topic));
-  return { app, reviews: current, topics };
+  return { app, reviews: now.reviews, topics };
 }
 
 export interface TopicWeekRow {
@@ -121,41 +79,34 @@ export interface TopicWeekRow {
   averageStars: number;
 }
 
+/** The bounds of the weeks (Monday to Monday, UTC) from `from` to `to`, the first and last cut by them. */
+function weekBounds(from: number, to: number): number[] {
+  const bounds = [from];
+  for (let monday = Date.parse(weekOf(new Date(from))) + WEEK_MS; monday < to; monday += WEEK_MS) {
+    bounds.push(monday);
+  }
+  bounds.push(to);
+  return bounds;
+}
+
 /** One app's topics per week since `from`: reviews, share of the week's reviews, average stars. */
 export function appTopicWeeks(db: StoreDb, app: string, from: Date, to: Date): TopicWeekRow[] {
-  const weekly = new Map<string, number>();
-  const reviews = db.$client
-    .prepare<[string, number, number], { at: number }>(
-      `select ${AT} as at from reviews where app_handle = ? and ${AT} >= ? and ${AT} < ?`,
-    )
-    .all(app, from.getTime(), to.getTime());
-  for (const { at } of reviews) {
-    const week = weekOf(new Date(at));
-    weekly.set(week, (weekly.get(week) ?? 0) + 1);
-  }
-  const cells = new Map<string, { reviews: number; stars: number }>();
-  const rows = db.$client
-    .prepare<[string, number, number], { topic: string; at: number; rating: number }>(
-      'select topic, at, rating from review_topics where app_handle = ? and at >= ? and at < ?',
-    )
-    .all(app, from.getTime(), to.getTime());
-  for (const row of rows) {
-    const key = `${weekOf(new Date(row.at))}\u0000${row.topic}`;
-    const cell = cells.get(key) ?? { reviews: 0, stars: 0 };
-    cell.reviews += 1;
-    cell.stars += row.rating;
-    cells.set(key, cell);
-  }
-  return [...cells]
-    .map(([key, cell]) => {
-      const [week, topic] = key.split('\u0000') as [string, string];
-      return {
+  if (from.getTime() >= to.getTime()) return [];
+  const bounds = weekBounds(from.getTime(), to.getTime());
+  const rows: TopicWeekRow[] = [];
+  periodCounts(db, app, bounds).forEach((counts, i) => {
+    const week = weekOf(new Date(bounds[i] as number));
+    for (const [topic, cell] of counts.topics) {
+      rows.push({
         week,
         topic,
         reviews: cell.reviews,
-        share: cell.reviews / (weekly.get(week) ?? cell.reviews),
+        share: cell.reviews / counts.reviews,
         averageStars: Math.round((cell.stars / cell.reviews) * 100) / 100,
-      };
-    })
-    .sort((a, b) => a.week.localeCompare(b.week) || b.reviews - a.reviews || a.topic.localeCompare(b.topic));
+      });
+    }
+  });
+  return rows.sort(
+    (a, b) => a.week.localeCompare(b.week) || b.reviews - a.reviews || a.topic.localeCompare(b.topic),
+  );
 }

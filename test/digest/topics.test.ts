@@ -7,8 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectDigest, previousWeek } from '../../src/digest/index.js';
 import { renderDigestEmail, renderDigestSlack } from '../../src/render/index.js';
 import { DEFAULT_SCORING_RULES } from '../../src/scoring/index.js';
+import { appTopics } from '../../src/store/topic-summary.js';
 import { sampleDigestData } from '../fixtures/digest-sample.js';
 import { tempStore } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
 import { Seed, visibleText } from './seed.js';
 
 const TZ = 'Europe/Berlin';
@@ -83,6 +85,27 @@ describe('the digest says what reviewers talk about', () => {
     expect(mine?.phrases[0]?.quote).toMatch(/Klaviyo sync/);
     const billing = topics?.versus.find((v) => v.topic === 'integrations');
     expect(billing?.apps.map((a) => a.share)).toEqual([6 / 7, 0]);
+  });
+
+  it('counts the topics stored with each review, as /topics does, without matching its text again', () => {
+    seed();
+    // Stored under a config's own topic (say by the backfill): its text alone matches no built-in topic.
+    for (const day of ['2026-11-17T12:00:00Z', '2026-11-18T12:00:00Z']) {
+      storeReview(store.db, {
+        appHandle: 'my-app',
+        rating: 3,
+        content: 'The night theme hurts my eyes',
+        createdAt: new Date(day),
+        topics: [{ name: 'dark-mode', words: ['night theme'] }],
+      });
+    }
+    const mine = collect().topics?.apps.find((a) => a.handle === 'my-app');
+    const page = appTopics(store.db, 'my-app', { from: WEEK.start, to: WEEK.end });
+    expect(mine?.topics.find((t) => t.name === 'dark-mode')?.reviews).toBe(2);
+    expect(mine?.reviews).toBe(page.reviews);
+    expect(mine?.topics.map((t) => [t.name, t.reviews])).toEqual(
+      page.topics.slice(0, mine?.topics.length).map((t) => [t.topic, t.reviews]),
+    );
   });
 
   it('is left out when no app had a review in the period', () => {

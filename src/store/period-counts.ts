@@ -1,0 +1,150 @@
+/**
+ * How many reviews an app has in each of consecutive periods, in all and per topic with their stars:
+ * exactly what counting its reviews gives, read mostly from per-day counts. A day no period's edge cuts
+ * through lies in one period whole, and its counts come from review_day_counts and topic_day_counts
+ * (drizzle/0020_day_counts.sql); a day an edge cuts through (a page's periods end now, a digest's weeks
+ * at midnight in its zone) is counted from the reviews and review_topics themselves. A trend over nine
+ * periods of 90 days reads about 900 day rows per app and ten days of reviews, instead of two years of
+ * reviews (bench/README.md, Stored topics).
+ */
+import type { StoreDb } from './db.js';
+import { preparedOnce } from './prepared.js';
+
+const DAY_MS = 86_400_000;
+
+/** The inbox's date of a review `r`, spelled as in its indexes (drizzle/0008_inbox.sql). */
+const R_AT = 'coalesce(r.created_at, r.first_seen_at)';
+
+export interface TopicCount {
+  reviews: number;
+  /** The sum of their stars. */
+  stars: number;
+}
+
+export interface PeriodCounts {
+  /** Every review of the app in the period. */
+  reviews: number;
+  /** The topics with at least one review in the period. */
+  topics: Map<string, TopicCount>;
+}
+
+/** The day (UTC, counted from 1970-01-01) a moment falls in, as the triggers compute it. */
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** The index of the period [bounds[i], bounds[i + 1]) holding `at`; bounds ascending, `at` within them. */
+function periodIndex(bounds: readonly number[], at: number): number {
+  let low = 0;
+  let high = bounds.length - 2;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((bounds[mid] as number) <= at) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+const statements = preparedOnce((db: StoreDb) => {
+  const client = db.$client;
+  return {
+    /**
+     * Per period ([index, first day, end day] triples, JSON) its reviews (topic null) and each topic's
+     * reviews and stars, summed over its days: one key range search per period and table.
+     */
+    sums: client.prepare<[string, string, string, string], { p: number; topic: string | null } & TopicCount>(
+      `select c.value ->> 0 as p, null as topic, sum(d.reviews) as reviews, sum(d.stars) as stars
+       from json_each(?) c cross join review_day_counts d
+       where d.app_handle = ? and d.day >= c.value ->> 1 and d.day < c.value ->> 2 group by p
+       union all
+       select c.value ->> 0 as p, d.topic as topic, sum(d.reviews) as reviews, sum(d.stars) as stars
+       from json_each(?) c cross join topic_day_counts d
+       where d.app_handle = ? and d.day >= c.value ->> 1 and d.day < c.value ->> 2 group by p, d.topic`,
+    ),
+    /**
+     * The reviews within the ranges ([from, to) pairs, JSON), each with its topics: a row per topic, or
+     * one with a null topic for a review without any. One index search per range.
+     */
+    within: client.prepare<
+      [string, string],
+      { id: number; at: number; rating: number; topic: string | null }
+    >(
+      `select r.id as id, ${R_AT} as at,
+       r.rating as rating, t.topic as topic
+       from json_each(?) c cross join reviews r left join review_topics t on t.review_row_id = r.id
+       where r.app_handle = ? and ${R_AT} >= c.value ->> 0 and ${R_AT} < c.value ->> 1`,
+    ),
+  };
+});
+
+function add(period: PeriodCounts, topic: string, reviews: number, stars: number): void {
+  const count = period.topics.get(topic);
+  if (count) {
+    count.reviews += reviews;
+    count.stars += stars;
+  } else period.topics.set(topic, { reviews, stars });
+}
+
+/**
+ * The parts of [bounds[0], bounds.at(-1)) outside every period's whole days: the days a bound cuts
+ * through (or, for periods shorter than a day, everything), as [from, to) ranges in ms.
+ */
+function cutRanges(
+  bounds: readonly number[],
+  whole: ReadonlyArray<readonly [number, number]>,
+): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const push = (from: number, to: number) => {
+    if (from >= to) return;
+    const last = ranges.at(-1);
+    if (last && last[1] === from) last[1] = to;
+    else ranges.push([from, to]);
+  };
+  whole.forEach(([first, end], i) => {
+    const from = bounds[i] as number;
+    const to = bounds[i + 1] as number;
+    if (first >= end) {
+      push(from, to);
+    } else {
+      push(from, first * DAY_MS);
+      push(end * DAY_MS, to);
+    }
+  });
+  return ranges;
+}
+
+/**
+ * The app's counts in the periods [bounds[i], bounds[i + 1]), bounds in ms and ascending: one entry per
+ * period, oldest first. Reviews dated by `coalesce(created_at, first_seen_at)`, as everywhere. Two
+ * statements: the sums of the whole days of every period, and the few reviews of the days the bounds
+ * cut through.
+ */
+export function periodCounts(db: StoreDb, app: string, bounds: readonly number[]): PeriodCounts[] {
+  const periods = bounds.slice(1).map((): PeriodCounts => ({ reviews: 0, topics: new Map() }));
+  if (bounds.some((b, i) => i > 0 && b <= (bounds[i - 1] as number))) {
+    throw new RangeError(`periodCounts: the bounds must ascend, got ${bounds.join(', ')}`);
+  }
+  const sql = statements(db);
+  // Each period's whole days [first, end): no bound falls inside one, so its counts are the period's.
+  const whole = periods.map(
+    (_, i) => [-Math.floor(-(bounds[i] as number) / DAY_MS), dayOf(bounds[i + 1] as number)] as const,
+  );
+  const days = JSON.stringify(whole.flatMap(([first, end], i) => (first < end ? [[i, first, end]] : [])));
+  for (const row of sql.sums.all(days, app, days, app)) {
+    const period = periods[row.p] as PeriodCounts;
+    if (row.topic === null) period.reviews += row.reviews;
+    else add(period, row.topic, row.reviews, row.stars);
+  }
+  const ranges = cutRanges(bounds, whole);
+  if (ranges.length === 0) return periods;
+  const seen = new Set<number>();
+  for (const row of sql.within.all(JSON.stringify(ranges), app)) {
+    const period = periods[periodIndex(bounds, row.at)] as PeriodCounts;
+    if (!seen.has(row.id)) {
+      seen.add(row.id);
+      period.reviews += 1;
+    }
+    if (row.topic !== null) add(period, row.topic, 1, row.rating);
+  }
+  return periods;
+}

@@ -1,0 +1,318 @@
+/**
+ * The per-day counts a trend reads (drizzle/0020_day_counts.sql) stay what counting the reviews gives,
+ * through every write of a review: a poll's insert, an edit of its stars or text (and so its topics), a
+ * refresh of its date, a reconciliation folding a duplicate away, the topics backfill, the migration's
+ * fill of an older store and a prune. And periodCounts, which reads them, counts exactly as the reviews
+ * do wherever a period's edges fall.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import { Rng } from '../../src/simulator/random.js';
+import { openStore } from '../../src/store/db.js';
+import { type PeriodCounts, periodCounts } from '../../src/store/period-counts.js';
+import { foldDuplicate } from '../../src/store/reconcile.js';
+import { pruneDatabase, retentionPolicyOf } from '../../src/store/retention.js';
+import { findKnown, type ReviewChange, recordEdit, refreshReview } from '../../src/store/reviews.js';
+import { backfillTopics } from '../../src/store/topic-backfill.js';
+import { appTopics } from '../../src/store/topic-summary.js';
+import { BUILT_IN_TAXONOMY, taxonomyWith, topicsOf } from '../../src/topics/index.js';
+import { countedDayCounts, storedDayCounts } from '../helpers/day-counts.js';
+import { tempDir, tempStore } from '../helpers/index.js';
+import { databaseBefore } from '../helpers/migrations.js';
+import { storeReview } from '../helpers/reviews.js';
+
+const DAY = 86_400_000;
+const NOW = new Date('2026-11-23T10:30:00Z');
+const day = (iso: string) => Math.floor(Date.parse(iso) / DAY);
+
+let store: ReturnType<typeof tempStore>;
+beforeEach(() => {
+  store = tempStore();
+});
+afterEach(() => store.cleanup());
+
+function expectInStep(): void {
+  expect(storedDayCounts(store.db)).toEqual(countedDayCounts(store.db));
+}
+
+/** A review's row as it stands, to edit it as a poll would. */
+function stored(handle: string, identity: string) {
+  const known = findKnown(store.db, handle, [{ identity, fingerprint: `fp-${identity}` }]).byIdentity.get(
+    identity,
+  );
+  if (!known) throw new Error(`no review ${identity}`);
+  return known;
+}
+
+function changeOf(handle: string, identity: string, to: Partial<ReviewChange>): ReviewChange {
+  const known = stored(handle, identity);
+  const content = to.content ?? known.content;
+  return {
+    appHandle: handle,
+    identity,
+    reviewId: identity,
+    fingerprint: known.fingerprint,
+    rating: known.rating,
+    content,
+    createdDate: known.createdDate,
+    createdAt: new Date(known.createdDate),
+    topics: topicsOf(content, BUILT_IN_TAXONOMY),
+    topicsVersion: BUILT_IN_TAXONOMY.version,
+    ...to,
+  };
+}
+
+describe('the per-day counts', () => {
+  it("follow a poll's inserts, edits of stars and text, a refreshed date and a folded duplicate", () => {
+    const seed = (identity: string, rating: number, content: string, createdAt: Date | null) =>
+      storeReview(store.db, {
+        appHandle: 'shop',
+        identity,
+        rating,
+        content,
+        createdAt,
+        firstSeenAt: new Date('2026-11-20T09:00:00Z'),
+      });
+    seed('a', 1, 'They charged me twice.', new Date('2026-11-18T08:00:00Z'));
+    seed('b', 2, 'Charged twice and support never replied.', new Date('2026-11-18T23:59:59Z'));
+    seed('c', 5, 'Lovely app.', new Date('2026-11-19T00:00:00Z'));
+    // No date of its own: counted on the day it was first seen, as the inbox dates it.
+    const undated = seed('d', 4, 'Support was quick.', null);
+    // Before 1970: the day is floored, not truncated towards zero.
+    seed('e', 3, 'Old one.', new Date('1969-12-31T23:00:00Z'));
+    expectInStep();
+    const counts = storedDayCounts(store.db);
+    expect(counts.days).toContain(`shop ${day('2026-11-18')} 2 3`);
+    expect(counts.days).toContain(`shop ${day('2026-11-20')} 1 4`);
+    expect(counts.days).toContain('shop -1 1 3');
+    expect(counts.topicDays).toContain(`shop ${day('2026-11-18')} billing 2 3`);
+    expect(counts.topicDays).toContain(`shop ${day('2026-11-18')} support 1 2`);
+
+    // An edit of the stars and the text: billing leaves the day, bugs comes in, with the new stars.
+    recordEdit(
+      store.db,
+      stored('shop', 'a'),
+      changeOf('shop', 'a', { rating: 4, content: 'The app crashes on every order.' }),
+      NOW,
+      1,
+    );
+    expectInStep();
+    expect(storedDayCounts(store.db).topicDays).toContain(`shop ${day('2026-11-18')} billing 1 2`);
+    expect(storedDayCounts(store.db).topicDays).toContain(`shop ${day('2026-11-18')} bugs 1 4`);
+    expect(storedDayCounts(store.db).days).toContain(`shop ${day('2026-11-18')} 2 6`);
+
+    // A refresh moves the review to another day: the day it leaves has nothing left, and no row.
+    refreshReview(
+      store.db,
+      stored('shop', 'c'),
+      changeOf('shop', 'c', {
+        createdDate: '2026-11-21T12:00:00Z',
+        createdAt: new Date('2026-11-21T12:00:00Z'),
+      }),
+      NOW,
+    );
+    expectInStep();
+    expect(storedDayCounts(store.db).days.filter((d) => d.startsWith(`shop ${day('2026-11-19')} `))).toEqual(
+      [],
+    );
+
+    // A reconciliation folds the undated review into "b" as a duplicate: it is deleted.
+    foldDuplicate(store.db, stored('shop', 'b').rowId, undated);
+    expectInStep();
+    expect(storedDayCounts(store.db).days.filter((d) => d.startsWith(`shop ${day('2026-11-20')} `))).toEqual(
+      [],
+    );
+  });
+
+  it('follow the topics backfill, under the built-in topics and after a config change', async () => {
+    for (let i = 0; i < 30; i++) {
+      storeReview(store.db, {
+        appHandle: i % 3 === 0 ? 'rival' : 'shop',
+        rating: 1 + (i % 5),
+        content: i % 2 === 0 ? 'I want a refund for this.' : 'Lovely app, five stars.',
+        createdAt: new Date(NOW.getTime() - i * 7 * 3_600_000),
+        topics: [],
+        topicsVersion: null,
+      });
+    }
+    expect(storedDayCounts(store.db).topicDays).toEqual([]);
+    await backfillTopics(store, BUILT_IN_TAXONOMY, { batch: 7 });
+    expectInStep();
+    expect(storedDayCounts(store.db).topicDays.some((row) => row.includes(' billing '))).toBe(true);
+    await backfillTopics(store, taxonomyWith({ praise: { words: ['lovely'] } }), { batch: 7 });
+    expectInStep();
+    expect(storedDayCounts(store.db).topicDays.some((row) => row.includes(' praise '))).toBe(true);
+  });
+
+  it('are left right by a prune, which deletes no review', async () => {
+    for (let i = 0; i < 20; i++) {
+      storeReview(store.db, {
+        appHandle: 'shop',
+        rating: 1 + (i % 5),
+        content: 'Charged twice.',
+        createdAt: new Date(NOW.getTime() - i * 40 * DAY),
+      });
+    }
+    const before = storedDayCounts(store.db);
+    const config = parseConfig({ catalog: { simulator: true }, apps: [{ handle: 'shop' }] }, {});
+    await pruneDatabase(store.db, retentionPolicyOf(config), new Date(NOW.getTime() + 3 * 365 * DAY));
+    expectInStep();
+    expect(storedDayCounts(store.db)).toEqual(before);
+  });
+});
+
+it('0020 fills the per-day counts from the reviews and topics a store already holds', () => {
+  const temp = tempDir();
+  try {
+    const { path, old } = databaseBefore(temp.dir, '0020_day_counts');
+    old.exec(`
+      insert into apps (handle) values ('shop');
+      insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+      values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
+    `);
+    const insert = old.prepare(
+      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
+       poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, ?, ?, 1, ?)`,
+    );
+    const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
+    insert.run('a', 'fa', 'a', 1, Date.parse('2026-11-18T08:00:00Z'), 1, 1, billing);
+    insert.run('b', 'fb', 'b', 2, Date.parse('2026-11-18T20:00:00Z'), 1, 1, billing);
+    insert.run('c', 'fc', 'c', 5, null, Date.parse('2026-11-19T20:00:00Z'), 1, '[]');
+    old.close();
+
+    const migrated = openStore(path);
+    try {
+      expect(storedDayCounts(migrated.db)).toEqual({
+        days: [`shop ${day('2026-11-18')} 2 3`, `shop ${day('2026-11-19')} 1 5`],
+        topicDays: [`shop ${day('2026-11-18')} billing 2 3`],
+      });
+      expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
+    } finally {
+      migrated.close();
+    }
+  } finally {
+    temp.cleanup();
+  }
+});
+
+describe('periodCounts', () => {
+  /** Counted from the reviews one by one: what the day counts must add up to. */
+  function counted(app: string, bounds: readonly number[]): PeriodCounts[] {
+    const periods = bounds.slice(1).map((): PeriodCounts => ({ reviews: 0, topics: new Map() }));
+    const rows = store.db.$client
+      .prepare<[string], { at: number; rating: number; topics: string }>(
+        'select coalesce(created_at, first_seen_at) as at, rating, topics from reviews where app_handle = ?',
+      )
+      .all(app);
+    for (const row of rows) {
+      const i = bounds.findLastIndex((b) => b <= row.at);
+      const period = periods[i];
+      if (period === undefined || row.at >= (bounds.at(-1) as number)) continue;
+      period.reviews += 1;
+      for (const { name } of JSON.parse(row.topics) as Array<{ name: string }>) {
+        const count = period.topics.get(name) ?? { reviews: 0, stars: 0 };
+        count.reviews += 1;
+        count.stars += row.rating;
+        period.topics.set(name, count);
+      }
+    }
+    return periods;
+  }
+
+  const sorted = (periods: PeriodCounts[]) =>
+    periods.map((p) => ({
+      reviews: p.reviews,
+      topics: [...p.topics].sort(([a], [b]) => a.localeCompare(b)),
+    }));
+
+  function seedYear(): void {
+    store.db.$client.transaction(seedReviews)();
+  }
+
+  function seedReviews(): void {
+    const rng = new Rng(24);
+    const phrases = [
+      'They charged me twice.',
+      'It crashes.',
+      'Support never replied.',
+      'Lovely app.',
+      'Fine.',
+    ];
+    for (let i = 0; i < 1_500; i++) {
+      // Some on a midnight exactly, where a day's count and a period's edge meet.
+      const at =
+        NOW.getTime() -
+        Math.floor(rng.next() * 400) * DAY -
+        (i % 7 === 0 ? 10.5 * 3_600_000 : Math.floor(rng.next() * DAY));
+      storeReview(store.db, {
+        appHandle: i % 4 === 0 ? 'rival' : 'shop',
+        rating: 1 + Math.floor(rng.next() * 5),
+        content: `${phrases[Math.floor(rng.next() * phrases.length)]} ${phrases[Math.floor(rng.next() * phrases.length)]}`,
+        createdAt: i % 11 === 0 ? null : new Date(at),
+        firstSeenAt: new Date(at),
+      });
+    }
+  }
+
+  it('counts exactly as the reviews do, wherever the edges of the periods fall', () => {
+    seedYear();
+    const to = NOW.getTime();
+    const equal = (length: number, count: number, end = to) =>
+      Array.from({ length: count + 1 }, (_, i) => end - (count - i) * length);
+    const cases: Record<string, number[]> = {
+      '7 days to now, 9 periods': equal(7 * DAY, 9),
+      '30 days to now, 9 periods': equal(30 * DAY, 9),
+      '90 days to now, 9 periods': equal(90 * DAY, 9),
+      'to a midnight': equal(30 * DAY, 9, Date.parse('2026-11-23T00:00:00Z')),
+      'two hours, shorter than a day': equal(2 * 3_600_000, 9),
+      'since a moment, 41 hours': equal(41 * 3_600_000, 9),
+      // Weeks from Monday midnights in Berlin, one across the end of summer time.
+      'weeks in a time zone': [
+        '2026-09-13T22:00:00Z',
+        '2026-09-20T22:00:00Z',
+        '2026-10-18T22:00:00Z',
+        '2026-10-25T23:00:00Z',
+        '2026-11-01T23:00:00Z',
+        '2026-11-15T23:00:00Z',
+      ].map(Date.parse),
+    };
+    for (const [name, bounds] of Object.entries(cases)) {
+      for (const app of ['shop', 'rival', 'none']) {
+        expect(sorted(periodCounts(store.db, app, bounds)), `${name}, ${app}`).toEqual(
+          sorted(counted(app, bounds)),
+        );
+      }
+    }
+    // The cases count something: this is not equality of empty periods.
+    expect(
+      periodCounts(store.db, 'shop', cases['90 days to now, 9 periods'] ?? []).at(-1)?.reviews,
+    ).toBeGreaterThan(100);
+  });
+
+  it("gives /topics the same figures after an edit moves a review's topics", () => {
+    seedYear();
+    const week = { from: new Date(NOW.getTime() - 7 * DAY), to: NOW };
+    const before = appTopics(store.db, 'shop', week);
+    storeReview(store.db, {
+      appHandle: 'shop',
+      identity: 'late',
+      rating: 1,
+      content: 'They charged me twice.',
+      createdAt: new Date(NOW.getTime() - 3_600_000),
+    });
+    const billing = (figures: typeof before) =>
+      figures.topics.find((t) => t.topic === 'billing')?.reviews ?? 0;
+    expect(appTopics(store.db, 'shop', week).reviews).toBe(before.reviews + 1);
+    expect(billing(appTopics(store.db, 'shop', week))).toBe(billing(before) + 1);
+    recordEdit(
+      store.db,
+      stored('shop', 'late'),
+      changeOf('shop', 'late', { content: 'Lovely app.' }),
+      NOW,
+      1,
+    );
+    expect(billing(appTopics(store.db, 'shop', week))).toBe(billing(before));
+    expectInStep();
+  });
+});

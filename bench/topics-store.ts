@@ -2,7 +2,8 @@
  * Stored topics at scale (bench/README.md, Topics): a store of 1,000,000 reviews written without topics, as
  * a store from before topics is; the start's backfill of them all, with its progress; then the per-topic
  * queries a page or a digest makes, each 40 times: the inbox's topic filter, /topics over 20 apps, one
- * app's topics with trends, one app's topics per week.
+ * app's topics with trends, one app's topics per week. /topics and the app page read the per-day counts
+ * (drizzle/0020_day_counts.sql); a store built before them gets them when this opens it.
  *
  *   npx tsx bench/topics-store.ts [--reviews 1000000] [--apps 10000] [--runs 40] [--db bench/results/topics.db]
  *
@@ -185,6 +186,8 @@ async function main(): Promise<void> {
     const client = store.db.$client;
     const reviews = (client.prepare('select count(*) as n from reviews').get() as { n: number }).n;
     const topicRows = (client.prepare('select count(*) as n from review_topics').get() as { n: number }).n;
+    const count = (table: string) =>
+      (client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
     const at = new Date(NOW);
     const week = { from: new Date(NOW - 7 * DAY), to: at };
     const month = new Date(NOW - 30 * DAY);
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
     const list = (filter: Parameters<typeof listInbox>[1]) => listInbox(store.db, filter, {}).rows.length;
     const lines = [
       `${reviews.toLocaleString('en')} reviews over ${APPS.toLocaleString('en')} apps, ${topicRows.toLocaleString('en')} review_topics rows; ${RUNS} runs each, ${new Date().toISOString()}`,
+      `day counts (drizzle/0020_day_counts.sql): ${count('review_day_counts').toLocaleString('en')} review_day_counts rows, ${count('topic_day_counts').toLocaleString('en')} topic_day_counts rows`,
       backfilled,
       '',
       '| query | rows | p50 ms | p95 ms |',

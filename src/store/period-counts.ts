@@ -2,10 +2,10 @@
  * How many reviews an app has in each of consecutive periods, in all and per topic with their stars:
  * exactly what counting its reviews gives, read mostly from per-day counts. A day no period's edge cuts
  * through lies in one period whole, and its counts come from review_day_counts and topic_day_counts
- * (drizzle/0020_day_counts.sql); a day an edge cuts through (a page's periods end now, a digest's weeks
- * at midnight in its zone) is counted from the reviews and review_topics themselves. A trend over nine
- * periods of 90 days reads about 900 day rows per app and ten days of reviews, instead of two years of
- * reviews (bench/README.md, Stored topics).
+ * (drizzle/0020_day_counts.sql); a day an edge cuts through (a page's periods end now, weeks in a time
+ * zone at its midnight) is counted from the reviews and review_topics themselves. A trend over nine
+ * periods of 90 days sums about 900 days of counts per app in SQL and reads the reviews of ten days,
+ * instead of two years of reviews (bench/README.md, Stored topics).
  */
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';

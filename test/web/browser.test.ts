@@ -91,7 +91,9 @@ describe.skipIf(!CHROMIUM && !process.env.CI)('the inbox in a browser', () => {
     await page.focus('button[accesskey=r]');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.url}/reviews/${ids.refund}#triage`);
-    expect(await page.textContent('#status')).toBe('resolved');
+    // The URL can show #triage before the answer's page has replaced this one: wait for the answer.
+    await expect.poll(() => page.textContent('#status'), { timeout: 10_000 }).toBe('resolved');
+    await page.waitForLoadState('load');
     expect(await page.textContent('#audit')).toMatch(/ana\s+set the status from new to resolved/);
     expect(triageOf(store.db, ids.refund as number).status).toBe('resolved');
     expect(auditOf(store.db, ids.refund as number).at(-1)?.actor).toBe('ana');

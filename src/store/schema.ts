@@ -373,11 +373,14 @@ export const reviewTags = sqliteTable(
 );
 
 /**
- * One row per topic of a review: what per-topic queries (the inbox's `topic=` filter, trends, /topics)
- * read instead of decoding every review's JSON. Kept by triggers on `reviews` from its `topics` column
+ * One row per topic of a review: what the inbox's `topic=` filter and the edge days of a trend
+ * (store/period-counts.ts) read by its key instead of decoding every review's JSON, and what keeps
+ * topic_day_counts. Kept by triggers on `reviews` from its `topics` column
  * (drizzle/0019_review_topics_triggers.sql), so every write of a review's topics (a poll, an edit, the
  * backfill) keeps it in step with no code of its own. `at` and `rating` are the review's date (as the
- * inbox dates it: `coalesce(created_at, first_seen_at)`) and stars, copied so a trend reads this index alone.
+ * inbox dates it: `coalesce(created_at, first_seen_at)`) and stars, copied for topic_day_counts' triggers.
+ * WITHOUT ROWID and no other index (drizzle/0021_lean_review_topics.sql): every stored review writes
+ * here, and since the per-day counts no query searches it by app or topic.
  */
 export const reviewTopics = sqliteTable(
   'review_topics',
@@ -388,11 +391,7 @@ export const reviewTopics = sqliteTable(
     at: integer('at').notNull(),
     rating: integer('rating').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.reviewRowId, t.topic] }),
-    index('review_topics_app_topic_at').on(t.appHandle, t.topic, t.at, t.rating),
-    index('review_topics_topic_at').on(t.topic, t.at),
-  ],
+  (t) => [primaryKey({ columns: [t.reviewRowId, t.topic] })],
 );
 
 /**

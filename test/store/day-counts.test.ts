@@ -196,6 +196,60 @@ it('0020 fills the per-day counts from the reviews and topics a store already ho
   }
 });
 
+it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and its triggers', () => {
+  const temp = tempDir();
+  try {
+    const { path, old } = databaseBefore(temp.dir, '0021_lean_review_topics');
+    old.exec(`
+      insert into apps (handle) values ('shop');
+      insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+      values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
+    `);
+    const insert = old.prepare(
+      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
+       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
+       poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, 1, 1, 1, ?)`,
+    );
+    const topics = JSON.stringify([
+      { name: 'billing', words: ['refund'] },
+      { name: 'bugs', words: ['crash'] },
+    ]);
+    insert.run('a', 'fa', 'a', 1, Date.parse('2026-11-18T08:00:00Z'), topics);
+    insert.run('b', 'fb', 'b', 2, Date.parse('2026-11-19T08:00:00Z'), '[]');
+    old.close();
+
+    const migrated = openStore(path);
+    try {
+      const client = migrated.db.$client;
+      const pairs = () =>
+        client.prepare('select review_row_id as id, topic from review_topics order by id, topic').all();
+      expect(pairs()).toEqual([
+        { id: 1, topic: 'billing' },
+        { id: 1, topic: 'bugs' },
+      ]);
+      const table = client.prepare("select sql from sqlite_master where name = 'review_topics'").get() as {
+        sql: string;
+      };
+      expect(table.sql).toMatch(/WITHOUT ROWID/);
+      expect(
+        client
+          .prepare("select name from sqlite_master where type = 'index' and tbl_name = 'review_topics'")
+          .all(),
+      ).toEqual([]);
+      // The triggers still keep both in step: an edit moves the topics, a delete takes them away.
+      client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
+      client.exec('delete from reviews where id = 1');
+      expect(pairs()).toEqual([{ id: 2, topic: 'support' }]);
+      expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
+      expect(storedDayCounts(migrated.db).topicDays).toEqual([`shop ${day('2026-11-19')} support 1 2`]);
+    } finally {
+      migrated.close();
+    }
+  } finally {
+    temp.cleanup();
+  }
+});
+
 describe('periodCounts', () => {
   /** Counted from the reviews one by one: what the day counts must add up to. */
   function counted(app: string, bounds: readonly number[]): PeriodCounts[] {

@@ -8,13 +8,12 @@ import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import { WRITTEN_FIELDS } from '../store/review-fields.js';
 import type { ReviewRow } from '../store/schema.js';
-import { summarizeBurst } from '../topics/index.js';
+import { summarizeBurst, topicNamesOf } from '../topics/index.js';
 import { pick } from '../util/pick.js';
 import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
-import { topicNamesOf } from './review-topics.js';
 import { routeAlert } from './route.js';
 import { topicSpikeAlerts } from './topic-spike.js';
 import type {

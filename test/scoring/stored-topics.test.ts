@@ -1,0 +1,187 @@
+/**
+ * Severity from a review's stored topics: the inbox scores a row from the topics stored with it when the
+ * config's taxonomy computed them, and from its text otherwise (a row the backfill has not reached after a
+ * `topics:` change). Either way the score, the priority and the reasons with their words in order are what
+ * matching the text gives.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alertPolicyOf } from '../../src/alerts/policy.js';
+import { type Config, parseConfig } from '../../src/config/index.js';
+import { scoreReview } from '../../src/scoring/index.js';
+import { listInbox } from '../../src/store/inbox.js';
+import { configTaxonomy } from '../../src/store/topic-backfill.js';
+import { BUILT_IN_TAXONOMY, topicsOf } from '../../src/topics/index.js';
+import { rowJson } from '../../src/web/api-json.js';
+import { CSV_COLUMNS } from '../../src/web/csv.js';
+import { presenterOf } from '../../src/web/present.js';
+import { tempStore } from '../helpers/index.js';
+import { storeReview } from '../helpers/reviews.js';
+
+interface Labelled {
+  id: string;
+  rating: number;
+  content: string;
+}
+
+const LABELLED: Labelled[] = readFileSync(
+  join(import.meta.dirname, '..', 'fixtures', 'topics', 'reviews.jsonl'),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as Labelled);
+
+const DEFAULT_CONFIG = parseConfig({ apps: [{ handle: 'shop' }] }, {});
+/** Custom topics, a built-in one changed and a keyword group: every source of the taxonomy's topics. */
+const CUSTOM_CONFIG = parseConfig(
+  {
+    apps: [{ handle: 'shop' }],
+    topics: {
+      shipping: { words: ['never arrived', 'tracking'], weight: 15 },
+      billing: { words: ['chargeback'], weight: 30 },
+      support: { weight: 0 },
+    },
+    alerts: { scoring: { keywordGroups: { angry: { words: ['scam', 'worst'], weight: 12 } } } },
+  },
+  {},
+);
+const AT = new Date('2026-11-20T12:00:00Z');
+const TENURES = ['', '2 years using the app', '3 months using the app', '5 days using the app'];
+
+let store: ReturnType<typeof tempStore>;
+beforeEach(() => {
+  store = tempStore();
+});
+afterEach(() => store.cleanup());
+
+/** Stores the review with its topics as a poll under `config` computes them (store/review-fields.ts). */
+function storeUnder(config: Config, review: { rating: number; content: string }, i: number): number {
+  const taxonomy = configTaxonomy(config);
+  return storeReview(store.db, {
+    appHandle: 'shop',
+    rating: review.rating,
+    content: review.content,
+    timeUsingApp: TENURES[i % TENURES.length] as string,
+    createdAt: new Date(AT.getTime() - i * 60_000),
+    topics: topicsOf(review.content, taxonomy),
+    topicsVersion: taxonomy.version,
+  });
+}
+
+/** Every row of the inbox, as its pages and the export read them. */
+function inboxRows() {
+  return listInbox(store.db, {}, { limit: 1000 }).rows;
+}
+
+describe.each([
+  ['the default config', DEFAULT_CONFIG],
+  ['a config with custom topics and keyword groups', CUSTOM_CONFIG],
+])('the labelled reviews under %s', (_name, config) => {
+  it('score the same from their stored topics as from their text', () => {
+    for (const [i, review] of LABELLED.entries()) storeUnder(config, review, i);
+    const rules = alertPolicyOf(config).scoring;
+    const presenter = presenterOf(config);
+    const rows = inboxRows();
+    expect(rows).toHaveLength(LABELLED.length);
+    let withTopics = 0;
+    for (const row of rows) {
+      expect(row.topicsVersion).toBe(rules.topics.version);
+      const matched = scoreReview(
+        { rating: row.rating, content: row.content, timeUsingApp: row.timeUsingApp },
+        rules,
+      );
+      expect(presenter.severity(row)).toEqual(matched);
+      if (matched.reasons.some((r) => r.startsWith('mentions '))) withTopics++;
+    }
+    // The set exercises the topics: most reviews have one with a weight.
+    expect(withTopics).toBeGreaterThan(LABELLED.length / 2);
+  });
+});
+
+describe('the export and the API', () => {
+  it('keep their columns and keys: the topics version the rows carry is not one', () => {
+    storeUnder(DEFAULT_CONFIG, { rating: 1, content: 'Charged twice, no refund' }, 0);
+    const [row] = inboxRows();
+    expect(row?.topicsVersion).toBe(configTaxonomy(DEFAULT_CONFIG).version);
+    expect(CSV_COLUMNS).toEqual([
+      ...[
+        'id',
+        'url',
+        'app',
+        'app_handle',
+        'role',
+        'rating',
+        'date',
+        'first_seen_at',
+        'reviewer',
+        'location',
+      ],
+      ...['time_using_app', 'priority', 'severity', 'reasons', 'keyword_groups', 'status', 'assignee'],
+      ...['topics', 'tags', 'removed_at', 'content'],
+    ]);
+    const json = rowJson(row as NonNullable<typeof row>, presenterOf(DEFAULT_CONFIG), undefined);
+    expect(Object.keys(json)).toEqual([
+      ...['id', 'url', 'app', 'rating', 'date', 'createdDate', 'firstSeenAt', 'reviewer', 'location'],
+      ...['timeUsingApp', 'priority', 'severity', 'keywordGroups', 'status', 'assignee', 'topics', 'tags'],
+      ...['removedAt', 'content'],
+    ]);
+    expect(json.severity).toEqual({
+      score: 75,
+      reasons: ['1 star', 'mentions billing: charged twice, refund'],
+    });
+  });
+});
+
+describe('a stored row', () => {
+  it('scores from its stored topics when the config computed them, without matching its text', () => {
+    const taxonomy = configTaxonomy(DEFAULT_CONFIG);
+    // Words the text does not have: only the stored topics can have put them in the reasons.
+    storeReview(store.db, {
+      appHandle: 'shop',
+      rating: 2,
+      content: 'Parcel never arrived',
+      topics: [{ name: 'billing', words: ['Charged TWICE', 'refund', 'charged twice'] }],
+      topicsVersion: taxonomy.version,
+    });
+    const [row] = inboxRows();
+    expect(presenterOf(DEFAULT_CONFIG).severity(row as NonNullable<typeof row>).reasons).toEqual([
+      '2 stars',
+      'mentions billing: charged twice, refund',
+    ]);
+  });
+
+  it('scores from its text after a topics: change, until the backfill reaches it', () => {
+    // Stored under the built-in topics; the config now adds `shipping` and reweighs `billing`.
+    storeReview(store.db, {
+      appHandle: 'shop',
+      rating: 2,
+      content: 'Parcel never arrived, filed a chargeback',
+      topics: topicsOf('Parcel never arrived, filed a chargeback', BUILT_IN_TAXONOMY),
+      topicsVersion: BUILT_IN_TAXONOMY.version,
+    });
+    const [row] = inboxRows();
+    expect(row?.topicsVersion).toBe(BUILT_IN_TAXONOMY.version);
+    expect(row?.topicsVersion).not.toBe(configTaxonomy(CUSTOM_CONFIG).version);
+    expect(presenterOf(CUSTOM_CONFIG).severity(row as NonNullable<typeof row>).reasons).toEqual([
+      '2 stars',
+      'mentions billing: chargeback',
+      'mentions shipping: never arrived',
+    ]);
+  });
+
+  it('scores from its text when its topics were never computed', () => {
+    storeReview(store.db, {
+      appHandle: 'shop',
+      rating: 1,
+      content: 'They charged me twice',
+      topics: [],
+      topicsVersion: null,
+    });
+    const [row] = inboxRows();
+    expect(presenterOf(DEFAULT_CONFIG).severity(row as NonNullable<typeof row>).reasons).toContain(
+      'mentions billing: charged me twice',
+    );
+  });
+});

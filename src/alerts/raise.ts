@@ -163,7 +163,7 @@ function reviewAlerts(
   for (const review of findings.newReviews) {
     if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
     add(
-      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate),
+      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate, review),
       `review-${review.id}`,
       review.id,
     );
@@ -303,18 +303,30 @@ function writeDeliveries(
   return messagesOf(rows);
 }
 
+/**
+ * A review alert. `stored`: the topics the poll just stored for it, which the score and the alert's topic
+ * names read instead of matching the text again; an edit's alert matches it (topics/review-topics.ts).
+ */
 function reviewAlert(
   app: AppRef,
   review: ReviewRef,
   rules: ScoringRules,
   foundLate: boolean | undefined,
+  stored?: Pick<ReviewRow, 'topics' | 'topicsVersion'>,
 ): ReviewAlert {
+  const topicSource = {
+    content: review.content,
+    topics: stored?.topics,
+    topicsVersion: stored?.topicsVersion,
+  };
   const severity = scoreReview(
     {
       rating: review.rating,
       content: review.content,
       timeUsingApp: review.timeUsingApp,
       ...(review.previousRating === undefined ? {} : { previousRating: review.previousRating }),
+      topics: topicSource.topics,
+      topicsVersion: topicSource.topicsVersion,
     },
     rules,
   );
@@ -323,7 +335,7 @@ function reviewAlert(
     app,
     review,
     severity,
-    topics: topicNamesOf(review, rules.topics),
+    topics: topicNamesOf(topicSource, rules.topics),
     ...(foundLate ? { foundLate: true as const } : {}),
   };
 }

@@ -1,16 +1,22 @@
 /**
- * Severity from a review's stored topics: the inbox scores a row from the topics stored with it when the
- * config's taxonomy computed them, and from its text otherwise (a row the backfill has not reached after a
- * `topics:` change). Either way the score, the priority and the reasons with their words in order are what
- * matching the text gives.
+ * Severity from a review's stored topics: the inbox, the digest and the poll's alerts score a row from the
+ * topics stored with it when the config's taxonomy computed them, and from its text otherwise (a row the
+ * backfill has not reached after a `topics:` change). Either way the score, the priority and the reasons
+ * with their words in order are what matching the text gives.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alertPolicyOf } from '../../src/alerts/policy.js';
+import { raiseAlerts } from '../../src/alerts/raise.js';
+import type { ReviewAlert } from '../../src/alerts/types.js';
 import { type Config, parseConfig } from '../../src/config/index.js';
+import { reviewsAtMost, windowOf } from '../../src/digest/queries.js';
+import { rankWorst } from '../../src/digest/summarize.js';
 import { scoreReview } from '../../src/scoring/index.js';
 import { listInbox } from '../../src/store/inbox.js';
+import { insertPollRun } from '../../src/store/polls.js';
+import { reviewsOf } from '../../src/store/reviews.js';
 import { configTaxonomy } from '../../src/store/topic-backfill.js';
 import { BUILT_IN_TAXONOMY, topicsOf } from '../../src/topics/index.js';
 import { rowJson } from '../../src/web/api-json.js';
@@ -183,5 +189,87 @@ describe('a stored row', () => {
     expect(presenterOf(DEFAULT_CONFIG).severity(row as NonNullable<typeof row>).reasons).toContain(
       'mentions billing: charged me twice',
     );
+  });
+});
+
+describe("the digest's worst reviews", () => {
+  it('rank by stored topics when current and by the text when stale, and list no topics', () => {
+    const taxonomy = configTaxonomy(DEFAULT_CONFIG);
+    const createdAt = new Date('2026-11-18T12:00:00Z');
+    // The same text twice: one row's stored topics are current (and say more than its text), the other's
+    // are stale.
+    storeReview(store.db, {
+      appHandle: 'shop',
+      identity: 'current',
+      rating: 1,
+      content: 'meh',
+      createdAt,
+      topics: [{ name: 'data-loss', words: ['lost all my orders'] }],
+      topicsVersion: taxonomy.version,
+    });
+    storeReview(store.db, {
+      appHandle: 'shop',
+      identity: 'stale',
+      rating: 1,
+      content: 'meh',
+      createdAt,
+      topics: [{ name: 'data-loss', words: ['lost all my orders'] }],
+      topicsVersion: 'an-older-taxonomy',
+    });
+    const window = windowOf(
+      { start: new Date('2026-11-16T00:00:00Z'), end: new Date('2026-11-23T00:00:00Z') },
+      'UTC',
+    );
+    const candidates = reviewsAtMost(store.db, ['shop'], window, 3).get('shop') ?? [];
+    const worst = rankWorst(candidates, alertPolicyOf(DEFAULT_CONFIG).scoring);
+    expect(worst.map((r) => [r.reviewId, r.severity.reasons])).toEqual([
+      ['current', ['1 star', 'mentions data-loss: lost all my orders']],
+      ['stale', ['1 star']],
+    ]);
+    for (const review of worst) {
+      expect(review).not.toHaveProperty('topics');
+      expect(review).not.toHaveProperty('topicsVersion');
+    }
+  });
+});
+
+describe("a poll's review alert", () => {
+  it('scores the new review from the topics the poll stored with it', () => {
+    const config = parseConfig({ apps: [{ handle: 'shop', notify: [] }] }, {});
+    const policy = alertPolicyOf(config);
+    const id = storeReview(store.db, {
+      appHandle: 'shop',
+      rating: 1,
+      content: 'meh',
+      firstSeenAt: AT,
+      topics: [{ name: 'billing', words: ['charged twice'] }],
+      topicsVersion: policy.scoring.topics.version,
+    });
+    const pollRunId = insertPollRun(store.db, {
+      appHandle: 'shop',
+      startedAt: AT,
+      finishedAt: AT,
+      status: 'ok',
+      requests: 1,
+      pages: 1,
+      newReviews: 1,
+      editedReviews: 0,
+    });
+    const newReviews = reviewsOf(store.db, 'shop').filter((r) => r.id === id);
+    raiseAlerts(store.db, policy, {
+      handle: 'shop',
+      pollRunId,
+      baseline: false,
+      newReviews,
+      edits: [],
+      at: AT,
+    });
+    const alert = store.db.$client
+      .prepare<[], { payload: string }>(`select payload from alerts where kind = 'review'`)
+      .get();
+    const payload = JSON.parse(alert?.payload ?? '{}') as ReviewAlert;
+    expect(payload.severity.reasons).toEqual(['1 star', 'mentions billing: charged twice']);
+    expect(payload.topics).toEqual(['billing']);
+    expect(payload.review).not.toHaveProperty('topics');
   });
 });

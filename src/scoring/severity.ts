@@ -14,7 +14,7 @@ export interface ScoreInput {
   /**
    * The review's stored topics and the taxonomy version that computed them, when the caller has the row:
    * used instead of matching the text when that version is the rules' (topics/review-topics.ts), which
-   * gives the same topics without the matcher's cost.
+   * gives the same topics without the matcher's cost (bench/README.md, "Severity from stored topics").
    */
   topics?: readonly ReviewTopic[] | undefined;
   topicsVersion?: string | null | undefined;

@@ -56,8 +56,14 @@ export interface PollFindings {
   pollRunId: number;
   baseline: boolean;
   newReviews: ReviewRow[];
-  /** Recorded edits, with what was fetched. */
-  edits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
+  /** Recorded edits, with what was fetched and the topics the edit stored for it, when at hand. */
+  edits: Array<{
+    editId: number;
+    rowId: number;
+    oldRating: number;
+    fetched: FetchedReview;
+    stored?: StoredTopics;
+  }>;
   /** The listing's rating now. Unset when the findings say nothing of it (a reconciliation): no drop then. */
   summary?: RatingSummary;
   /** Found by a reconciliation after the polls missed them: every review alert says "found late". */
@@ -172,7 +178,11 @@ function reviewAlerts(
     const { fetched } = edit;
     if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
     const ref = { ...refOf(fetched), previousRating: edit.oldRating };
-    add(reviewAlert(app(), ref, policy.scoring, findings.foundLate), `edit-${edit.editId}`, edit.rowId);
+    add(
+      reviewAlert(app(), ref, policy.scoring, findings.foundLate, edit.stored),
+      `edit-${edit.editId}`,
+      edit.rowId,
+    );
   }
   // An incident or a spike needs a new low review in this poll: skip the look-back otherwise.
   if (pending.length > 0) {
@@ -303,16 +313,19 @@ function writeDeliveries(
   return messagesOf(rows);
 }
 
+/** A review's topics as stored with it, and the taxonomy version that computed them. */
+type StoredTopics = Pick<ReviewRow, 'topics' | 'topicsVersion'>;
+
 /**
  * A review alert. `stored`: the topics the poll just stored for it, which the score and the alert's topic
- * names read instead of matching the text again; an edit's alert matches it (topics/review-topics.ts).
+ * names read instead of matching the text again (topics/review-topics.ts); without them, it matches.
  */
 function reviewAlert(
   app: AppRef,
   review: ReviewRef,
   rules: ScoringRules,
   foundLate: boolean | undefined,
-  stored?: Pick<ReviewRow, 'topics' | 'topicsVersion'>,
+  stored?: StoredTopics,
 ): ReviewAlert {
   const topicSource = {
     content: review.content,

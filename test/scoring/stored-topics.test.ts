@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alertPolicyOf } from '../../src/alerts/policy.js';
 import { raiseAlerts } from '../../src/alerts/raise.js';
 import type { ReviewAlert } from '../../src/alerts/types.js';
+import { identify } from '../../src/catalog/index.js';
 import { type Config, parseConfig } from '../../src/config/index.js';
 import { reviewsAtMost, windowOf } from '../../src/digest/queries.js';
 import { rankWorst } from '../../src/digest/summarize.js';
@@ -233,18 +234,21 @@ describe("the digest's worst reviews", () => {
   });
 });
 
-describe("a poll's review alert", () => {
-  it('scores the new review from the topics the poll stored with it', () => {
+describe("a poll's review alerts", () => {
+  it('score a new review and an edit from the topics the poll stored for them', () => {
     const config = parseConfig({ apps: [{ handle: 'shop', notify: [] }] }, {});
     const policy = alertPolicyOf(config);
+    const version = policy.scoring.topics.version;
+    // Topics the texts do not have: only the stored ones can put them in the reasons.
     const id = storeReview(store.db, {
       appHandle: 'shop',
       rating: 1,
       content: 'meh',
       firstSeenAt: AT,
       topics: [{ name: 'billing', words: ['charged twice'] }],
-      topicsVersion: policy.scoring.topics.version,
+      topicsVersion: version,
     });
+    const edited = storeReview(store.db, { appHandle: 'shop', rating: 5, content: 'fine', firstSeenAt: AT });
     const pollRunId = insertPollRun(store.db, {
       appHandle: 'shop',
       startedAt: AT,
@@ -253,23 +257,43 @@ describe("a poll's review alert", () => {
       requests: 1,
       pages: 1,
       newReviews: 1,
-      editedReviews: 0,
+      editedReviews: 1,
     });
-    const newReviews = reviewsOf(store.db, 'shop').filter((r) => r.id === id);
+    const fetched = identify({
+      reviewId: 'edited',
+      reviewer: 'Store 2',
+      location: '',
+      rating: 2,
+      content: 'meh again',
+      createdDate: AT.toISOString(),
+      timeUsingApp: '',
+      appName: 'shop',
+      appUrl: '',
+    });
     raiseAlerts(store.db, policy, {
       handle: 'shop',
       pollRunId,
       baseline: false,
-      newReviews,
-      edits: [],
+      newReviews: reviewsOf(store.db, 'shop').filter((r) => r.id === id),
+      edits: [
+        {
+          editId: 1,
+          rowId: edited,
+          oldRating: 5,
+          fetched,
+          stored: { topics: [{ name: 'data-loss', words: ['lost my orders'] }], topicsVersion: version },
+        },
+      ],
       at: AT,
     });
-    const alert = store.db.$client
-      .prepare<[], { payload: string }>(`select payload from alerts where kind = 'review'`)
-      .get();
-    const payload = JSON.parse(alert?.payload ?? '{}') as ReviewAlert;
-    expect(payload.severity.reasons).toEqual(['1 star', 'mentions billing: charged twice']);
-    expect(payload.topics).toEqual(['billing']);
-    expect(payload.review).not.toHaveProperty('topics');
+    const payloads = store.db.$client
+      .prepare<[], { payload: string }>(`select payload from alerts where kind = 'review' order by id`)
+      .all()
+      .map((row) => JSON.parse(row.payload) as ReviewAlert);
+    expect(payloads.map((a) => [a.severity.reasons, a.topics])).toEqual([
+      [['1 star', 'mentions billing: charged twice'], ['billing']],
+      [['2 stars', 'mentions data-loss: lost my orders', 'rerated from 5 to 2'], ['data-loss']],
+    ]);
+    for (const alert of payloads) expect(alert.review).not.toHaveProperty('topics');
   });
 });

@@ -8,13 +8,12 @@ import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import { WRITTEN_FIELDS } from '../store/review-fields.js';
 import type { ReviewRow } from '../store/schema.js';
-import { summarizeBurst } from '../topics/index.js';
+import { summarizeBurst, topicNamesOf } from '../topics/index.js';
 import { pick } from '../util/pick.js';
 import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
 import { detectIncident, type IncidentRule } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
-import { topicNamesOf } from './review-topics.js';
 import { routeAlert } from './route.js';
 import { topicSpikeAlerts } from './topic-spike.js';
 import type {
@@ -57,8 +56,14 @@ export interface PollFindings {
   pollRunId: number;
   baseline: boolean;
   newReviews: ReviewRow[];
-  /** Recorded edits, with what was fetched. */
-  edits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
+  /** Recorded edits, with what was fetched and the topics the edit stored for it, when at hand. */
+  edits: Array<{
+    editId: number;
+    rowId: number;
+    oldRating: number;
+    fetched: FetchedReview;
+    stored?: StoredTopics;
+  }>;
   /** The listing's rating now. Unset when the findings say nothing of it (a reconciliation): no drop then. */
   summary?: RatingSummary;
   /** Found by a reconciliation after the polls missed them: every review alert says "found late". */
@@ -164,7 +169,7 @@ function reviewAlerts(
   for (const review of findings.newReviews) {
     if (!isLowRated(review.rating, policy.maxRating) || review.fromBaseline) continue;
     add(
-      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate),
+      reviewAlert(app(), refOf(review), policy.scoring, findings.foundLate, review),
       `review-${review.id}`,
       review.id,
     );
@@ -173,7 +178,11 @@ function reviewAlerts(
     const { fetched } = edit;
     if (fetched.rating >= edit.oldRating || !isLowRated(fetched.rating, policy.maxRating)) continue;
     const ref = { ...refOf(fetched), previousRating: edit.oldRating };
-    add(reviewAlert(app(), ref, policy.scoring, findings.foundLate), `edit-${edit.editId}`, edit.rowId);
+    add(
+      reviewAlert(app(), ref, policy.scoring, findings.foundLate, edit.stored),
+      `edit-${edit.editId}`,
+      edit.rowId,
+    );
   }
   // An incident or a spike needs a new low review in this poll: skip the look-back otherwise.
   if (pending.length > 0) {
@@ -304,18 +313,33 @@ function writeDeliveries(
   return messagesOf(rows);
 }
 
+/** A review's topics as stored with it, and the taxonomy version that computed them. */
+type StoredTopics = Pick<ReviewRow, 'topics' | 'topicsVersion'>;
+
+/**
+ * A review alert. `stored`: the topics the poll just stored for it, which the score and the alert's topic
+ * names read instead of matching the text again (topics/review-topics.ts); without them, it matches.
+ */
 function reviewAlert(
   app: AppRef,
   review: ReviewRef,
   rules: ScoringRules,
   foundLate: boolean | undefined,
+  stored?: StoredTopics,
 ): ReviewAlert {
+  const topicSource = {
+    content: review.content,
+    topics: stored?.topics,
+    topicsVersion: stored?.topicsVersion,
+  };
   const severity = scoreReview(
     {
       rating: review.rating,
       content: review.content,
       timeUsingApp: review.timeUsingApp,
       ...(review.previousRating === undefined ? {} : { previousRating: review.previousRating }),
+      topics: topicSource.topics,
+      topicsVersion: topicSource.topicsVersion,
     },
     rules,
   );
@@ -324,7 +348,7 @@ function reviewAlert(
     app,
     review,
     severity,
-    topics: topicNamesOf(review, rules.topics),
+    topics: topicNamesOf(topicSource, rules.topics),
     ...(foundLate ? { foundLate: true as const } : {}),
   };
 }

@@ -31,7 +31,13 @@ export function replayReviews(reviews: ReviewRow[], policy: AlertPolicy): Replay
     if (!isLowRated(review.rating, policy.maxRating)) continue;
     count++;
     const severity = scoreReview(
-      { rating: review.rating, content: review.content, timeUsingApp: review.timeUsingApp },
+      {
+        rating: review.rating,
+        content: review.content,
+        timeUsingApp: review.timeUsingApp,
+        topics: review.topics,
+        topicsVersion: review.topicsVersion,
+      },
       policy.scoring,
     );
     const alert = { app: review.appHandle, review, severity };

@@ -22,8 +22,8 @@ import {
   type SpikeRule,
   spikeBaseline,
   type TopicSpike,
+  topicNamesOf,
 } from '../topics/index.js';
-import { topicNamesOf } from './review-topics.js';
 import type {
   AppRef,
   Priority,

@@ -24,7 +24,7 @@ import { SYSTEM_ACTOR } from '../store/triage.js';
 import { firstDayFrom } from './period.js';
 import { DAY_DATE_GLOBS, type DatedReview } from './review-time.js';
 import type { Acknowledgement } from './triage.js';
-import type { DigestReview, FailedAlert, RatingDropNote, RatingPoint } from './types.js';
+import type { DigestReview, FailedAlert, RatingDropNote, RatingPoint, WorstCandidate } from './types.js';
 
 /** A period as instants, and as the local days a review dated by day alone is compared with. */
 export interface Window {
@@ -143,14 +143,17 @@ function previousRatings(db: Db, rows: ReviewRow[], before: Date): Map<number, n
   return result;
 }
 
-/** Every review of the window at or below `maxRating`, per app, with the rating it was re-rated from. */
+/**
+ * Every review of the window at or below `maxRating`, per app, with the rating it was re-rated from and its
+ * stored topics (its severity reads them).
+ */
 export function reviewsAtMost(
   db: Db,
   handles: string[],
   w: Window,
   maxRating: number,
-): Map<string, DigestReview[]> {
-  const byApp = new Map<string, DigestReview[]>();
+): Map<string, WorstCandidate[]> {
+  const byApp = new Map<string, WorstCandidate[]>();
   if (handles.length === 0) return byApp;
   const rows = db
     .select()
@@ -159,7 +162,7 @@ export function reviewsAtMost(
     .all();
   const previous = previousRatings(db, rows, w.end);
   for (const row of rows) {
-    const review = toDigestReview(row);
+    const review = { ...toDigestReview(row), topics: row.topics, topicsVersion: row.topicsVersion };
     const from = previous.get(row.id);
     const list = byApp.get(row.appHandle) ?? [];
     list.push(from === undefined ? review : { ...review, previousRating: from });

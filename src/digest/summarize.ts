@@ -13,6 +13,7 @@ import type {
   RatingPoint,
   ReviewStats,
   StarRating,
+  WorstCandidate,
   WorstReview,
 } from './types.js';
 import { MAX_BEST, MAX_WORST, STAR_RATINGS } from './types.js';
@@ -84,12 +85,12 @@ function newestFirst(a: DigestReview, b: DigestReview): number {
  * alerts use, re-ratings included), then the newest. At most `max`.
  */
 export function rankWorst(
-  candidates: readonly DigestReview[],
+  candidates: readonly WorstCandidate[],
   rules: ScoringRules,
   max: number = MAX_WORST,
 ): WorstReview[] {
   return candidates
-    .map((review) => ({
+    .map(({ topics, topicsVersion, ...review }) => ({
       ...review,
       severity: scoreReview(
         {
@@ -97,6 +98,8 @@ export function rankWorst(
           content: review.content,
           timeUsingApp: review.timeUsingApp,
           ...(review.previousRating === undefined ? {} : { previousRating: review.previousRating }),
+          topics,
+          topicsVersion,
         },
         rules,
       ),

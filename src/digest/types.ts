@@ -4,6 +4,7 @@
  * quoting it) and from delivery errors are untrusted: renderers escape them.
  */
 import type { Alert, Priority, ReviewRef, Severity } from '../alerts/types.js';
+import type { ReviewTopic } from '../topics/index.js';
 import type { DigestMarket } from './market.js';
 import type { DigestPeriod } from './period.js';
 import type { DigestTopics } from './topics.js';
@@ -60,6 +61,15 @@ export interface TrendWeek {
 export interface DigestReview extends ReviewRef {
   /** The review's own date, or when it was first seen when its date could not be parsed. */
   at: Date;
+}
+
+/**
+ * A review the worst are ranked from, with its stored topics and their taxonomy version when read from the
+ * store: its severity reads them instead of matching its text (topics/review-topics.ts). Not listed.
+ */
+export interface WorstCandidate extends DigestReview {
+  topics?: readonly ReviewTopic[];
+  topicsVersion?: string | null;
 }
 
 export interface WorstReview extends DigestReview {

@@ -1,4 +1,4 @@
-import { topicsOf } from '../topics/index.js';
+import { type ReviewTopic, reviewTopicsOf } from '../topics/index.js';
 import { starsLabel } from '../util/plural.js';
 import type { Priority, Severity } from './priority.js';
 import type { ScoringRules } from './rules.js';
@@ -11,6 +11,13 @@ export interface ScoreInput {
   timeUsingApp: string;
   /** Set when an edit changed the rating: a drop from here is worse than the same rating new. */
   previousRating?: number;
+  /**
+   * The review's stored topics and the taxonomy version that computed them, when the caller has the row:
+   * used instead of matching the text when that version is the rules' (topics/review-topics.ts), which
+   * gives the same topics without the matcher's cost (bench/README.md, "Severity from stored topics").
+   */
+  topics?: readonly ReviewTopic[] | undefined;
+  topicsVersion?: string | null | undefined;
 }
 
 /** The rating carries most of the score: a 1-star review is medium on its own. */
@@ -45,10 +52,10 @@ function reasonWords(words: readonly string[]): string[] {
 }
 
 /** One factor per topic of the review with a weight: "mentions billing: charged twice, refund". */
-function topicFactors(content: string, rules: ScoringRules): Factor[] {
+function topicFactors(input: ScoreInput, rules: ScoringRules): Factor[] {
   const factors: Factor[] = [];
   const weights = new Map(rules.topics.topics.map((t) => [t.name, t.weight]));
-  for (const topic of topicsOf(content, rules.topics)) {
+  for (const topic of reviewTopicsOf(input, rules.topics)) {
     const weight = weights.get(topic.name) ?? 0;
     if (weight <= 0) continue;
     const words = reasonWords(topic.words);
@@ -93,7 +100,7 @@ export function priorityOf(score: number, priorities: ScoringRules['priorities']
 export function scoreReview(input: ScoreInput, rules: ScoringRules): Severity {
   const rating = ratingFactor(input.rating);
   const others = [
-    ...topicFactors(input.content, rules),
+    ...topicFactors(input, rules),
     reratedFactor(input.rating, input.previousRating),
     tenureFactor(input.timeUsingApp),
     lengthFactor(input.content),

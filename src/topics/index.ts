@@ -27,6 +27,7 @@ export {
   phraseCounts,
   phrasesOf,
 } from './phrases.js';
+export { reviewTopicsOf, type TopicSource, topicNamesOf } from './review-topics.js';
 export {
   DEFAULT_SPIKE_RULE,
   detectSpikes,

@@ -89,6 +89,7 @@ export function writePoll(
           rowId: e.known.rowId,
           oldRating: e.known.rating,
           fetched: e.fetched,
+          stored: e.change,
         })),
         summary: fetched.summary,
         at: finishedAt,
@@ -155,14 +156,9 @@ function storeReviews(
     fetched.fresh.map((review) => reviewRowOf(handle, review, stored)),
   );
   const edits = fetched.edited.flatMap((edit) => {
-    const editId = recordEdit(
-      db,
-      edit.known,
-      reviewChangeOf(handle, edit.fetched, taxonomy),
-      finishedAt,
-      pollRunId,
-    );
-    return editId === undefined ? [] : [{ ...edit, editId }];
+    const change = reviewChangeOf(handle, edit.fetched, taxonomy);
+    const editId = recordEdit(db, edit.known, change, finishedAt, pollRunId);
+    return editId === undefined ? [] : [{ ...edit, editId, change }];
   });
   for (const refresh of fetched.refreshed) {
     refreshReview(db, refresh.known, reviewChangeOf(handle, refresh.fetched, taxonomy), finishedAt);

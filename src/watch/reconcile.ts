@@ -17,7 +17,7 @@
  * poll's is.
  */
 import type { OutboxMessage } from '../alerts/messages.js';
-import { type AlertPolicy, raiseAlerts } from '../alerts/raise.js';
+import { type AlertPolicy, type PollFindings, raiseAlerts } from '../alerts/raise.js';
 import type { Alert } from '../alerts/types.js';
 import {
   type CatalogClient,
@@ -307,7 +307,7 @@ interface Applied {
   counts: Omit<ReconcileCounts, 'alerted'>;
   /** Stored reviews found late; only the recent ones are not history (`fromBaseline` false). */
   found: ReviewRow[];
-  alertableEdits: Array<{ editId: number; rowId: number; oldRating: number; fetched: FetchedReview }>;
+  alertableEdits: PollFindings['edits'];
 }
 
 function apply(
@@ -327,7 +327,8 @@ function apply(
   const alertableEdits: Applied['alertableEdits'] = [];
   let edited = 0;
   for (const edit of plan.edits) {
-    const editId = recordEdit(db, edit.known, reviewChangeOf(handle, edit.fetched, taxonomy), at, runId);
+    const change = reviewChangeOf(handle, edit.fetched, taxonomy);
+    const editId = recordEdit(db, edit.known, change, at, runId);
     if (editId === undefined) continue;
     edited++;
     if (edit.recent) {
@@ -336,6 +337,7 @@ function apply(
         rowId: edit.known.rowId,
         oldRating: edit.known.rating,
         fetched: edit.fetched,
+        stored: change,
       });
     }
   }
@@ -355,7 +357,7 @@ function apply(
     if (merge.duplicate) foldDuplicate(db, into.rowId, merge.duplicate.rowId);
     // A duplicate was alerted on (if at all) when a poll stored it as new: the merge raises nothing more.
     else if (editId !== undefined && merge.recent) {
-      alertableEdits.push({ editId, rowId: into.rowId, oldRating: into.rating, fetched });
+      alertableEdits.push({ editId, rowId: into.rowId, oldRating: into.rating, fetched, stored: change });
     }
     merged++;
   }

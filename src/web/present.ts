@@ -8,6 +8,7 @@ import {
   DEFAULT_SCORING_RULES,
   matchWords,
   mergeScoringRules,
+  type ScoreInput,
   type ScoringRules,
   type Severity,
   scoreReview,
@@ -23,7 +24,8 @@ export interface AppInfo {
 
 export interface Presenter {
   app(handle: string, storedName: string): AppInfo;
-  severity(review: { rating: number; content: string; timeUsingApp: string }): Severity;
+  /** Scored from its stored topics when they are current (topics/review-topics.ts), else from its text. */
+  severity(review: ScoreInput): Severity;
   /** The labels of the keyword groups the text matches. */
   keywordGroups(content: string): string[];
   /** The names of the config's topics (built-in and `topics:`), for the topic filter. */

@@ -157,6 +157,25 @@ describe('scoreReview', () => {
     expect(everything.reasons).toHaveLength(9);
   });
 
+  it('weighs the stored topics given when the rules computed them, and matches the text otherwise', () => {
+    const stored = [{ name: 'billing', words: ['Charged TWICE', 'charged twice', 'refund'] }];
+    const current = DEFAULT_SCORING_RULES.topics.version;
+    // The text says nothing of billing: only the stored topics can put it in the reasons.
+    expect(score({ rating: 2, content: 'meh', topics: stored, topicsVersion: current }).reasons).toEqual([
+      '2 stars',
+      'mentions billing: charged twice, refund',
+    ]);
+    for (const topicsVersion of ['an-older-taxonomy', null, undefined]) {
+      expect(score({ rating: 2, content: 'meh', topics: stored, topicsVersion }).reasons).toEqual([
+        '2 stars',
+      ]);
+    }
+    expect(score({ rating: 2, content: 'charged twice', topicsVersion: current }).reasons).toEqual([
+      '2 stars',
+      'mentions billing: charged twice',
+    ]);
+  });
+
   it('is deterministic and never reads the clock', () => {
     const input = { rating: 1, content: 'Lost all my orders', timeUsingApp: '2 years using the app' };
     vi.useFakeTimers();

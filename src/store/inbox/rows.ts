@@ -1,6 +1,7 @@
 /**
- * A row of the inbox's list: the review's fields the inbox reads (store/review-fields.ts), its place in
- * the order, its triage and its priority; and the statements that read them, prepared once per shape.
+ * A row of the inbox's list: the review's fields the inbox reads (store/review-fields.ts), its topics'
+ * version, its place in the order, its triage and its priority; and the statements that read them,
+ * prepared once per shape.
  */
 import type Database from 'better-sqlite3';
 import { PRIORITIES, type Priority } from '../../scoring/priority.js';
@@ -15,6 +16,11 @@ import type { TriageStatus } from '../schema.js';
 
 /** A review as the inbox lists it. */
 export type InboxRow = InboxReviewFields & {
+  /**
+   * The taxonomy version that computed `topics` (null until computed): the severity reads the stored topics
+   * when it is the config's. Read beside the fields, not among them: the export does not show it.
+   */
+  topicsVersion: string | null;
   /** The date the list is ordered by: the review's own, or when it was first seen when that did not parse. */
   at: Date;
   status: TriageStatus;
@@ -27,6 +33,7 @@ export type InboxRow = InboxReviewFields & {
 /** A row as SQLite gives it: the review's fields raw (store/review-fields.ts), and the list's own. */
 export type RawRow = Record<InboxField, unknown> & {
   id: number;
+  topicsVersion: string | null;
   at: number;
   /** The sort's own value, for the next page's cursor. */
   sortKey: number | string;
@@ -42,8 +49,8 @@ export type RawRow = Record<InboxField, unknown> & {
  * `t`: the review's fields, then the list's own.
  */
 export function inboxRowSql(priorityRank: string): string {
-  return `select ${INBOX_FIELDS_SQL}, p.at as at, p.k as sortKey, coalesce(t.status, 'new') as status,
-      t.assignee as assignee,
+  return `select ${INBOX_FIELDS_SQL}, r.topics_version as topicsVersion, p.at as at, p.k as sortKey,
+      coalesce(t.status, 'new') as status, t.assignee as assignee,
       (select json_group_array(tag) from (select tag from review_tags where review_row_id = r.id order by tag))
         as tags,
       ${priorityRank} as priorityRank`;
@@ -70,6 +77,7 @@ export function statement(db: StoreDb, sql: string): Database.Statement<unknown[
 export function rowOf(r: RawRow): InboxRow {
   // Added to the fields' object rather than spread into a new one: see inboxFieldsOf.
   const row = inboxFieldsOf(r) as InboxRow;
+  row.topicsVersion = r.topicsVersion;
   row.at = new Date(r.at);
   row.status = r.status;
   row.assignee = r.assignee;

@@ -144,10 +144,19 @@ function indexOf(patterns: readonly Pattern[]): PatternIndex {
   return { byForm, byPrefix };
 }
 
+/**
+ * What the matcher itself does with a rule: tokenizing, word forms, negation, clauses (text.ts, forms.ts,
+ * match.ts). Part of every taxonomy's version, so a release that changes how text matches, with the same
+ * rules, still has stored reviews recomputed at start (store/topic-backfill.ts) rather than trusted.
+ * Raise it with any change to those files that can change a review's topics or words.
+ */
+export const MATCHER_VERSION = 2;
+
 function versionOf(topics: readonly TopicDefinition[]): string {
-  const canonical = JSON.stringify(
+  const canonical = JSON.stringify([
+    MATCHER_VERSION,
     topics.map((t) => [t.name, t.weight, [...t.words], [...(t.unless ?? [])]]),
-  );
+  ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 

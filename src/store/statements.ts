@@ -29,7 +29,16 @@ export type PollState = Pick<
   | 'gapUnread'
 >;
 
-const LOW_REVIEW_FIELDS = ['id', 'reviewId', ...WRITTEN_FIELDS, 'timeUsingApp', 'firstSeenAt'] as const;
+const LOW_REVIEW_FIELDS = [
+  'id',
+  'reviewId',
+  ...WRITTEN_FIELDS,
+  'timeUsingApp',
+  'firstSeenAt',
+  // What the burst is about is read from the stored topics, not matched again (topics/review-topics.ts).
+  'topics',
+  'topicsVersion',
+] as const;
 
 /** A low review as the incident look-back reads it. */
 export type LowReviewRow = Pick<ReviewRow, (typeof LOW_REVIEW_FIELDS)[number]>;

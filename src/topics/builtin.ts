@@ -39,11 +39,11 @@ const STORE_DATA = [
   'history|subscriber|contact|variant|collection|translation|listing|everything|work|change|information',
   'info|tag|metafield|flow|template|page|menu|discount|code|wishlist|chart|label|email|list|post|rule',
   'redirect|setup|configuration|customization|price|all|=them|section|homepage|catalog|catalogue|note|blog',
-  'article|category|file|stock',
+  'article|category|file|stock|submission|entry|url|handle|balance|point|message|field|account',
 ].join('|');
 
 const LOSS_VERBS =
-  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip';
+  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip|renamed|rewrote|rewritten|reordered|rearranged';
 
 /** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
 const CAPABILITY =
@@ -106,6 +106,26 @@ const billing: TopicDefinition = {
     'sell|sells|selling|sold ... subscription|subscriptions',
     'off by ... cent|cents|penny|pennies|dollar|dollars',
     'hidden fees|fee',
+    // The services' own subscriptions and the invoices an app makes for the merchant's customers.
+    `${SERVICES} subscription|subscriptions`,
+    'invoice|invoices pdf|pdfs|template|templates|number|numbers|numbering|layout|design|designs',
+    // Discounts, thresholds and prices the merchant's shoppers see, and money in idioms.
+    '$* off|discount|discounts|coupon|coupons|voucher|vouchers|gift|gifts|cashback',
+    'order|orders|spend|spending|cart|carts|purchase|purchases|over|above|under ... $*',
+    'charge|charges|charged|charging customers|customer|shoppers|buyers|tax|taxes|vat',
+    'in charge',
+    'pay|paid|paying attention|off|tribute',
+    'paid|pay|paying|hired a|an freelancer|developer|designer|expert|agency|someone|somebody',
+    'cost|costs|costing ... sale|sales|customer|customers|order|orders|conversion|conversions|revenue|time|hours|trust',
+    'trial and error',
+    'monthly|weekly|annual|yearly newsletter|newsletters|report|reports|box|boxes|email|emails|sale|sales|campaign|campaigns|recap|digest|orders|revenue|visitors|traffic',
+    'have|has|no|any|future plans to|for|on',
+    'cheap|cheaper|cheapest|expensive|costly shipping|delivery|rate|rates|carrier|carriers',
+    'subscribe and|& save',
+    'subscribe|subscribed|subscribes|subscribing to ... newsletter|list|emails|sms|restock|back-in-stock|notifications|alerts',
+    'subscribe button|buttons|form|forms|popup|popups|box|widget|rate',
+    'price|prices on|at|in ... upsell|offer|product|products|cart|checkout|page|pages|collection|storefront|widget|popup',
+    'price|prices per unit|item|piece',
   ],
 };
 
@@ -123,7 +143,7 @@ const bugs: TopicDefinition = {
     'stopped|stop ... refreshing|tracking|recording|importing|exporting|posting|publishing|rendering|responding',
     'stopped|stop ... connecting|capturing|collecting|pulling|firing|running|functioning|redirecting|saving',
     'stopped|stop ... calculating|opening|uploading|processing|generating|populating|appearing|converting',
-    '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click',
+    '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click|arrive|arrived',
     'jumps|jumping ... around',
     '~issue',
     '~problem',
@@ -133,7 +153,8 @@ const bugs: TopicDefinition = {
     'blank page|screen',
     'white screen',
     'does nothing',
-    'nothing happens|shows|appears|works',
+    'nothing happen|show|appear|work|load|display',
+    'neither|none ... show|shows|work|works|load|loads|appear|appears|display|displays|sync|syncs',
     'still nothing',
     'stuck',
     'wrong',
@@ -144,14 +165,19 @@ const bugs: TopicDefinition = {
     'fix ... bug|bugs|issue|issues|problem|glitch|error|crash|it',
     'not showing|displaying|loading|syncing|saving|updating',
     'randomly',
-    'keeps|kept|keep ... resetting|disappearing|crashing|logging|showing|popping|freezing|failing|breaking',
+    'keeps|kept|keep ... resetting|disappearing|crashing|logging|signing|showing|popping|freezing|failing|breaking',
     'keeps|kept|keep ... reverting|glitching|duplicating|sending|throwing|refreshing|redirecting|dropping',
     // Things that keep happening on their own, or that the merchant has to undo by hand.
-    'logs|logged|logging|kicks|kicked|kicking ... me|us|you out',
+    'logs|logged|logging|kicks|kicked|kicking|signs|signed|signing|boots|booted|booting|throws|threw ... me|us|you out',
     'reset|resets|resetting itself|randomly|every|each|whenever',
     'have|has|had|having to reconnect|reinstall|restart|reload|refresh|re-enable|reactivate|re-connect|re-install',
     'even after|though closing|closed|dismissing|dismissed|disabling|disabled|turning|hiding',
     'intermittent|intermittently',
+    'malformed|inconsistent|inconsistently|inaccurate|inaccuracy|inaccuracies',
+    'flaky|flakey|janky|wonky|dependable|undependable|misfire*',
+    '!do anything',
+    'go|goes|went|going out twice|double',
+    'button|buttons|page|pages|widget|site|store|screen|admin|dashboard|editor|checkout|tab ... unresponsive|frozen',
     'outage|outages|downtime',
     'miscalculat*|misaligned|misalignment|mislabel*',
     'goes|went|turns|turned blank|white',
@@ -176,7 +202,7 @@ const bugs: TopicDefinition = {
     'mess|messes|messed|messing ... up',
     'covers|covering|covered ... button|buttons|text|menu|cart|header|footer|content|chat|logo|image|images|widget|banner|popup|bar|icon|price|title|checkout|field',
     'overlaps|overlapping',
-    'disappear|disappeared|disappears|vanished',
+    'disappear|vanish',
   ],
   unless: [
     '!work with',
@@ -185,7 +211,9 @@ const bugs: TopicDefinition = {
     '!add|adding|adds ... any|anything|much|value|load|weight',
     // "can't show different offers" expects a capability: features, not a malfunction.
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
-    `${STORE_DATA} ... disappeared|vanished|disappear|disappears`,
+    `${STORE_DATA} ... disappear|vanish`,
+    // A balance or a setting reset is lost data, not a malfunction (LABELLING.md, data-loss).
+    'reset|resets|resetting|reverted|back to zero|default|defaults',
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
     // Idioms and the merchant's own doing, not a malfunction.
     'stuck with|paying',
@@ -201,6 +229,9 @@ const bugs: TopicDefinition = {
     'attached|assigned|linked|merged|mapped to|with the wrong',
     'i|we|you ... mess|messed|messing',
     'understand|understood|understands|explained|described ... problem|issue',
+    // A business problem the app solves, not a malfunction.
+    'problem|problems|issue|issues of',
+    'trust issue|issues',
   ],
 };
 
@@ -218,7 +249,10 @@ const performance: TopicDefinition = {
     'pagespeed',
     'load|loading ... time|times|speed|forever|ages',
     'takes|took|take ... forever|ages|second|seconds|secs|minutes|mins|hours ... to',
-    'long|while ... to load|loading|open|sync|save|appear',
+    'long|while ... to load|loading|open|sync|save|appear|render|display|show|respond|process|update|generate',
+    // Something that arrives late is slow, not broken (LABELLING.md, held-out set 2).
+    'arrive|arrives|arrived|arriving|appear|appears|appeared|fire|fires|fired|show|shows|showed|come|comes|came ... late',
+    'minutes|seconds|hours|mins|secs late',
     'adds|added|adding ... seconds|ms|milliseconds|kb|mb',
     'second|seconds to ... load|loading|speed|time|times',
     'loading|load|loads in',
@@ -309,6 +343,10 @@ const support: TopicDefinition = {
     // The developer reaching out or doing bespoke work.
     'they|developer|developers|team|devs emailed|contacted|messaged|notified|warned|reached|explained|walked',
     'they|developer|developers|team|devs told|offered|promised|showed|gave me|us',
+    'they|developer|developers|team|devs keep|kept telling|saying',
+    'sent|send|sending them|support ... email|emails|message|messages|ticket|tickets|note|dm',
+    '^emailed|messaged|contacted|wrote',
+    'emailed|messaged|wrote about|regarding',
     'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
   ],
   unless: [
@@ -322,12 +360,23 @@ const support: TopicDefinition = {
     'mobile responsive',
     'responsive widget|slider|carousel|design|theme|layout',
     'hire|hired|need|needed|a ... developer|dev|coder',
-    'shipping|delivery|email|fulfillment|fulfilment|customer|customers service',
+    'shipping|delivery|email|fulfillment|fulfilment service',
+    // The merchant's own service to shoppers, not the developer's (LABELLING.md, support).
+    'our|my|own ... customer|customers service|care',
+    'my|our support|service|cs team|staff|agents|inbox|emails|tickets|load|volume',
+    `${SERVICES} ticket|tickets`,
+    'nobody|anyone|noone ... asked',
+    // The merchant dealing with their own shoppers, and the app helping the business (LABELLING.md, rule 4).
+    'asked|asking|ask ... customers|customer|shoppers|buyers|clients',
+    'reply|replies|replied|replying|respond|responds|responded|answer|answers|answered|answering|contact|contacted|contacting|response|responses ... customer|customers|shopper|shoppers|buyer|buyers|visitor|visitors|client|clients',
+    'customers|customer|shoppers|buyers|visitors get|got|receive ... response|reply|responses|replies|answer|answers',
+    'it|app|tool|plugin|which ... helped|helps me|us',
     'customers|customer|shoppers|buyers ... reply|replied|respond|responded|answer',
     'review|reviews ... reply|replies|response|responses',
     'reply|respond|replied|responded|replies|responses ... to ... review|reviews',
     'store|shop|business owner|owners',
-    'chat widget|app|bubble|box',
+    'chat widget|app|bubble|box|bot|bots|window|feature',
+    'button|buttons|page|pages|widget|site|store|screen|admin|dashboard|editor|checkout|tab ... unresponsive',
     `pos|api|language|languages|currency|currencies|rtl|multilingual|multi-currency|own|${SERVICES} support`,
     '!asked',
     'guide|guides|video|videos|tutorial|tutorials|docs|documentation|article|articles|faq|instructions ... helpful|unhelpful|useful',
@@ -365,6 +414,7 @@ const setup: TopicDefinition = {
     'from install|installing|installation|download to',
     'wizard|walkthrough',
     'app embed|embeds',
+    'installed|install|installs|configured in ... minute|minutes|seconds|secs|mins|time|click|clicks',
     'add|adding|insert|inserting ... code|snippet|script',
   ],
   unless: [
@@ -419,7 +469,14 @@ const integrations: TopicDefinition = {
     `compared to|with ... ${SERVICES}`,
     `than|like|vs|over|instead ... ${SERVICES}`,
     `switched|switching|moved|moving|migrated|migrating|replaced|replacing|went|go|going ... to|with|back ... ${SERVICES}`,
-    'from a|an|my|the|our csv|spreadsheet|excel|file',
+    'from ... csv|csvs|spreadsheet|spreadsheets|excel|file|files|sheet|sheets',
+    'connect|connects|connected|connecting|connection ... domain|domains|store|shop',
+    'sign|pop|follow|start|mock|check|line|back|set|top|push ups',
+    '^another app',
+    'yet another app',
+    'facebook|reddit group|groups|community|communities',
+    'access to|access ... theme|themes',
+    'connect|connected|connects|connecting with ... customer|customers|audience|buyers|shoppers|people|community',
     'on|to|for another app|one',
     'meta description|descriptions|tags|tag|title|titles|fields|field|data',
     'happy|pleased|satisfied|wrong|worked|work ... with',
@@ -502,6 +559,14 @@ const features: TopicDefinition = {
     'can only show|display|add|have|create|use|choose|select|set|handle|pick|send|run|connect|import|export|upload|edit|change|customize|customise',
     'any chance ... add|adding|get|getting|support|supporting',
     `hope|hoping for ... ${CAPABILITY}`,
+    'could|can|should|would|please ... be added|implemented|included',
+    'handy',
+    'roadmap',
+    'consider adding|including|supporting|offering|implementing',
+    '!schedule|exclude|segment|target|hide|translate|personalize|personalise|reorder|rename|resize|embed|restrict',
+    'cool|neat|clever|nice|brilliant|great|good idea|concept',
+    'the way i|we need|want|wanted|needed|like',
+    "would|i'd|id|happily|gladly pay ... more|extra for",
   ],
   unless: [
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -514,13 +579,20 @@ const features: TopicDefinition = {
     'missing from',
     'customised|customized theme',
     'theme ... customised|customized',
-    'you can|could ... reach|contact|email|tell|see that|expect',
+    'you can|could ... reach|contact|email|tell|expect|trust|count|rely|feel',
+    'you can|could see that',
+    'let|lets me|us sleep|relax|breathe|focus',
     '!have|had ... issue|issues|problem|problems|bug|bugs|time|luck|reply|response',
     // Idioms: "never let me down", "offered a refund", "Exactly what we needed." as a verdict.
     'let|lets ... down',
     'offer|offered|offers|offering ... credit|refund|discount|compensation|solution|apology|help|fix|workaround',
     '^exactly what',
     'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
+    // Regret at not finding it sooner, orders shipped, and the merchant's own developer.
+    "wish i|we|id|i'd ... found|known|done|switched|installed|tried|discovered|started|sooner|earlier",
+    'got|get|been|was|were|be|never shipped',
+    'our|my|own|a|needed|hire|hired developer|developers|dev|devs',
+    '!need|needed|needing ... more',
   ],
 };
 
@@ -530,11 +602,12 @@ const dataLoss: TopicDefinition = {
   words: [
     'data loss',
     `${LOSS_VERBS} ... ${STORE_DATA}`,
-    `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappeared|vanished|overwritten|corrupted|missing|reset|removed`,
+    `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappear|vanish|overwritten|corrupted|missing|reset|removed`,
+    `${STORE_DATA} without asking|permission|warning|consent|notice`,
     `${STORE_DATA} ... undone|reverted|scrambled|cleared|emptied`,
     `${STORE_DATA} ... still there|intact|safe|preserved`,
     `${STORE_DATA} ... empty`,
-    'back|reverted|reset|resets ... to default|defaults|zero|factory|scratch',
+    'back|reverted|reset|resets|revert|reverts|resetting|reverting ... to ... default|defaults|zero|factory|scratch|original',
     `took|takes|take|taking ... ${STORE_DATA} ... with it|them`,
     'attached|assigned|linked|merged|mapped to|with the wrong',
     'wiped',
@@ -550,6 +623,7 @@ const dataLoss: TopicDefinition = {
     `${STORE_DATA} ... dissapeared|dissappeared|disapeared`,
     'backup|backups',
     'restore|restored',
+    `!recover|retrieve|recovered|retrieved ... ${STORE_DATA}`,
   ],
   unless: [
     'lost ... sale|money|customer|revenue|traffic|time|hour|day|trust|faith|patience|conversion',
@@ -576,6 +650,7 @@ const uninstall: TopicDefinition = {
     'leftover|leftovers|residual',
     'switched|switching|moving|moved|migrated|migrating ... to',
     'ditched|ditch|ditching',
+    'dropped|dropping it|this|them',
     'taking|took|take ... it|this ... off',
     'going back to',
     'switch to',
@@ -587,6 +662,11 @@ const uninstall: TopicDefinition = {
     'switch|switching|switched|moving|moved ... annual|monthly|yearly|plan|plans|tier|pro|basic|premium',
     // Another app dropped for this one (test/fixtures/topics/LABELLING.md, uninstall).
     'uninstalled|uninstalling|removed|ditched|deleted a|my|our different|other|previous|old|former app|apps|one',
+    // The developer moving the merchant, and data replaced with nothing.
+    'moved|migrated|switched|moving|migrating|switching us|me|everyone|customers',
+    // Moving the store between platforms is not dropping the app.
+    'moved|moving|migrated|migrating|switched|switching ... to|from shopify|woocommerce|woo|bigcommerce|wix|squarespace|magento|wordpress',
+    'with blank|empty|nothing|placeholder|placeholders|dummy|test|default|generic|random|lorem',
   ],
 };
 
@@ -594,7 +674,7 @@ const usability: TopicDefinition = {
   name: 'usability',
   weight: 0,
   words: [
-    'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated to use|navigate|understand|find|learn',
+    'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated to use|navigate|understand|find|learn|figure',
     'smooth|pleasant|painful|fun|nice|clunky|tedious|awkward|frustrating|cumbersome|quick|fast|breeze|pain|joy|nightmare|enjoyable|annoying to use|navigate|find',
     'tedious|cumbersome|clumsy|awkward',
     'too many clicks|steps|menus|screens|tabs|options|settings|buttons',
@@ -634,12 +714,22 @@ const usability: TopicDefinition = {
     'figure|figured|figuring out how|where',
     'figured|figure it out',
     'drag-and-drop',
+    'confuse',
+    'logical|illogical|unlogical',
+    'lot|lots|loads|bunch|number of clicks|steps',
+    'accessible|inaccessible|accessibility|a11y|wcag',
+    'screen reader|readers',
+    'editor|builder|interface|dashboard|admin|ui ... joy|pleasure|delight|breeze|nightmare|pain|maze',
   ],
   unless: [
     'setup|set-up|installation|install|configuration|onboarding|configuring ... confusing|complicated|hard|difficult|easy|simple|complex',
     'confusing|complicated|hard|difficult|complex ... to set|install|configure|setup',
     'reporting|analytics dashboard',
     'hidden fees|fee|charge|charges|cost|costs',
+    'to|of|into|from the|my|your dashboard|backend|admin',
+    'designed|built|made for',
+    'design team|agency|services|work|skills|help|experience',
+    'docs|documentation|guide|guides|tutorial|tutorials|articles|instructions ... easy|hard|difficult|simple ... find|follow|understand|read',
   ],
 };
 

@@ -227,7 +227,7 @@ const bugs: TopicDefinition = {
     // "can't show different offers" expects a capability: features, not a malfunction.
     '!show|add|have|create|use|choose|select|set|change ... more|different|multiple|custom|other|own|separate',
     `${STORE_DATA} ... disappear|vanish`,
-    // A balance or a setting reset is lost data, not a malfunction (LABELLING.md, data-loss).
+    // A balance or a setting reset is lost data, not a malfunction (test/fixtures/topics/LABELLING.md, data-loss).
     'reset|resets|resetting|reverted|back to zero|default|defaults',
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
     // Idioms and the merchant's own doing, not a malfunction.
@@ -268,7 +268,7 @@ const performance: TopicDefinition = {
     'load|loading ... time|times|speed|forever|ages',
     'takes|took|take ... forever|ages|second|seconds|secs|minutes|mins|hours ... to',
     'long|while ... to load|loading|open|sync|save|appear|render|display|show|respond|process|update|generate',
-    // Something that arrives late is slow, not broken (LABELLING.md, held-out set 2).
+    // Something that arrives late is slow, not broken (test/fixtures/topics/LABELLING.md, held-out set 2).
     'arrive|arrives|arrived|arriving|appear|appears|appeared|fire|fires|fired|show|shows|showed|come|comes|came ... late',
     'minutes|seconds|hours|mins|secs late',
     'adds|added|adding ... seconds|ms|milliseconds|kb|mb',
@@ -383,11 +383,11 @@ const support: TopicDefinition = {
     'responsive widget|slider|carousel|design|theme|layout',
     'hire|hired|need|needed|a ... developer|dev|coder',
     'shipping|delivery|email|fulfillment|fulfilment service',
-    // The merchant's own service to shoppers, not the developer's (LABELLING.md, support).
+    // The merchant's own service to shoppers, not the developer's (test/fixtures/topics/LABELLING.md, support).
     'my|our|own support|service|cs|customer|customers team|staff|agents|inbox|emails|tickets|load|volume|service|care',
     `${SERVICES} ticket|tickets`,
     'nobody|anyone|noone ... asked',
-    // The merchant dealing with their own shoppers, and the app helping the business (LABELLING.md, rule 4).
+    // The merchant dealing with their own shoppers, and the app helping the business (test/fixtures/topics/LABELLING.md, rule 4).
     'asked|asking|ask ... customers|customer|shoppers|buyers|clients',
     'reply|replies|replied|replying|respond|responds|responded|answer|answers|answered|answering|contact|contacted|contacting|response|responses ... customer|customers|shopper|shoppers|buyer|buyers|visitor|visitors|client|clients',
     'customers|customer|shoppers|buyers|visitors get|got|receive ... response|reply|responses|replies|answer|answers',
@@ -500,7 +500,7 @@ const integrations: TopicDefinition = {
     'facebook|reddit group|groups|community|communities',
     'access to|access ... theme|themes',
     'connect|connected|connects|connecting with ... customer|customers|audience|buyers|shoppers|people|community',
-    // A theme named as where it runs states nothing about working with it (LABELLING.md, rule 8).
+    // A theme named as where it runs states nothing about working with it (test/fixtures/topics/LABELLING.md, rule 8).
     'use|using|used|run|running|installed ... it|this ... with|on ... dawn|debut|theme|themes',
     'backup|backups|copy|copies|duplicate|version|versions of ... theme|themes',
     'on|to|for another app|one',

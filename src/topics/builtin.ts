@@ -40,11 +40,11 @@ const STORE_DATA = [
   'history|subscriber|contact|variant|collection|translation|listing|everything|work|change|information',
   'info|tag|metafield|flow|template|page|menu|discount|code|wishlist|chart|label|email|list|post|rule',
   'redirect|setup|configuration|customization|price|all|=them|section|homepage|catalog|catalogue|note|blog',
-  'article|category|file|stock|submission|entry|url|handle|balance|point|message|field|account',
+  'article|category|file|stock|submission|entry|url|handle|balance|point|message|field|account|css',
 ].join('|');
 
 const LOSS_VERBS =
-  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip|renamed|rewrote|rewritten|reordered|rearranged';
+  'lost|lose|losing|deleted|delete|deleting|erased|erase|wiped|wipe|wiping|removed|overwrote|overwritten|overwrite|corrupted|corrupt|reset|destroyed|ate|nuked|nuke|erased|reverted|revert|scrambled|stripped|strip|renamed|rewrote|rewritten|reordered|rearranged|undid|undone';
 
 /** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
 const CAPABILITY =
@@ -184,6 +184,13 @@ const bugs: TopicDefinition = {
     'intermittent|intermittently',
     'malformed|inconsistent|inconsistently|inaccurate|inaccuracy|inaccuracies',
     'flaky|flakey|janky|wonky|dependable|undependable|misfire*',
+    'acting|acts|acted up|weird|strange|strangely|funny',
+    'behaves|behaving|behaved|behavior|behaviour weird|weirdly|strange|strangely|oddly|erratically',
+    'weird|strange|odd|erratic|unexpected behavior|behaviour',
+    'ignores|ignored|ignoring ... setting|settings|rule|rules|exclusion|exclusions|option|options|css|style|styles',
+    'hit or miss',
+    'hit and miss',
+    'half the time',
     '!do anything',
     'go|goes|went|going out twice|double',
     'outage|outages|downtime',
@@ -235,6 +242,7 @@ const bugs: TopicDefinition = {
     '^on its own',
     'sometimes|occasionally i|we|you',
     '^by itself',
+    '!work out',
     'broken link|links',
     // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).
     'no|without way|option|ability|button|setting to',
@@ -387,6 +395,7 @@ const support: TopicDefinition = {
     'my|our|own support|service|cs|customer|customers team|staff|agents|inbox|emails|tickets|load|volume|service|care',
     `${SERVICES} ticket|tickets`,
     'nobody|anyone|noone ... asked',
+    'ignores|ignored|ignoring ... setting|settings|rule|rules|exclusion|exclusions|option|options|css|style|styles',
     // The merchant dealing with their own shoppers, and the app helping the business (test/fixtures/topics/LABELLING.md, rule 4).
     'asked|asking|ask ... customers|customer|shoppers|buyers|clients',
     'reply|replies|replied|replying|respond|responds|responded|answer|answers|answered|answering|contact|contacted|contacting|response|responses ... customer|customers|shopper|shoppers|buyer|buyers|visitor|visitors|client|clients',
@@ -588,6 +597,12 @@ const features: TopicDefinition = {
     'could|can|should|would|please ... be added|implemented|included',
     'handy',
     'roadmap',
+    "i'd|id|would love|like to see",
+    'love|like|appreciate that ... can|lets|allows|has|supports|handles|includes|shows',
+    'does|do so much',
+    'does|do a lot',
+    'supports|supported ... multiple|many|all|every|any|several|both|languages|currencies|variants|video|videos|markets',
+    'restricted|restriction|restrictions|restrictive',
     "i'd|id|would like|love ... more|option|options|ability|control|way|setting|settings|feature|features",
     'automatically',
     '!be changed|edited|customized|customised|modified|adjusted|hidden|moved|disabled|translated|resized|styled',
@@ -757,6 +772,10 @@ const usability: TopicDefinition = {
     'hideous|gorgeous|stunning|attractive|unattractive|elegant|stylish|tacky|old-fashioned|modern|sleek',
     'match|matches|matched|matching ... font|fonts|brand|branding|colors|colours|style|styling|look|aesthetic',
     'clicked|clicking|click through',
+    'maze',
+    'looks|look|looked like ... built|made|designed in|from',
+    'work|worked|working out how|where',
+    'took|takes|take|taking ... to find|locate',
     '^where do|can|does|is i|you|we',
     'editor|builder|interface|dashboard|admin|ui ... joy|pleasure|delight|breeze|nightmare|pain|maze',
   ],

@@ -76,6 +76,10 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'the widget sits on top of the chat bubble',
       'the editor keeps jumping back to the top',
       'emails go out for products that are still out of stock',
+      'the app has been acting up all week',
+      'the popup behaves strangely on mobile',
+      'it ignores my exclusion settings',
+      'it is hit or miss whether the emails go out',
     ],
     no: [
       'Works fine',
@@ -144,6 +148,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'The chatbot answers most questions',
       'Had to contact my bank to stop the charges',
       'the live chat history only goes back 30 days',
+      'it ignores my exclusion settings',
     ],
   },
   setup: {
@@ -207,6 +212,11 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'the integration only syncs email, not SMS',
       'The app is a bit basic',
       'sizes convert automatically',
+      "I'd love to see a dark mode",
+      'I like that you can tag customers',
+      'Does so much for the price',
+      'supports multiple currencies out of the box',
+      'restricted to one campaign at a time',
     ],
     no: [
       'Great app',
@@ -222,6 +232,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'you can tell they care',
       'no phone support',
       'no layout shift',
+      'Does everything the description says',
     ],
   },
   'data-loss': {
@@ -238,6 +249,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'renamed all my product URLs without asking',
       'my loyalty points are gone',
       "couldn't recover any of my reviews",
+      'the update undid all my changes',
+      'it overwrote my custom CSS',
     ],
     no: [
       'We lost two sales because checkout broke',
@@ -291,6 +304,10 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       "I've clicked through every menu twice",
       'Where do I change the colour?',
       'Clean and modern',
+      'the admin is a maze',
+      'looks like it was built in 2005',
+      "couldn't work out how to change the colours",
+      'took forever to find the export button',
     ],
     no: [
       'Setup was confusing',

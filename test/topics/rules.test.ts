@@ -22,6 +22,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'free plan is enough',
       'Hidden fees everywhere',
       'the history only goes back 30 days unless you upgrade',
+      'the price on the pricing page is wrong',
     ],
     no: [
       'Sales went up $3k',
@@ -171,6 +172,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'plays nicely with our subscription app',
       'moved our subscriptions over from another app',
       'the widget covers the Tidio chat bubble',
+      'installed it on my Dawn theme and it broke the cart drawer',
     ],
     no: [
       'Switched to Judge.me',
@@ -233,6 +235,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'no phone support',
       'no layout shift',
       'Does everything the description says',
+      'I wish I could give zero stars',
+      'Wish I had read the reviews first',
+      'it is a good idea to contact support first',
     ],
   },
   'data-loss': {
@@ -261,6 +266,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'found 140 images with missing alt text',
       'emails have gone out for two years',
       'pages still have the empty stars placeholder',
+      'They raised the price without asking',
     ],
   },
   uninstall: {
@@ -280,6 +286,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'it replaced them with blank text',
       'they moved us to the new version',
       'we moved to Shopify last year',
+      'I dropped them an email',
     ],
   },
   usability: {
@@ -316,6 +323,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'please add a dark mode to the dashboard',
       'designed for small shops',
       'the docs are easy to find',
+      'Where can I get a refund?',
+      'took support three days to find the problem',
     ],
   },
 };

@@ -48,7 +48,7 @@ const LOSS_VERBS =
 
 /** What an app can or cannot do, named as a thing: the objects of a request or a lack (features). */
 const CAPABILITY =
-  'feature|features|option|options|setting|settings|field|fields|button|filter|filters|toggle|ability|way|mode|report|reports|reporting|export|template|templates|layout|layouts|integration|analytics|customization|customisation';
+  'feature|features|option|options|setting|settings|field|fields|button|filter|filters|toggle|ability|way|mode|report|reports|reporting|export|template|templates|layout|layouts|integration|analytics|customization|customisation|bulk|search|sorting|scheduling|automation|automations|condition|conditions|conditional|variable|variables|preview|previews|api|translation|translations';
 
 const billing: TopicDefinition = {
   name: 'billing',
@@ -151,7 +151,7 @@ const bugs: TopicDefinition = {
     'stopped|stop ... refreshing|tracking|recording|importing|exporting|posting|publishing|rendering|responding',
     'stopped|stop ... connecting|capturing|collecting|pulling|firing|running|functioning|redirecting|saving',
     'stopped|stop ... calculating|opening|uploading|processing|generating|populating|appearing|converting',
-    '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click',
+    '!load|show|display|appear|sync|save|update|open|render|function|apply|trigger|send|sent|close|closed|count|pull|fire|add|register|recognize|recognise|detect|connect|respond|submit|redirect|calculate|click|reflect|process|generate|play|scroll|deliver|delivered',
     'jumps|jumping ... around',
     '~issue',
     '~problem',
@@ -243,6 +243,8 @@ const bugs: TopicDefinition = {
     'sometimes|occasionally i|we|you',
     '^by itself',
     '!work out',
+    '!play|plays|played nice|nicely|well',
+    '!deliver|delivered on',
     'in half the time',
     'broken link|links',
     // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).

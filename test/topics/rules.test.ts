@@ -81,6 +81,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'the popup behaves strangely on mobile',
       'it ignores my exclusion settings',
       'it is hit or miss whether the emails go out',
+      "changes don't reflect on the storefront",
+      "the video won't play on iPhone",
+      "it won't process orders with discounts",
     ],
     no: [
       'Works fine',
@@ -96,6 +99,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'Problem was my fault anyway',
       'the help articles go to an error page',
       "Loads async, doesn't block rendering",
+      "didn't deliver on its promises",
+      "doesn't play well with Recharge",
     ],
   },
   performance: {
@@ -219,6 +224,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'Does so much for the price',
       'supports multiple currencies out of the box',
       'restricted to one campaign at a time',
+      'no bulk editing at all',
+      'no scheduling, which is a shame',
+      'No API, so we cannot automate anything',
     ],
     no: [
       'Great app',

@@ -245,7 +245,6 @@ const bugs: TopicDefinition = {
     '!work out',
     '!play|plays|played nice|nicely|well',
     '!deliver|delivered on',
-    'in half the time',
     'broken link|links',
     // "No way to export" expects a capability: features (test/fixtures/topics/LABELLING.md, bugs).
     'no|without way|option|ability|button|setting to',
@@ -662,7 +661,7 @@ const dataLoss: TopicDefinition = {
     `${STORE_DATA} ... lost|gone|deleted|erased|wiped|disappear|vanish|overwritten|corrupted|missing|reset|removed|undone|reverted|scrambled|cleared|emptied|dissapeared|dissappeared|disapeared`,
     `${STORE_DATA} without asking|permission|consent`,
     `${STORE_DATA} ... still there|intact|safe|preserved`,
-    `${STORE_DATA} ... is|are|was|were|now|came|left|went|completely|totally|all empty`,
+    `${STORE_DATA} ... empty`,
     'back|reverted|reset|resets|revert|reverts|resetting|reverting ... to ... default|defaults|zero|factory|scratch|original',
     `took|takes|take|taking ... ${STORE_DATA} ... with it|them`,
     'attached|assigned|linked|merged|mapped to|with the wrong',
@@ -686,6 +685,7 @@ const dataLoss: TopicDefinition = {
     'page|pages ... refresh|refreshed|refreshes|reload|reloaded|reloads|load|loads',
     'sale|sales|money|revenue|traffic|ranking|rankings|seo|conversion|conversions|profit|profits ... went|gone',
     'with|without missing|empty',
+    'empty review|star|stars|placeholder|placeholders|state|box|boxes|space|spaces|cart|carts',
     // A price raised without asking is billing, not data overwritten.
     'raised|increased|hiked|upped|changed|doubled ... price|prices|pricing|plan|plans',
     'gone|went|go|goes out',

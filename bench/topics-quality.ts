@@ -1,27 +1,33 @@
 /**
  * The topic matcher against the hand-labelled set: micro precision and recall, and P/R/F1 per topic.
- * All 458 reviews of reviews.jsonl are now the tuning set (`--split all`); the held-out figure comes
- * from another file, measured once (`--file PATH --split NAME`).
+ * The tuning set is reviews.jsonl and holdout-2.jsonl, 708 reviews (`--set tuning`, the default); a
+ * held-out figure comes from another file, measured once (`--file PATH --split NAME`).
  *
- *   npx tsx bench/topics-quality.ts [--split all|dev|holdout|both|NAME] [--half odd|even] [--misses]
- *                                   [--file PATH]
+ *   npx tsx bench/topics-quality.ts [--set tuning] [--file PATH]... [--split all|dev|holdout|both|NAME]
+ *                                   [--half odd|even] [--misses]
  *
+ * `--file` may be repeated: the files are measured as one set, with throughput over all their reviews.
  * `--half` keeps the reviews of odd or even id, for tuning on one half and checking on the other.
  * `--misses` prints every wrong (review, topic) pair of the split with the words that put it there:
  * what tuning reads. Goal (issue 24): precision >= 0.85, recall >= 0.80.
  */
 import { parseArgs } from 'node:util';
 import { BUILT_IN_TAXONOMY, BUILT_IN_TOPIC_NAMES, matchTopics } from '../src/topics/index.js';
-import { type Evaluation, evaluate, LABELLED_SET, readLabelled } from './topics-eval.js';
+import { type Evaluation, evaluate, readLabelledFiles, TUNING_SET } from './topics-eval.js';
 
 const { values: args } = parseArgs({
   options: {
     split: { type: 'string', default: 'all' },
     half: { type: 'string' },
     misses: { type: 'boolean', default: false },
-    file: { type: 'string', default: LABELLED_SET },
+    file: { type: 'string', multiple: true },
+    set: { type: 'string' },
   },
 });
+
+const SETS: Record<string, readonly string[]> = { tuning: TUNING_SET };
+if (args.set !== undefined && SETS[args.set] === undefined) throw new Error('--set is tuning');
+const files = [...(args.set === undefined ? [] : (SETS[args.set] ?? [])), ...(args.file ?? [])];
 
 const pct = (x: number) => x.toFixed(2);
 
@@ -37,7 +43,7 @@ function print(name: string, e: Evaluation): void {
   console.log(`goal P >= 0.85, R >= 0.80: ${goal}`);
 }
 
-const all = readLabelled(args.file);
+const all = readLabelledFiles(files.length === 0 ? TUNING_SET : files);
 const parity = { odd: 1, even: 0 }[args.half ?? ''];
 if (args.half !== undefined && parity === undefined) throw new Error('--half is odd or even');
 const inHalf = (id: string) => parity === undefined || Number(id.slice(1)) % 2 === parity;

@@ -228,7 +228,7 @@ const bugs: TopicDefinition = {
     'overlaps|overlapping',
     'disappear|vanish',
     // Malfunctions said other ways: "something went wrong", "weren't lining up", "never did anything", "random dates".
-    'something|it|everything went|goes wrong',
+    'went|goes|going wrong',
     '!line|lining up',
     'overlap|overlapped',
     '404|404s',
@@ -405,8 +405,7 @@ const support: TopicDefinition = {
     'installed|configured|set|fixed|sorted|customized|customised|tweaked|added|built|did ... theme|store|shop|site ... for me|us',
     'fixed|sorted|resolved|solved|patched ... in|within ... minute|minutes|mins|hour|hours|day|days',
     'refunded me|us|my',
-    'i|we asked|emailed|messaged if|whether',
-    '^asked|emailed|messaged if|whether',
+    'asked|emailed|messaged if|whether',
   ],
   unless: [
     // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
@@ -439,6 +438,7 @@ const support: TopicDefinition = {
     'chat widget|app|bubble|box|bot|bots|window|feature|history|log|logs|transcript|transcripts|button|icon|messages',
     `pos|api|language|languages|currency|currencies|rtl|multilingual|multi-currency|own|${SERVICES} support`,
     '!asked',
+    'customers|customer|shoppers|buyers|visitors|clients asked|ask|asking',
     'guide|guides|video|videos|tutorial|tutorials|docs|documentation|article|articles|faq|instructions ... helpful|unhelpful|useful',
   ],
 };
@@ -662,14 +662,14 @@ const features: TopicDefinition = {
     'great|good|nice concept',
     'way i|we need|want|wanted|needed|like',
     "would|i'd|id|happily|gladly pay ... more|extra for",
-    // Requests and praise of scope said other ways: "it'd be nice", "no support for", "covers every promo".
+    // Requests and praise of scope said other ways: "it'd be nice", "lacks support for", "covers every promo".
     "it'd|itd|that'd|thatd|would be ... nice|great|good|awesome|helpful|useful|cool|handy|amazing",
-    'no|without|lack|lacks|lacking|missing support for',
+    'lack|lacks|lacking|missing support for',
     'covers|cover|covered|covering ... every|everything',
     'covers|cover|covered|covering ... all our|my|we',
     'stars if it|they ... had|has|did|could|supported|offered|talked|connected|allowed|let|included|added',
     'only update|updates|refresh|refreshes|run|runs|sync|syncs|check|checks once|every|daily|weekly',
-    'pretty|really|very|quite|too|bit bare',
+    'bare',
     // Requests and lacks said other ways: "wished it had", "would make it perfect", "not available".
     'wished|wishing ... had|could|would|was|were|offered|supported|included|did|allowed|let',
     "would|it'd|itd help if",
@@ -745,9 +745,7 @@ const dataLoss: TopicDefinition = {
     `!recover|retrieve|recovered|retrieved ... ${STORE_DATA}`,
     // Spans of stored work: "lost 3 weeks of analytics data", "wiped months of work".
     'lost|lose|losing|deleted|wiped|erased ... weeks|months|years of',
-    // Data said to be gone in other words: "nowhere to be found", "overwritten", "erased".
-    `${STORE_DATA} ... nowhere to be found`,
-    `${STORE_DATA} ... no longer there`,
+    // Data said to be gone in other words: "overwritten", "erased".
     'overwrit*|overwrote|half-overwritten',
     'erased',
   ],

@@ -233,7 +233,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   features: {
     yes: [
       "It'd be nice to have a dark mode",
-      'no support for multiple currencies',
+      'it lacks support for multiple currencies',
       'covers every promo we run',
       'would be 5 stars if it talked to Omnisend',
       'the feed only updates every 24h',
@@ -301,8 +301,6 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   'data-loss': {
     yes: [
       'Lost 3 weeks of analytics data',
-      'our reviews are nowhere to be found',
-      'my descriptions are no longer there',
       'half my catalogue got overwritten',
       'the update erased it',
       'The update deleted all my products',

@@ -1,7 +1,7 @@
 /**
  * The topic matcher against the hand-labelled set: micro precision and recall, and P/R/F1 per topic.
- * The tuning set is reviews.jsonl and holdout-2.jsonl, 708 reviews (`--set tuning`, the default); a
- * held-out figure comes from another file, measured once (`--file PATH --split NAME`).
+ * The tuning set is reviews.jsonl, holdout-2.jsonl and holdout-3.jsonl, 1,008 reviews (`--set tuning`,
+ * the default); a held-out figure comes from another file, measured once (`--file PATH --split NAME`).
  *
  *   npx tsx bench/topics-quality.ts [--set tuning] [--file PATH]... [--split all|dev|holdout|both|NAME]
  *                                   [--half odd|even] [--misses]

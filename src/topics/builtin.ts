@@ -134,6 +134,8 @@ const billing: TopicDefinition = {
     'aov|revenue|sales|value|profit|profits ... from $* to $*',
     'order|orders ... refunded',
     'price|prices|pricing in|per ... currency|currencies|country|countries|market|markets',
+    // An app that edits the store's prices: "the bulk price edit".
+    'price|prices edit|editor|editing|import|importing|sync|syncing|updater|column|columns',
   ],
 };
 
@@ -225,6 +227,23 @@ const bugs: TopicDefinition = {
     'covers|covering|covered ... button|buttons|text|menu|cart|header|footer|content|chat|logo|image|images|widget|banner|popup|bar|icon|price|title|checkout|field',
     'overlaps|overlapping',
     'disappear|vanish',
+    // Malfunctions said other ways: "something went wrong", "weren't lining up", "never did anything", "random dates".
+    'went|goes|going wrong',
+    '!line|lining up',
+    'overlap|overlapped',
+    '404|404s',
+    '!did|does anything',
+    'at random',
+    'random|weird|odd|strange times|dates|intervals|moments|points|days|errors|amounts|numbers',
+    'hiccup|hiccups',
+    'stopped|stop ... going|coming|arriving|happening|registering|reporting|matching|pushing|awarding|adding|accepting|delivering|counting',
+    '!go|goes|went|going|come|comes|came through',
+    // More ways a malfunction is said: "won't finish", "out of sync", "faulty", "redirect loop".
+    '!accept|download|fetch|complete|finish|launch|persist|stick',
+    'faulty|defective|non-functional|nonfunctional|dysfunctional|borked|bricked|busted',
+    'mismatch|mismatched|mismatching',
+    'out of sync',
+    'redirect|infinite|endless loop|loops|looping',
   ],
   unless: [
     '!work with',
@@ -260,6 +279,8 @@ const bugs: TopicDefinition = {
     'problem|issue ... my|our|own fault|mistake|error|doing',
     'article|articles|link|links|guide|guides|docs|documentation|tutorial|tutorials ... error|404|broken|dead',
     'block|blocks|blocking render|rendering|render-blocking',
+    // "zero impact on load time" is performance praise.
+    'impact|impacts|effect|effects|hit on load|loading|speed|page|pages',
   ],
 };
 
@@ -380,6 +401,11 @@ const support: TopicDefinition = {
     '^emailed|messaged|contacted',
     'emailed|messaged|wrote about|regarding',
     'they|developer|developers|team|devs built|made|created|coded|wrote|designed ... custom|bespoke',
+    // Work the developer did and how fast: "installed it on my theme for me", "fixed it in ten minutes".
+    'installed|configured|set|fixed|sorted|customized|customised|tweaked|added|built|did ... theme|store|shop|site ... for me|us',
+    'fixed|sorted|resolved|solved|patched ... in|within ... minute|minutes|mins|hour|hours|day|days',
+    'refunded me|us|my',
+    'asked|emailed|messaged if|whether',
   ],
   unless: [
     // The verb: "doesn't support multiple currencies" is a missing feature; "no support" stays support.
@@ -412,6 +438,7 @@ const support: TopicDefinition = {
     'chat widget|app|bubble|box|bot|bots|window|feature|history|log|logs|transcript|transcripts|button|icon|messages',
     `pos|api|language|languages|currency|currencies|rtl|multilingual|multi-currency|own|${SERVICES} support`,
     '!asked',
+    'customers|customer|shoppers|buyers|visitors|clients asked|ask|asking',
     'guide|guides|video|videos|tutorial|tutorials|docs|documentation|article|articles|faq|instructions ... helpful|unhelpful|useful',
   ],
 };
@@ -449,6 +476,25 @@ const setup: TopicDefinition = {
     'app embed|embeds',
     'installed|install|installs|configured in ... minute|minutes|seconds|secs|mins|time|click|clicks',
     'add|adding|insert|inserting ... code|snippet|script',
+    // How quickly it went live: "had it live in 15 min", "running within the hour", "connected in two clicks".
+    'live|running|ready|installed|configured|connected|integrated in|within ... minute|minutes|min|mins|seconds|secs|hour|hours|afternoon|morning|click|clicks',
+    'without code|coding',
+    'without any|touching|writing|editing ... code|coding',
+    '=no-code|=nocode|=code-free',
+    'easy|easier|simple|quick|painless|hard|harder|difficult|tricky|fiddly|confusing|complicated to connect|integrate|install|configure|setup',
+    'easy|easier|simple|quick|painless|hard|harder|difficult|tricky|fiddly|confusing|complicated to get|getting started|going|running',
+    'first-time|initial setup|set|install|installation|configuration|config',
+    'step-by-step|step by step',
+    'took|takes|take|taking ... minute|minutes|mins|hour|hours|afternoon|day|days|ages|forever|while to configure|install|connect|integrate',
+    'connected|connect|connects|linked|link|synced|hooked|integrated ... in|within ... click|clicks|minute|minutes|mins|seconds',
+    'get|got|getting ... past|beyond the ... screen|step|page|stage|wizard',
+    // Installing said by how it went: "installed without any issues", "a breeze to install", "migrated it for us".
+    'installed|installs|installing|install ... without|zero ... issue|issues|problem|problems|hassle|fuss|trouble|headache|headaches|effort|errors|glitch|glitches',
+    'installed|installs|installing|install ... with no ... issue|issues|problem|problems|hassle|fuss|trouble|headache|headaches|effort|errors',
+    'breeze|pain|nightmare|headache|hassle|chore|struggle to|of install|configure|connect|integrate|installing|configuring|connecting',
+    'imported|import|migrated|transferred ... in|within ... minute|minutes|mins|seconds|click|clicks',
+    'import|migration|transfer|installer|install took|was|went ... minute|minutes|seconds|easy|painless|smooth|quick|simple|breeze',
+    `they|team|developer|developers|support|devs migrated|imported|transferred ... ${STORE_DATA}`,
   ],
   unless: [
     'uninstall*',
@@ -616,6 +662,24 @@ const features: TopicDefinition = {
     'great|good|nice concept',
     'way i|we need|want|wanted|needed|like',
     "would|i'd|id|happily|gladly pay ... more|extra for",
+    // Requests and praise of scope said other ways: "it'd be nice", "lacks support for", "covers every promo".
+    "it'd|itd|that'd|thatd|would be ... nice|great|good|awesome|helpful|useful|cool|handy|amazing",
+    'lack|lacks|lacking|missing support for',
+    'covers|cover|covered|covering ... every|everything',
+    'covers|cover|covered|covering ... all our|my|we',
+    'stars if it|they ... had|has|did|could|supported|offered|talked|connected|allowed|let|included|added',
+    'only update|updates|refresh|refreshes|run|runs|sync|syncs|check|checks once|every|daily|weekly',
+    'bare',
+    // Requests and lacks said other ways: "wished it had", "would make it perfect", "not available".
+    'wished|wishing ... had|could|would|was|were|offered|supported|included|did|allowed|let',
+    "would|it'd|itd help if",
+    'would make it|this ... perfect|better|complete|ideal|5|five',
+    "not|isnt|isn't|arent|aren't available|included|offered on|in|for",
+    'packed|loaded|jam-packed with',
+    'comprehensive|well-rounded',
+    'please|pls|plz ... add|include|allow|implement|consider|bring|enable|integrate',
+    'how|what about adding|including|supporting',
+    `there's|theres|there ... no|isnt|isn't|arent|aren't ... ${CAPABILITY}`,
   ],
   unless: [
     'missing orders|products|data|reviews|images|settings|customers|content',
@@ -649,6 +713,8 @@ const features: TopicDefinition = {
     'code in|into|across ... template|templates',
     'layout shift|shifts|shifting',
     'phone|email|live|chat|weekend|weekends|human|real support',
+    // Data that survived, "nothing missing", is data-loss's reassurance.
+    'nothing|none|one|zero missing',
   ],
 };
 
@@ -677,6 +743,11 @@ const dataLoss: TopicDefinition = {
     'lost one|any|nothing',
     'restore|restored',
     `!recover|retrieve|recovered|retrieved ... ${STORE_DATA}`,
+    // Spans of stored work: "lost 3 weeks of analytics data", "wiped months of work".
+    'lost|lose|losing|deleted|wiped|erased ... weeks|months|years of',
+    // Data said to be gone in other words: "overwritten", "erased".
+    'overwrit*|overwrote|half-overwritten',
+    'erased',
   ],
   unless: [
     'lost ... sale|money|customer|revenue|traffic|time|hour|day|trust|faith|patience|conversion',
@@ -714,6 +785,8 @@ const uninstall: TopicDefinition = {
     'switch to',
     'replaced|replacing|replace ... it|this|them ... with',
     'cancel|cancelled|canceled ... app',
+    // Plans to drop it: "will replace this as soon as I find one with SMS".
+    'replace|replacing this|it',
   ],
   unless: [
     'remove|removed|removing|delete|deleted ... watermark|branding|badge|logo',
@@ -787,6 +860,19 @@ const usability: TopicDefinition = {
     'took|takes|take|taking ... to find|locate ... setting|settings|option|options|button|buttons|menu|page|where|how|it|anything',
     '^where do|can i|you|we ... find|change|set|edit|turn|add|hide|put|go|configure|adjust',
     'editor|builder|interface|dashboard|admin|ui ... joy|pleasure|delight|breeze|nightmare|pain|maze',
+    // Ease of use said other ways: "easy to set up and use", "easy to run day to day", "where you'd expect".
+    'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|quick|painless ... up|install|configure|setup and|&|n use|navigate|understand|manage|learn|run',
+    'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated|awkward|clunky to run|operate|follow|master',
+    'easy|easier|simple|hard|harder|difficult|straightforward|intuitive|confusing|complicated|awkward|clunky to work with',
+    'easy-to-use|easy-to-navigate|hard-to-use|hard-to-find|difficult-to-use|hard-to-navigate|simple-to-use|ease-of-use',
+    "where you|youd|you'd|i|i'd|id|one ... expect",
+    'unclear how|where|which|what',
+    "not|isnt|isn't|wasnt|wasn't clear how|where|which|what",
+    'clean|cluttered|busy|crowded|minimal|minimalist|sleek|slick|modern|dated|outdated|tidy|neat|beautiful|ugly|nice|simple|intuitive admin|editor|layout|interface|design|ui|backend|dashboard|look|widget|widgets|page',
+    'adorable|cute|slick|sleek|classy|eye-catching|on-brand|off-brand|premium-looking|professional-looking|native-looking',
+    'looks|look|looking|looked ... premium|slick|native|cute|adorable|classy|polished|seamless|stylish|elegant|cheap|tacky|clunky|off|exactly',
+    'intrusive|non-intrusive|unobtrusive|obtrusive|distracting|in-your-face',
+    'so|very|super|really|not obvious|discoverable|findable',
   ],
   unless: [
     'setup|set-up|installation|install|configuration|onboarding|configuring ... confusing|complicated|hard|difficult|easy|simple|complex',

@@ -25,6 +25,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'the price on the pricing page is wrong',
     ],
     no: [
+      'App crashed during the bulk price edit',
       'Sales went up $3k',
       'customers pay full price at checkout',
       'customers see the bundle price, then pay full price',
@@ -49,6 +50,18 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   bugs: {
     yes: [
+      'Something went wrong at checkout every time',
+      "the stars weren't lining up under the title",
+      'the widget overlap hides our chat button',
+      'my bundles page shows a 404 since yesterday',
+      'never did anything on my store',
+      'points expire on random dates',
+      'a few hiccups in the first week',
+      'review requests stopped going out',
+      'the import never finishes',
+      'orders are out of sync with the warehouse',
+      'stuck in a redirect loop',
+      "emails don't go through",
       "The widget doesn't load",
       'crashes on save',
       'Stopped working after the update',
@@ -86,6 +99,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       "it won't process orders with discounts",
     ],
     no: [
+      'zero impact on load time',
+      'the chatbot loops you back to the help centre',
       'Works fine',
       'No issues at all',
       "doesn't work with my theme",
@@ -127,6 +142,11 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   support: {
     yes: [
+      'They even installed it on my theme for me',
+      'fixed it in ten minutes',
+      'They refunded me the same day',
+      'Asked if they could add Swedish',
+      'I emailed whether a fix was coming',
       'Support never replied',
       'emailed them twice',
       'Anna was helpful and they had it fixed in an hour',
@@ -139,6 +159,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'I sent them an email',
     ],
     no: [
+      'my customers asked if it ships abroad',
       "It doesn't support multiple currencies",
       'supports every language',
       'a must for any store owner',
@@ -159,6 +180,14 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   setup: {
     yes: [
+      'had it live in 15 min',
+      'works with Dawn without any code',
+      'Connected it to Omnisend in two clicks',
+      "Couldn't get past the connect screen",
+      'installed without any issues',
+      'a breeze to install',
+      'The team migrated all our reviews',
+      'took an hour to configure',
       'Easy to set up',
       'set everything up in 5 minutes',
       'installation was a breeze',
@@ -166,7 +195,14 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'up and running in no time',
       'installed in under a minute',
     ],
-    no: ['Installed it last week, sales are up', 'I uninstalled it'],
+    no: [
+      'Installed it last week, sales are up',
+      'I uninstalled it',
+      'the app block is still in my theme editor',
+      'the Judge.me import was flawless',
+      'they migrated servers',
+      'shoppers check out without a discount code',
+    ],
   },
   integrations: {
     yes: [
@@ -196,6 +232,19 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   features: {
     yes: [
+      "It'd be nice to have a dark mode",
+      'it lacks support for multiple currencies',
+      'covers every promo we run',
+      'would be 5 stars if it talked to Omnisend',
+      'the feed only updates every 24h',
+      'the basic plan is pretty bare',
+      'wished it had SMS',
+      'would make it perfect',
+      'photo reviews are not available on Basic',
+      'packed with options',
+      'please consider adding Swedish',
+      'what about adding a dark mode',
+      "there's no bulk edit option",
       'Wish it had a countdown timer',
       'Please add dark mode',
       'lots of customization',
@@ -229,6 +278,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'No API, so we cannot automate anything',
     ],
     no: [
+      'Changed themes, all reviews still there, not one missing',
       'Great app',
       'Never had a single review go missing',
       'The widget is missing from my product page',
@@ -250,6 +300,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   'data-loss': {
     yes: [
+      'Lost 3 weeks of analytics data',
+      'half my catalogue got overwritten',
+      'the update erased it',
       'The update deleted all my products',
       'lost all my settings',
       'all my reviews were wiped',
@@ -279,6 +332,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   uninstall: {
     yes: [
+      'Will replace this as soon as I find one with SMS',
       'Uninstalling today',
       'Removed after one day.',
       'got rid of it',
@@ -299,6 +353,16 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   },
   usability: {
     yes: [
+      'Easy to set up and use',
+      'very easy to run day to day',
+      "everything is where you'd expect it",
+      "it's unclear where the settings are",
+      'super clean admin',
+      'the points widget is adorable',
+      'it looks super premium',
+      'the upsell is non-intrusive',
+      'the heart icon is so obvious',
+      'an easy-to-use editor',
       'Easy to use',
       'The dashboard is confusing',
       'clunky interface',
@@ -325,6 +389,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'took forever to find the export button',
     ],
     no: [
+      'the badge is not visible on mobile',
       'Setup was confusing',
       'So easy!',
       'Hidden fees everywhere',
@@ -347,14 +412,15 @@ describe('each built-in topic', () => {
 });
 
 describe('the labelled set', () => {
-  // The tuning set is reviews.jsonl + holdout-2.jsonl, 708 reviews (bench/README.md, under "Topics"): the
-  // rules reached P 0.96, R 0.95 on them. A rule or engine change that costs more than two points here has
-  // changed what the rules match, not just how fast. A later held-out set is measured by the bench, never here.
-  it('keeps the tuning set within two points of what tuning reached (precision 0.94, recall 0.93)', () => {
+  // The tuning set is reviews.jsonl + holdout-2.jsonl + holdout-3.jsonl, 1,008 reviews (bench/README.md,
+  // under "Topics"): tuned on all of them, the rules reached P 0.94, R 0.93. A rule or engine change that
+  // costs more than two points here has changed what the rules match, not just how fast. A later held-out
+  // set is measured by the bench, never here.
+  it('keeps the tuning set within two points of what tuning reached (precision 0.92, recall 0.91)', () => {
     const all = readLabelledFiles(TUNING_SET);
-    expect(all.length).toBeGreaterThanOrEqual(708);
+    expect(all.length).toBeGreaterThanOrEqual(1_008);
     const { micro } = evaluate(all, BUILT_IN_TAXONOMY, BUILT_IN_TOPIC_NAMES);
-    expect(micro.precision).toBeGreaterThanOrEqual(0.94);
-    expect(micro.recall).toBeGreaterThanOrEqual(0.93);
+    expect(micro.precision).toBeGreaterThanOrEqual(0.92);
+    expect(micro.recall).toBeGreaterThanOrEqual(0.91);
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The shape of the hand-labelled sets the topic matcher is tuned on, so a bench reading them can trust
  * every line: reviews.jsonl, holdout-2.jsonl and holdout-3.jsonl, each of which joined the tuning set once it
- * had been measured (bench/README.md, "Topics"). How the labels were chosen is in test/fixtures/topics/LABELLING.md.
+ * had been measured (bench/README.md, "Topics"), and holdout-4.jsonl, held out: its shape is checked here, but
+ * no figure of the tuning set counts it. How the labels were chosen is in test/fixtures/topics/LABELLING.md.
  */
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'topics');
 
@@ -53,33 +54,36 @@ function read(file: string): Labelled[] {
 const first = read('reviews.jsonl');
 const second = read('holdout-2.jsonl');
 const third = read('holdout-3.jsonl');
+const fourth = read('holdout-4.jsonl');
 const reviews = [...first, ...second, ...third];
+/** Every labelled line, the held-out file's included: what the shape checks read. */
+const everyLine = [...reviews, ...fourth];
 const withTopic = (topic: string, among: Labelled[] = reviews) =>
   among.filter((review) => review.topics.includes(topic)).length;
 
 describe('the labelled topic set', () => {
   it('has one well-formed review per line', () => {
-    const malformed = reviews.filter(
+    const malformed = everyLine.filter(
       (r) =>
         Object.keys(r).sort().join(',') !== 'content,id,rating,split,topics' ||
-        !/^[rhk]\d{4}$/.test(r.id) ||
+        !/^[rhkm]\d{4}$/.test(r.id) ||
         !Number.isInteger(r.rating) ||
         r.rating < 1 ||
         r.rating > 5 ||
         typeof r.content !== 'string' ||
         r.content.trim() === '' ||
         !Array.isArray(r.topics) ||
-        !['dev', 'holdout', 'holdout2', 'holdout3'].includes(r.split),
+        !['dev', 'holdout', 'holdout2', 'holdout3', 'holdout4'].includes(r.split),
     );
     expect(malformed.map((r) => r.id)).toEqual([]);
   });
 
   it('gives every review a unique id, and unique text within its file', () => {
-    const ids = reviews.map((r) => r.id);
+    const ids = everyLine.map((r) => r.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     // Files written blind by different people share a few one-liners ("Scam.", "AVOID AVOID AVOID"),
     // as real review streams do; a text repeated within one file would be a copying slip.
-    for (const file of [first, second, third]) {
+    for (const file of [first, second, third, fourth]) {
       const texts = file.map((r) => r.content.trim().toLowerCase());
       expect(file.filter((_, i) => texts.indexOf(texts[i] as string) !== i).map((r) => r.id)).toEqual([]);
     }
@@ -87,7 +91,7 @@ describe('the labelled topic set', () => {
 
   it('uses only the ten built-in topics, each at most once per review', () => {
     const known = new Set<string>(TOPICS);
-    const wrong = reviews.filter(
+    const wrong = everyLine.filter(
       (r) => r.topics.some((t) => !known.has(t)) || new Set(r.topics).size !== r.topics.length,
     );
     expect(wrong.map((r) => `${r.id}: ${r.topics.join(', ')}`)).toEqual([]);
@@ -103,6 +107,9 @@ describe('the labelled topic set', () => {
   it("keeps each file's reviews apart by id and split, so the half and per-file figures can be told apart", () => {
     expect(second.every((r) => r.split === 'holdout2' && r.id.startsWith('h'))).toBe(true);
     expect(third.every((r) => r.split === 'holdout3' && r.id.startsWith('k'))).toBe(true);
-    expect(first.some((r) => (r.split !== 'dev' && r.split !== 'holdout') || /^[hk]/.test(r.id))).toBe(false);
+    expect(fourth.every((r) => r.split === 'holdout4' && r.id.startsWith('m'))).toBe(true);
+    expect(first.some((r) => (r.split !== 'dev' && r.split !== 'holdout') || /^[hkm]/.test(r.id))).toBe(
+      false,
+    );
   });
 });

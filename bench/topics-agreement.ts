@@ -6,7 +6,7 @@
  *   npx tsx bench/topics-agreement.ts [--first PATH] [--second PATH]
  *
  * Defaults: holdout-2.jsonl and holdout-2.second-labeller.jsonl, labelled by two teammates from
- * test/fixtures/topics/LABELLING.md without seeing each other's labels (bench/README.md, "Holdout-3").
+ * test/fixtures/topics/LABELLING.md without seeing each other's labels (bench/README.md, "Holdout-3, measured once").
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

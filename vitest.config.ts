@@ -8,9 +8,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Files run in forks, each test with its own queue prefix and SQLite file. Vitest's default is one
-    // fork fewer than the cores, so one fork on CI's two: two overlap one file's waits (timers, child
-    // processes, Chromium) with another's work. Measured in bench/README.md#test-suite.
+    // fork fewer than the cores: one on CI's two. Most slow files wait more than they compute (timers,
+    // child processes, Chromium), so three forks fill each other's waits, for little more CPU than two:
+    // measured in bench/README.md "Test suite".
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });

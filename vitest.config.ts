@@ -3,9 +3,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Builds dist/ when it is missing or stale: the CLI tests run the built CLI.
+    globalSetup: ['test/build-once.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Two cores: files run in parallel forks; each test uses its own queue prefix and SQLite file.
+    // Files run in forks, each test with its own queue prefix and SQLite file. Vitest's default is one
+    // fork fewer than the cores: one on CI's two. Most slow files wait more than they compute (timers,
+    // child processes, Chromium), so three forks fill each other's waits, for little more CPU than two:
+    // measured in bench/README.md "Test suite".
     pool: 'forks',
+    maxWorkers: 3,
   },
 });

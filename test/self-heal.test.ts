@@ -10,7 +10,7 @@ import { tempDir, waitFor } from './helpers/index.js';
 import { type PrivateRedis, startPrivateRedis } from './helpers/redis-server.js';
 import { type FakeSlack, startFakeSlack } from './helpers/slack.js';
 
-/** A short command through tsx from source: seconds apiece, and far more on a loaded machine. */
+/** A short command in a Node process of its own: a second or more, and far more on a loaded machine. */
 const CLI_MS = 60_000;
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -78,7 +78,7 @@ async function setUp(options: { apiKey?: string } = {}): Promise<{
     stderr: () => stderr,
     dbPath,
     async opsUrl() {
-      // `start` runs from source through tsx: on a loaded machine it takes a while to say where it
+      // On a loaded machine `start` takes a while to say where it
       // listens. Given up on only when it exited, or well past any start-up.
       await waitFor(
         () => /ops server at (http:\/\/\S+?):/.test(stderr) || child.exitCode !== null,

@@ -14,7 +14,7 @@ import { pollLockKey } from '../src/queue/app-lock.js';
 import { connectRedis } from '../src/queue/connection.js';
 import { POLL_QUEUE } from '../src/queue/names.js';
 import { startSimulator } from '../src/simulator/index.js';
-import { runBuiltCli, spawnBuiltCli } from './helpers/cli.js';
+import { runCli, spawnCli } from './helpers/cli.js';
 import { REDIS_URL, tempDir, uniquePrefix, waitFor } from './helpers/index.js';
 import { type FakeSlack, startFakeSlack } from './helpers/slack.js';
 
@@ -35,7 +35,7 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Started {
-  const child = spawnBuiltCli(['start'], env);
+  const child = spawnCli(['start'], env);
   let log = '';
   child.stderr?.on('data', (d) => {
     log += d;
@@ -231,7 +231,7 @@ describe('two start processes on one store', () => {
     await waitFor(delivered, 30_000, second.log);
 
     // status names the survivor as the process that polled each app last, in text and JSON.
-    const status = await runBuiltCli(['status'], env);
+    const status = await runCli(['status'], env);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/^APP\s.*\sSTORED\s+BY\s+LAST ERROR$/m);
     for (const handle of HANDLES) {
@@ -240,7 +240,7 @@ describe('two start processes on one store', () => {
       expect(row?.trimEnd().endsWith(` ${second.id}`), row).toBe(true);
     }
     expect(status.stdout).not.toContain(first.id);
-    const json = JSON.parse((await runBuiltCli(['status', '--json'], env)).stdout) as {
+    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
       apps: Array<{ handle: string; lastPollBy: string; storedReviews: number }>;
     };
     expect(json.apps.map((a) => [a.handle, a.lastPollBy])).toEqual(HANDLES.map((h) => [h, second.id]));

@@ -13,7 +13,7 @@ import type { FakeSlack } from '../helpers/slack.js';
 import { Browser } from '../helpers/web.js';
 
 const KEY = 'cli-test-key-9f8e7d';
-/** Each CLI run starts Node through tsx: seconds apiece on a busy two-core box. */
+/** Each CLI run starts a Node process: a second or more apiece on a busy two-core box. */
 const CLI_TEST_MS = 120_000;
 let sim: Simulator;
 let slack: FakeSlack;
@@ -221,7 +221,7 @@ describe('reviewwatch CLI', () => {
         );
         // The failed requests count: at least the first try of each app.
         expect(Number(/with (\d+) API requests/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(2);
-        // 4 s of polling, plus starting the CLI through tsx and stopping: far less than the 5 attempts'
+        // 4 s of polling, plus starting the CLI and stopping: far less than the 5 attempts'
         // backoff (5 s, 10 s, 20 s …) it would otherwise wait for.
         expect(elapsed).toBeLessThan(30_000);
       } finally {

@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { runCli } from '../helpers/cli.js';
+import { cliCommand, runCli } from '../helpers/cli.js';
 import { tempDir, waitFor } from '../helpers/index.js';
 
-/** Each CLI run starts Node through tsx: seconds apiece on a busy two-core box. */
+/** Each CLI run starts a Node process: a second or more apiece on a busy two-core box. */
 const CLI_TEST_MS = 120_000;
-const ROOT = new URL('../../', import.meta.url).pathname;
 /** util-linux's `script` gives the CLI a pseudo-terminal, so its questions can be answered as a person would. */
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 
@@ -158,7 +157,7 @@ describe('reviewwatch init against the simulator', () => {
     },
     async () => {
       const output = join(dir.dir, 'asked.yaml');
-      const cli = `${process.execPath} --import file://${ROOT}node_modules/tsx/dist/loader.mjs ${ROOT}src/cli/main.ts`;
+      const cli = cliCommand().join(' ');
       const child = spawn(
         'script',
         ['-qec', `${cli} init --developer pine-digitl -o ${output}`, '/dev/null'],

@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/index.js';
 import { seedMarketHistory } from '../helpers/market.js';
 import { moveTo, snap } from '../market/helpers.js';
 
-/** Each CLI run starts Node through tsx: seconds apiece on a busy two-core box. */
+/** Each CLI run starts a Node process: a second or more apiece on a busy two-core box. */
 const CLI_TEST_MS = 120_000;
 const EVIL = '\u001b[2J\u001b[31mEvil\u0007 Corp';
 

@@ -10,7 +10,7 @@ import { captureLog } from '../helpers/index.js';
 import type { FakeSlack } from '../helpers/slack.js';
 
 const KEY = 'reconcile-cli-key-51c2';
-/** Each test runs the CLI (tsx from source) several times: slow on a loaded machine. */
+/** Each test runs the CLI several times: a second or more apiece on a loaded machine. */
 const CLI_TEST_MS = 120_000;
 const APPS = ['shop-one', 'shop-two'];
 let sim: Simulator;

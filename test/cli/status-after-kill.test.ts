@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { runBuiltCli, spawnBuiltCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { REDIS_URL, tempDir, uniquePrefix, waitFor } from '../helpers/index.js';
 
 const HANDLES = ['shop-a', 'shop-b'];
@@ -30,7 +30,7 @@ interface Started {
 }
 
 function spawn(args: string[], env: Record<string, string>): Started {
-  const child = spawnBuiltCli(args, env);
+  const child = spawnCli(args, env);
   let log = '';
   child.stderr?.on('data', (d) => {
     log += d;
@@ -94,7 +94,7 @@ describe('status after the worker was killed', () => {
       }
     };
     const status = async () => {
-      const run = await runBuiltCli(['status'], env);
+      const run = await runCli(['status'], env);
       expect(run.code, run.stderr).toBe(0);
       return run.stdout;
     };
@@ -137,7 +137,7 @@ describe('status after the worker was killed', () => {
     );
 
     // Once every poll it had scheduled is due, each is overdue: none says "in 0s" or "due now".
-    const json = JSON.parse((await runBuiltCli(['status', '--json'], env)).stdout) as {
+    const json = JSON.parse((await runCli(['status', '--json'], env)).stdout) as {
       polling: { scheduled: boolean; reason: string; workers: Array<{ id: string; state: string }> };
       apps: Array<{ nextPollAt: number }>;
     };

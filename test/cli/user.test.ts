@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { checkLogin } from '../../src/web/users.js';
+import { cliCommand } from '../helpers/cli.js';
 import { tempDir } from '../helpers/index.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -25,11 +26,12 @@ afterEach(() => temp.cleanup());
 /** The real CLI with `input` on stdin (a pipe, as a script would give it). */
 function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', `file://${ROOT}node_modules/tsx/dist/loader.mjs`, `${ROOT}src/cli/main.ts`, ...args],
-      { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const [node, ...entry] = cliCommand();
+    const child = spawn(node as string, [...entry, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

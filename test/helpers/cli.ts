@@ -9,12 +9,13 @@ export interface CliResult {
 }
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-// Absolute paths: a test may run the CLI from another directory (the demo writes to ./data).
-const ENTRY = ['--import', `file://${ROOT}node_modules/tsx/dist/loader.mjs`, `${ROOT}src/cli/main.ts`];
-/** The package's bin, as installed: what `npm run build` makes of src/. */
+/** The package's bin, as installed: what `npm run build` makes of src/ (test/build-once.ts keeps it fresh). */
 const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
 
-/** Runs the real CLI (from source, through tsx) in a child process. */
+/**
+ * Runs the real CLI, as built (`dist/cli/main.js`), in a child process. The built CLI, not src/ through
+ * tsx: tsx's loader cost a second of CPU per process, and the suite starts about a hundred.
+ */
 export function runCli(
   args: string[],
   env: Record<string, string>,
@@ -22,15 +23,6 @@ export function runCli(
   cwd?: string,
 ): Promise<CliResult> {
   return collect(spawnCli(args, env, cwd), args, timeoutMs);
-}
-
-/** Runs the built CLI (`dist/cli/main.js`, see spawnBuiltCli) in a child process. */
-export function runBuiltCli(
-  args: string[],
-  env: Record<string, string>,
-  timeoutMs = 30_000,
-): Promise<CliResult> {
-  return collect(spawnBuiltCli(args, env), args, timeoutMs);
 }
 
 function collect(child: ChildProcess, args: string[], timeoutMs: number): Promise<CliResult> {
@@ -54,39 +46,37 @@ function collect(child: ChildProcess, args: string[], timeoutMs: number): Promis
   });
 }
 
+/** The command line of the built CLI: `node dist/cli/main.js`, as a deployment runs it. */
+export function cliCommand(): string[] {
+  assertBuilt();
+  return [process.execPath, BUILT_ENTRY];
+}
+
 export function spawnCli(args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
-  return spawn(process.execPath, [...ENTRY, ...args], {
+  const [node, ...entry] = cliCommand();
+  return spawn(node as string, [...entry, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-/**
- * The built CLI, `node dist/cli/main.js`, as a deployment runs it: no tsx loader, so a process starts in
- * a fraction of the time and memory (tests running several at once on a small machine). Throws when
- * dist/ is missing or older than src/, since the test would then exercise old code.
- */
-export function spawnBuiltCli(args: string[], env: Record<string, string>): ChildProcess {
-  assertBuilt();
-  return spawn(process.execPath, [BUILT_ENTRY, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function assertBuilt(): void {
+  const stale = whyBuildIsStale();
+  if (stale) throw new Error(`${stale}: run \`npm run build\` before this test`);
 }
 
-function assertBuilt(): void {
+/** Why dist/ would run old code (missing, or older than a file of src/), or undefined when it is fresh. */
+export function whyBuildIsStale(): string | undefined {
   let builtAt: number;
   try {
     builtAt = statSync(BUILT_ENTRY).mtimeMs;
   } catch {
-    throw new Error(`${BUILT_ENTRY} does not exist: run \`npm run build\` before this test`);
+    return `${BUILT_ENTRY} does not exist`;
   }
   const src = join(ROOT, 'src');
   const newer = readdirSync(src, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
     .find((name) => statSync(join(src, name)).mtimeMs > builtAt);
-  if (newer)
-    throw new Error(`src/${newer} changed after the last build: run \`npm run build\` before this test`);
+  return newer ? `src/${newer} changed after the last build` : undefined;
 }

@@ -10,7 +10,7 @@ export interface CliResult {
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 /** The package's bin, as installed: what `npm run build` makes of src/ (test/build-once.ts keeps it fresh). */
-const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
+export const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'main.js');
 
 /**
  * Runs the real CLI, as built (`dist/cli/main.js`), in a child process. The built CLI, not src/ through
@@ -75,8 +75,9 @@ export function whyBuildIsStale(): string | undefined {
     return `${BUILT_ENTRY} does not exist`;
   }
   const src = join(ROOT, 'src');
-  const newer = readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .find((name) => statSync(join(src, name)).mtimeMs > builtAt);
+  // Every file: the build copies src/web/static (the inbox's CSS and script) beside the compiled code.
+  const newer = readdirSync(src, { recursive: true, encoding: 'utf8' }).find(
+    (name) => statSync(join(src, name)).mtimeMs > builtAt,
+  );
   return newer ? `src/${newer} changed after the last build` : undefined;
 }

@@ -62,7 +62,7 @@ export interface PollFindings {
     rowId: number;
     oldRating: number;
     fetched: FetchedReview;
-    stored?: StoredTopics;
+    stored: StoredTopics;
   }>;
   /** The listing's rating now. Unset when the findings say nothing of it (a reconciliation): no drop then. */
   summary?: RatingSummary;
@@ -327,19 +327,15 @@ function reviewAlert(
   foundLate: boolean | undefined,
   stored?: StoredTopics,
 ): ReviewAlert {
-  const topicSource = {
-    content: review.content,
-    topics: stored?.topics,
-    topicsVersion: stored?.topicsVersion,
-  };
+  // Picked rather than spread: a new review passes its whole row.
+  const topics = { topics: stored?.topics, topicsVersion: stored?.topicsVersion };
   const severity = scoreReview(
     {
       rating: review.rating,
       content: review.content,
       timeUsingApp: review.timeUsingApp,
       ...(review.previousRating === undefined ? {} : { previousRating: review.previousRating }),
-      topics: topicSource.topics,
-      topicsVersion: topicSource.topicsVersion,
+      ...topics,
     },
     rules,
   );
@@ -348,7 +344,7 @@ function reviewAlert(
     app,
     review,
     severity,
-    topics: topicNamesOf(topicSource, rules.topics),
+    topics: topicNamesOf({ content: review.content, ...topics }, rules.topics),
     ...(foundLate ? { foundLate: true as const } : {}),
   };
 }

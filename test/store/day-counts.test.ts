@@ -205,11 +205,10 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
       insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
       values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
     `);
-    const insert = old.prepare(
-      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-       poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, 1, 1, 1, ?)`,
-    );
+    const insertSql = `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location,
+       rating, content, created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at,
+       updated_at, poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, 1, 1, 1, ?)`;
+    const insert = old.prepare(insertSql);
     const topics = JSON.stringify([
       { name: 'billing', words: ['refund'] },
       { name: 'bugs', words: ['crash'] },
@@ -236,12 +235,21 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
           .prepare("select name from sqlite_master where type = 'index' and tbl_name = 'review_topics'")
           .all(),
       ).toEqual([]);
-      // The triggers still keep both in step: an edit moves the topics, a delete takes them away.
+      // The triggers still keep both in step: a new review brings its topics, an edit moves them, a delete
+      // takes them away.
+      const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
+      client.prepare(insertSql).run('c', 'fc', 'c', 3, Date.parse('2026-11-19T09:00:00Z'), billing);
       client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
       client.exec('delete from reviews where id = 1');
-      expect(pairs()).toEqual([{ id: 2, topic: 'support' }]);
+      expect(pairs()).toEqual([
+        { id: 2, topic: 'support' },
+        { id: 3, topic: 'billing' },
+      ]);
       expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
-      expect(storedDayCounts(migrated.db).topicDays).toEqual([`shop ${day('2026-11-19')} support 1 2`]);
+      expect(storedDayCounts(migrated.db).topicDays).toEqual([
+        `shop ${day('2026-11-19')} billing 1 3`,
+        `shop ${day('2026-11-19')} support 1 2`,
+      ]);
     } finally {
       migrated.close();
     }

@@ -27,6 +27,8 @@ const TOPICS = [
 const MIN_REVIEWS = 1_000;
 /** Enough reviews per topic that tuning its rules reads more than a handful of ways to say it. */
 const MIN_PER_TOPIC = 60;
+/** Enough of each topic in the held-out set that its per-topic figure is more than a handful. */
+const MIN_HOLDOUT_PER_TOPIC = 20;
 
 interface Labelled {
   id: string;
@@ -102,6 +104,13 @@ describe('the labelled topic set', () => {
     const short = TOPICS.filter((t) => withTopic(t) < MIN_PER_TOPIC).map((t) => `${t}: ${withTopic(t)}`);
     expect(short).toEqual([]);
     expect(reviews.filter((r) => r.topics.length === 0).length).toBeGreaterThan(0);
+  });
+
+  it('keeps a held-out set that covers every topic', () => {
+    const thin = TOPICS.filter((t) => withTopic(t, fourth) < MIN_HOLDOUT_PER_TOPIC).map(
+      (t) => `${t}: ${withTopic(t, fourth)}`,
+    );
+    expect(thin).toEqual([]);
   });
 
   it("keeps each file's reviews apart by id and split, so the half and per-file figures can be told apart", () => {

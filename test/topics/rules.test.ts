@@ -279,7 +279,7 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'No API, so we cannot automate anything',
     ],
     no: [
-      // A generic verdict (LABELLING.md rule 3), however close "handy" sounds to a capability.
+      // A generic verdict (test/fixtures/topics/LABELLING.md, rule 3), however close "handy" sounds to a capability.
       'Very handy app, love it',
       'Changed themes, all reviews still there, not one missing',
       'Great app',

@@ -9,9 +9,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Files run in forks, each test with its own queue prefix and SQLite file. Vitest's default is one
     // fork fewer than the cores: one on CI's two. Most slow files wait more than they compute (timers,
-    // child processes, Chromium), so three forks fill each other's waits, for little more CPU than two:
-    // measured in bench/README.md "Test suite".
+    // child processes, Chromium), so a second fork fills those waits; a third made the suite's own load
+    // time a test out on CI (bench/README.md, "Test suite").
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 2,
   },
 });

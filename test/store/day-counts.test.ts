@@ -161,24 +161,36 @@ describe('the per-day counts', () => {
   });
 });
 
+/** The columns the migration tests write a review with, through `reviewRow`'s placeholders. */
+const REVIEW_INSERT = `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location,
+  rating, content, created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at,
+  updated_at, poll_run_id, topics) values ('shop', @id, @id, @id, 'R', '', @rating, 'x', '', @createdAt, '', 'Shop',
+  '', 0, @firstSeenAt, 1, 1, @topics)`;
+
+/** A review of app 'shop' as those tests store it: dated by `createdAt` (or else first seen at `firstSeenAt`). */
+function reviewRow(id: string, rating: number, createdAt: number | null, topics: string, firstSeenAt = 1) {
+  return { id, rating, createdAt, firstSeenAt, topics };
+}
+
+/** A database migrated up to just before `tag`, holding app 'shop' and one poll run for its reviews. */
+function storeBefore(dir: string, tag: string) {
+  const { path, old } = databaseBefore(dir, tag);
+  old.exec(`
+    insert into apps (handle) values ('shop');
+    insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
+    values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
+  `);
+  return { path, old, insert: old.prepare(REVIEW_INSERT) };
+}
+
 it('0020 fills the per-day counts from the reviews and topics a store already holds', () => {
   const temp = tempDir();
   try {
-    const { path, old } = databaseBefore(temp.dir, '0020_day_counts');
-    old.exec(`
-      insert into apps (handle) values ('shop');
-      insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
-      values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
-    `);
-    const insert = old.prepare(
-      `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-       created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-       poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, ?, ?, 1, ?)`,
-    );
+    const { path, old, insert } = storeBefore(temp.dir, '0020_day_counts');
     const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
-    insert.run('a', 'fa', 'a', 1, Date.parse('2026-11-18T08:00:00Z'), 1, 1, billing);
-    insert.run('b', 'fb', 'b', 2, Date.parse('2026-11-18T20:00:00Z'), 1, 1, billing);
-    insert.run('c', 'fc', 'c', 5, null, Date.parse('2026-11-19T20:00:00Z'), 1, '[]');
+    insert.run(reviewRow('a', 1, Date.parse('2026-11-18T08:00:00Z'), billing));
+    insert.run(reviewRow('b', 2, Date.parse('2026-11-18T20:00:00Z'), billing));
+    insert.run(reviewRow('c', 5, null, '[]', Date.parse('2026-11-19T20:00:00Z')));
     old.close();
 
     const migrated = openStore(path);
@@ -199,22 +211,13 @@ it('0020 fills the per-day counts from the reviews and topics a store already ho
 it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and its triggers', () => {
   const temp = tempDir();
   try {
-    const { path, old } = databaseBefore(temp.dir, '0021_lean_review_topics');
-    old.exec(`
-      insert into apps (handle) values ('shop');
-      insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews, edited_reviews)
-      values ('shop', 1000, 1100, 'ok', 1, 1, 0, 0);
-    `);
-    const insertSql = `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location,
-       rating, content, created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at,
-       updated_at, poll_run_id, topics) values ('shop', ?, ?, ?, 'R', '', ?, 'x', '', ?, '', 'Shop', '', 0, 1, 1, 1, ?)`;
-    const insert = old.prepare(insertSql);
+    const { path, old, insert } = storeBefore(temp.dir, '0021_lean_review_topics');
     const topics = JSON.stringify([
       { name: 'billing', words: ['refund'] },
       { name: 'bugs', words: ['crash'] },
     ]);
-    insert.run('a', 'fa', 'a', 1, Date.parse('2026-11-18T08:00:00Z'), topics);
-    insert.run('b', 'fb', 'b', 2, Date.parse('2026-11-19T08:00:00Z'), '[]');
+    insert.run(reviewRow('a', 1, Date.parse('2026-11-18T08:00:00Z'), topics));
+    insert.run(reviewRow('b', 2, Date.parse('2026-11-19T08:00:00Z'), '[]'));
     old.close();
 
     const migrated = openStore(path);
@@ -238,7 +241,7 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
       // The triggers still keep both in step: a new review brings its topics, an edit moves them, a delete
       // takes them away.
       const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
-      client.prepare(insertSql).run('c', 'fc', 'c', 3, Date.parse('2026-11-19T09:00:00Z'), billing);
+      client.prepare(REVIEW_INSERT).run(reviewRow('c', 3, Date.parse('2026-11-19T09:00:00Z'), billing));
       client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
       client.exec('delete from reviews where id = 1');
       expect(pairs()).toEqual([

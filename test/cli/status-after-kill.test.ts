@@ -7,7 +7,6 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connection.js';
 import { startSimulator } from '../../src/simulator/index.js';
@@ -83,25 +82,28 @@ describe('status after the worker was killed', () => {
       DATABASE_PATH: dbPath,
       REVIEWWATCH_CONFIG: configPath,
     };
-    // Which processes polled the apps last (read once `start` says it is watching them).
-    const lastPollBy = () => {
-      const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-      try {
-        const all = db.prepare('select last_poll_by as by from apps').all() as Array<{ by: string | null }>;
-        return all.length === HANDLES.length ? new Set(all.map((a) => a.by)) : new Set<string | null>();
-      } finally {
-        db.close();
-      }
-    };
     const status = async () => {
       const run = await runCli(['status'], env);
       expect(run.code, run.stderr).toBe(0);
       return run.stdout;
     };
+    // Waited for in `status` itself, the output under test: a read of the store beside it once passed
+    // while the `status` run after it still showed an app by the killed process (CI, loaded machine).
+    const statusPolledBy = async (worker: Started) => {
+      let out = '';
+      await waitFor(
+        async () => {
+          out = await status();
+          return rows(out).every((row) => row.endsWith(` ${worker.id}`));
+        },
+        30_000,
+        () => `${out}\n${worker.log()}`,
+      );
+      return out;
+    };
 
     const first = spawn(['start'], env);
     await waitFor(() => /watching 2 apps/.test(first.log()), 30_000, first.log);
-    await waitFor(() => lastPollBy().has(first.id), 30_000, first.log);
     const serve = spawn(['serve', '--port', '0'], env);
     await waitFor(() => /ops server at http:/.test(serve.log()), 30_000, serve.log);
     const readyzUrl = `${/ops server at (http:\/\/[^\s:]+:\d+)/.exec(serve.log())?.[1]}/readyz`;
@@ -113,9 +115,8 @@ describe('status after the worker was killed', () => {
       };
     };
     expect(await readyz()).toEqual({ status: 200, checks: { redis: 'ok', sqlite: 'ok', polling: 'ok' } });
-    const running = await status();
+    const running = await statusPolledBy(first);
     expect(running).not.toContain('nothing is polling');
-    for (const row of rows(running)) expect(row, running).toMatch(new RegExp(` ${first.id}$`));
 
     first.child.kill('SIGKILL');
     await first.exited;
@@ -154,11 +155,9 @@ describe('status after the worker was killed', () => {
     // Restarted: polling again, said by both, and the new process polls every app.
     const second = spawn(['start'], env);
     await waitFor(async () => (await readyz()).status === 200, 30_000, second.log);
-    await waitFor(() => lastPollBy().size === 1 && lastPollBy().has(second.id), 30_000, second.log);
-    const again = await status();
+    const again = await statusPolledBy(second);
     expect(again).not.toContain('nothing is polling');
     for (const row of rows(again)) {
-      expect(row, again).toMatch(new RegExp(` ${second.id}$`));
       expect(row, again).toMatch(/ (in \d+s|due now) /);
     }
   }, 180_000);

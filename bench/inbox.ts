@@ -25,6 +25,7 @@ import { parseConfig } from '../src/config/index.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { type InboxFilter, listInbox, neighboursInList } from '../src/store/inbox.js';
+import { indexNewReviews } from '../src/store/review-index.js';
 import { backfillTopics, configTaxonomy, reviewsWithoutTopics } from '../src/store/topic-backfill.js';
 import { writeInboxCsv } from '../src/web/csv.js';
 import {
@@ -118,6 +119,8 @@ function build(store: Store): void {
   const batch = 20_000;
   for (let start = 0; start < REVIEWS; start += batch) {
     client.transaction(() => {
+      let first = 0;
+      let last = 0;
       for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
         // A few apps get most reviews, as on a marketplace.
         const app = Math.floor(rnd() * rnd() * APPS);
@@ -144,6 +147,8 @@ function build(store: Store): void {
           app + 1,
         );
         const id = Number(lastInsertRowid);
+        first ||= id;
+        last = id;
         if (rating <= 3) {
           insertAlert.run(`app-${app}`, `review-${id}`, rating === 1 ? 'high' : 'medium', id, at);
           const t = rnd();
@@ -156,6 +161,8 @@ function build(store: Store): void {
             );
         }
       }
+      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
+      indexNewReviews(store.db, first, last);
     })();
     process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
   }

@@ -27,6 +27,7 @@ import { type Config, parseConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
+import { indexNewReviews } from '../src/store/review-index.js';
 import { createWeb } from '../src/web/router.js';
 import { addUser } from '../src/web/users.js';
 import { Browser } from '../test/helpers/web.js';
@@ -91,6 +92,8 @@ function build(store: Store): void {
   const batch = 20_000;
   for (let start = 0; start < REVIEWS; start += batch) {
     client.transaction(() => {
+      let first = 0;
+      let last = 0;
       for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
         const app = Math.floor(rng.next() * rng.next() * APPS);
         const rating = rng.next() < 0.33 ? 1 + Math.floor(rng.next() * 3) : 4 + Math.floor(rng.next() * 2);
@@ -111,8 +114,12 @@ function build(store: Store): void {
           at,
           app + 1,
         );
-        if (rating <= 3 && rng.next() < 0.2) insertTriage.run(Number(lastInsertRowid), 'resolved', at);
+        first ||= Number(lastInsertRowid);
+        last = Number(lastInsertRowid);
+        if (rating <= 3 && rng.next() < 0.2) insertTriage.run(last, 'resolved', at);
       }
+      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
+      indexNewReviews(store.db, first, last);
     })();
     process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
   }
@@ -145,7 +152,8 @@ async function serve(path: string): Promise<void> {
   const storeOne = () => {
     const now = Date.now();
     const id = `live-${process.pid}-${++n}`;
-    insert.run(id, id, id, new Date(now).toISOString(), now, now, now);
+    const row = Number(insert.run(id, id, id, new Date(now).toISOString(), now, now, now).lastInsertRowid);
+    indexNewReviews(store.db, row, row);
   };
   process.on('message', (message: ToServer) => {
     if (message.kind === 'cpu') {

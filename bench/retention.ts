@@ -32,6 +32,7 @@ import {
   pruneDatabase,
   retentionPolicyOf,
 } from '../src/store/retention.js';
+import { indexNewReviews } from '../src/store/review-index.js';
 import { round, seededRandom, writeResult } from './support.js';
 
 const { values: args } = parseArgs({
@@ -142,6 +143,8 @@ function simulate(
   const ticks = Math.round((to - from) / EVERY_MS);
   // An hour of rounds per transaction: the build is a bulk load, not the worker's write pattern.
   const hour = client.transaction((first: number, last: number) => {
+    let firstRow = 0;
+    let lastRow = 0;
     for (let tick = first; tick < last; tick++) {
       const t = from + tick * EVERY_MS;
       const kept = keep(t);
@@ -170,6 +173,8 @@ function simulate(
             seenAt: finishedAt,
             run,
           }).lastInsertRowid;
+          firstRow ||= Number(row);
+          lastRow = Number(row);
           if (rating <= 3) {
             const payload = kept.sent
               ? JSON.stringify({
@@ -198,6 +203,8 @@ function simulate(
         polls++;
       }
     }
+    // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
+    indexNewReviews(store.db, firstRow, lastRow);
   });
   for (let tick = 0; tick < ticks; tick += TICKS_PER_DAY / 24) {
     hour(tick, Math.min(ticks, tick + TICKS_PER_DAY / 24));

@@ -16,6 +16,7 @@ import { parseConfig } from '../src/config/index.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { listInbox } from '../src/store/inbox.js';
+import { indexNewReviews } from '../src/store/review-index.js';
 import { backfillTopics, configTaxonomy } from '../src/store/topic-backfill.js';
 import { appTopics, appTopicWeeks } from '../src/store/topic-summary.js';
 import { topicsOverview } from '../src/store/topics-overview.js';
@@ -102,27 +103,34 @@ function build(store: Store): void {
   const batch = 20_000;
   for (let start = 0; start < REVIEWS; start += batch) {
     client.transaction(() => {
+      let first = 0;
+      let last = 0;
       for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
         const app = Math.floor(rng.next() * rng.next() * APPS);
         const r = rng.next();
         const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
         const at = Math.round(NOW - ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rng.next() * 0.2));
-        insertReview.run(
-          `app-${app}`,
-          `r${i}`,
-          `f${i}`,
-          `r${i}`,
-          `Reviewer ${i}`,
-          rating,
-          content(rng, rating),
-          new Date(at).toISOString(),
-          at,
-          `App ${app}`,
-          at,
-          at,
-          app + 1,
+        last = Number(
+          insertReview.run(
+            `app-${app}`,
+            `r${i}`,
+            `f${i}`,
+            `r${i}`,
+            `Reviewer ${i}`,
+            rating,
+            content(rng, rating),
+            new Date(at).toISOString(),
+            at,
+            `App ${app}`,
+            at,
+            at,
+            app + 1,
+          ).lastInsertRowid,
         );
+        first ||= last;
       }
+      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
+      indexNewReviews(store.db, first, last);
     })();
     process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
   }

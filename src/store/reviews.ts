@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FetchedReview } from '../catalog/index.js';
 import type { Db, StoreDb } from './db.js';
 import { changedColumns, type NewReview, type ReviewChange } from './review-fields.js';
+import { indexNewReviews } from './review-index.js';
 import { type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { type KnownReview, statements } from './statements.js';
 import { reopenIfRerated } from './triage.js';
@@ -68,6 +69,8 @@ export function pageIsStored(
 
 /** Inserts what is not stored yet and returns only those rows: a concurrent poll cannot double them. */
 export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): ReviewRow[] {
+  // In one transaction, so no other writer's row falls between ours (a poll's writes run in one already).
+  if (!db.$client.inTransaction) return db.$client.transaction(() => insertNewReviews(db, rows))();
   const { insertReview } = statements(db);
   const inserted: ReviewRow[] = [];
   for (const row of rows) {
@@ -75,6 +78,10 @@ export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): Revie
     const stored = insertReview.get(row);
     if (stored) inserted.push({ ...row, id: stored.id, removedAt: null });
   }
+  // Row ids rise one by one within a transaction (a skipped duplicate takes none): the new rows are the range.
+  const first = inserted[0];
+  const last = inserted[inserted.length - 1];
+  if (first && last) indexNewReviews(db, first.id, last.id);
   return inserted;
 }
 

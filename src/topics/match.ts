@@ -201,6 +201,8 @@ export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
 
 /** `topicsOf` without its memory of recent texts: what a throughput bench measures. */
 export function matchTopics(text: string, taxonomy: Taxonomy): ReviewTopic[] {
+  // No topics (`topics` turned off, say): nothing to read the text for.
+  if (taxonomy.topics.length === 0) return [];
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
   const byTopic = new Map<number, Span[]>();

@@ -8,11 +8,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { Rng } from '../../src/simulator/random.js';
+import { ensureApp } from '../../src/store/apps.js';
 import { openStore } from '../../src/store/db.js';
 import { type PeriodCounts, periodCounts } from '../../src/store/period-counts.js';
 import { foldDuplicate } from '../../src/store/reconcile.js';
 import { pruneDatabase, retentionPolicyOf } from '../../src/store/retention.js';
-import { findKnown, type ReviewChange, recordEdit, refreshReview } from '../../src/store/reviews.js';
+import { indexNewReviews } from '../../src/store/review-index.js';
+import {
+  findKnown,
+  insertNewReviews,
+  type NewReview,
+  type ReviewChange,
+  recordEdit,
+  refreshReview,
+} from '../../src/store/reviews.js';
 import { backfillTopics } from '../../src/store/topic-backfill.js';
 import { appTopics } from '../../src/store/topic-summary.js';
 import { BUILT_IN_TAXONOMY, taxonomyWith, topicsOf } from '../../src/topics/index.js';
@@ -122,6 +131,57 @@ describe('the per-day counts', () => {
     expect(storedDayCounts(store.db).days.filter((d) => d.startsWith(`shop ${day('2026-11-20')} `))).toEqual(
       [],
     );
+  });
+
+  it("count a poll's batch once: several reviews and apps, a duplicate skipped mid-batch, nothing twice", () => {
+    const old = storeReview(store.db, {
+      appHandle: 'shop',
+      identity: 'old',
+      rating: 1,
+      content: 'Charged twice.',
+    });
+    ensureApp(store.db, 'rival');
+    const { pollRunId } = store.db.$client
+      .prepare('select poll_run_id as pollRunId from reviews where id = ?')
+      .get(old) as { pollRunId: number };
+    const row = (appHandle: string, identity: string, rating: number, content: string): NewReview => ({
+      appHandle,
+      identity,
+      fingerprint: `fp-${identity}`,
+      reviewId: identity,
+      reviewer: 'R',
+      location: '',
+      rating,
+      content,
+      createdDate: '2026-11-18T08:00:00Z',
+      createdAt: new Date('2026-11-18T08:00:00Z'),
+      timeUsingApp: '',
+      appName: appHandle,
+      appUrl: '',
+      fromBaseline: false,
+      firstSeenAt: NOW,
+      updatedAt: NOW,
+      pollRunId,
+      topics: topicsOf(content, BUILT_IN_TAXONOMY),
+      topicsVersion: BUILT_IN_TAXONOMY.version,
+    });
+    const inserted = insertNewReviews(store.db, [
+      row('shop', 'n1', 1, 'They charged me twice and support never replied.'),
+      // Stored already: skipped, and not counted again.
+      row('shop', 'old', 1, 'Charged twice.'),
+      row('shop', 'n2', 2, 'The app crashes on every order.'),
+      row('rival', 'n3', 5, 'Support answered in ten minutes.'),
+      // Twice in the same batch: stored and counted once.
+      row('rival', 'n3', 5, 'Support answered in ten minutes.'),
+    ]);
+    expect(inserted.map((r) => r.identity)).toEqual(['n1', 'n2', 'n3']);
+    expectInStep();
+    const counts = storedDayCounts(store.db);
+    expect(counts.days).toContain(`shop ${day('2026-11-18')} 2 3`);
+    expect(counts.days).toContain(`rival ${day('2026-11-18')} 1 5`);
+    expect(counts.topicDays).toContain(`shop ${day('2026-11-18')} billing 1 1`);
+    expect(counts.topicDays).toContain(`shop ${day('2026-11-18')} bugs 1 2`);
+    expect(counts.topicDays).toContain(`rival ${day('2026-11-18')} support 1 5`);
   });
 
   it('follow the topics backfill, under the built-in topics and after a config change', async () => {
@@ -238,10 +298,13 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
           .prepare("select name from sqlite_master where type = 'index' and tbl_name = 'review_topics'")
           .all(),
       ).toEqual([]);
-      // The triggers still keep both in step: a new review brings its topics, an edit moves them, a delete
-      // takes them away.
+      // Both stay in step: a review inserted as a bulk load does (indexNewReviews, since 0022 has no insert
+      // triggers) brings its topics, an edit moves them (the update triggers), a delete takes them away.
       const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
-      client.prepare(REVIEW_INSERT).run(reviewRow('c', 3, Date.parse('2026-11-19T09:00:00Z'), billing));
+      const { lastInsertRowid } = client
+        .prepare(REVIEW_INSERT)
+        .run(reviewRow('c', 3, Date.parse('2026-11-19T09:00:00Z'), billing));
+      indexNewReviews(migrated.db, Number(lastInsertRowid), Number(lastInsertRowid));
       client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
       client.exec('delete from reviews where id = 1');
       expect(pairs()).toEqual([

@@ -149,9 +149,10 @@ it('keeps the full-text triggers and the inbox indexes after every migration', (
         'reviews_fts_insert',
         'reviews_fts_update',
         'reviews_inbox',
+        'reviews_day_counts_delete',
+        'reviews_day_counts_update',
         'reviews_seen',
         'reviews_topics_delete',
-        'reviews_topics_insert',
         'reviews_topics_update',
       ]),
     );

@@ -1,0 +1,54 @@
+/**
+ * What a newly inserted review adds beside its row: its review_topics rows, and its day in
+ * review_day_counts and topic_day_counts (drizzle/0019_review_topics_triggers.sql, 0020_day_counts.sql).
+ * Written once per insert, by three set-based statements over the new rows, not by a trigger per row
+ * and per topic: those cost about a third of a stored review's CPU (drizzle/0022_ingest_topic_rows.sql,
+ * bench/README.md "Stored topics"). Edits, refreshes, the backfill and deletes keep both tables in step
+ * through the triggers that remain.
+ */
+import type { StoreDb } from './db.js';
+import { preparedOnce } from './prepared.js';
+
+/** A review's date as the inbox dates it, as its UTC day from 1970-01-01, floored for earlier dates too. */
+const DAY = (at: string) => `((${at}) / 86400000) - ((${at}) % 86400000 < 0)`;
+const AT = 'coalesce(r.created_at, r.first_seen_at)';
+
+const statements = preparedOnce((db) => {
+  const client = db.$client;
+  return {
+    topics: client.prepare<[number, number]>(
+      `insert or ignore into review_topics(review_row_id, topic, app_handle, at, rating)
+       select r.id, json_extract(t.value, '$.name'), r.app_handle, ${AT}, r.rating
+       from reviews r, json_each(r.topics) t
+       where r.id between ? and ? and r.topics <> '[]'`,
+    ),
+    days: client.prepare<[number, number]>(
+      `insert into review_day_counts(app_handle, day, reviews, stars)
+       select r.app_handle, ${DAY(AT)} as d, count(*), sum(r.rating)
+       from reviews r where r.id between ? and ? group by r.app_handle, d
+       on conflict(app_handle, day) do update
+         set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
+    ),
+    topicDays: client.prepare<[number, number]>(
+      `insert into topic_day_counts(app_handle, day, topic, reviews, stars)
+       select app_handle, ${DAY('at')} as d, topic, count(*), sum(rating)
+       from review_topics where review_row_id between ? and ? group by app_handle, d, topic
+       on conflict(app_handle, day, topic) do update
+         set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
+    ),
+  };
+});
+
+/**
+ * Adds the reviews with row ids from `firstId` to `lastId` to review_topics and the per-day counts, in the
+ * caller's transaction. Exactly once for each: every row in the range must be one this transaction
+ * inserted, and not yet added (a row added twice is counted twice). `insertNewReviews` calls it; so must
+ * anything else that inserts reviews (a bulk load in a bench or a test), with the ids it inserted.
+ */
+export function indexNewReviews(db: StoreDb, firstId: number, lastId: number): void {
+  if (lastId < firstId) return;
+  const { topics, days, topicDays } = statements(db);
+  topics.run(firstId, lastId);
+  days.run(firstId, lastId);
+  topicDays.run(firstId, lastId);
+}

@@ -2,9 +2,8 @@
  * What a newly inserted review adds beside its row: its review_topics rows, and its day in
  * review_day_counts and topic_day_counts (drizzle/0019_review_topics_triggers.sql, 0020_day_counts.sql).
  * Written once per insert, by three set-based statements over the new rows, not by a trigger per row
- * and per topic: those cost about a third of a stored review's CPU (drizzle/0022_ingest_topic_rows.sql,
- * bench/README.md "Stored topics"). Edits, refreshes, the backfill and deletes keep both tables in step
- * through the triggers that remain.
+ * and per topic, which cost more (drizzle/0022_ingest_topic_rows.sql, bench/README.md "Stored topics").
+ * Edits, refreshes, the backfill and deletes keep both tables in step through the triggers that remain.
  */
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';

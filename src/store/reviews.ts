@@ -81,7 +81,8 @@ export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): Revie
   // Row ids rise one by one within a transaction (a skipped duplicate takes none): the new rows are the range.
   const first = inserted[0];
   const last = inserted[inserted.length - 1];
-  if (first && last) indexNewReviews(db, first.id, last.id, inserted.some((row) => row.topics.length > 0));
+  const withTopics = inserted.some((row) => row.topics.length > 0);
+  if (first && last) indexNewReviews(db, first.id, last.id, withTopics);
   return inserted;
 }
 

@@ -184,7 +184,7 @@ export const reviews = sqliteTable(
     // 0009_fts_stemmed.sql, 0010_fts_by_date.sql, 0016_inbox_views.sql): the inbox's indexes on
     // coalesce(created_at, first_seen_at) and on first_seen_at (reviews_seen),
     // and the full-text index reviews_fts (keyed by that date's hour and the id) with the triggers that keep
-    // it in sync, and review_topics' and the day counts' triggers (0019, 0020, 0022). A rebuild of this table by
+    // it in sync, and the triggers of review_topics and the day counts (0019, 0020, 0022). A rebuild of this table by
     // drizzle-kit drops the triggers: a generated migration that rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks). No view may select
     // from `reviews`: SQLite would refuse the rename that ends such a rebuild (docs/stack-notes.md).
   ],
@@ -399,8 +399,9 @@ export const reviewTopics = sqliteTable(
  * Per app and UTC day (`day`: days since 1970-01-01 of the inbox's date, coalesce(created_at,
  * first_seen_at)), how many reviews it has and their stars: what a trend's periods add up to over months
  * without reading the reviews (store/period-counts.ts). Written with each insert (store/review-index.ts)
- * and kept by triggers on `reviews` (drizzle/0020_day_counts.sql, which also makes both tables WITHOUT ROWID, a thing drizzle-kit cannot
- * say: a generated rebuild of them would lose it); a day with no review has no row.
+ * and kept by triggers on `reviews` (drizzle/0020_day_counts.sql, which also makes both tables WITHOUT
+ * ROWID, a thing drizzle-kit cannot say: a generated rebuild of them would lose it); a day with no review
+ * has no row.
  */
 export const reviewDayCounts = sqliteTable(
   'review_day_counts',

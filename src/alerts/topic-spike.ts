@@ -8,7 +8,7 @@
 import { describeChange } from '../market/change-text.js';
 import type { ListingChange } from '../market/index.js';
 import type { Db, StoreDb } from '../store/db.js';
-import { lowReviewsSince } from '../store/history.js';
+import { countLowReviewsSince } from '../store/history.js';
 import {
   alertedListingChangesSince,
   alertsOfKindsSince,
@@ -67,8 +67,14 @@ export function topicSpikeAlerts(db: StoreDb, check: SpikeCheck): RaisedSpike[] 
   // A spike holds at least `minCount` of the window's low reviews, history aside: a poll's new low review
   // is mostly one of fewer, and counting them (an index's range, `minCount` rows at most) spares the
   // month of reviews read and weighed below.
-  const window = lowReviewsSince(db, check.handle, new Date(windowStart), check.maxRating, rule.minCount);
-  if (window.length < rule.minCount) return [];
+  const inWindow = countLowReviewsSince(
+    db,
+    check.handle,
+    new Date(windowStart),
+    check.maxRating,
+    rule.minCount,
+  );
+  if (inWindow < rule.minCount) return [];
   const since = new Date(windowStart - rule.baselineDays * DAY);
   const rows = lowReviewsAround(db, check.handle, since, check.maxRating);
   const withTopics = rows.map((r) => ({ ...r, topics: topicNamesOf(r, check.taxonomy) }));

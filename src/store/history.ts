@@ -63,6 +63,17 @@ export function lowReviewsSince(
   return statements(db).lowReviewsSince.all({ handle, maxRating, since, limit });
 }
 
+/** How many low reviews `lowReviewsSince` would give, counted up to `limit`: no row is read. */
+export function countLowReviewsSince(
+  db: StoreDb,
+  handle: string,
+  since: Date,
+  maxRating: number,
+  limit: number,
+): number {
+  return statements(db).lowReviewIdsSince.all({ handle, maxRating, since, limit }).length;
+}
+
 /** Reviews of these apps written since a moment (by their date, else when first seen). */
 export function reviewsSince(db: Db, handles: string[], since: Date): ReviewRow[] {
   if (handles.length === 0) return [];

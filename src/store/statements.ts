@@ -89,6 +89,14 @@ function build(db: Store['db']) {
   const handle = bound(apps.handle, 'handle');
   const ofApp = eq(reviews.appHandle, bound(reviews.appHandle, 'handle'));
   const since = bound(reviews.firstSeenAt, 'since');
+  // Low reviews first seen since a moment, not history, and still listed.
+  const lowSince = and(
+    ofApp,
+    eq(reviews.fromBaseline, false),
+    lte(reviews.rating, bound(reviews.rating, 'maxRating')),
+    gte(reviews.firstSeenAt, since),
+    isNull(reviews.removedAt),
+  );
   const editsSince = and(
     eq(reviewEdits.appHandle, bound(reviewEdits.appHandle, 'handle')),
     gt(reviewEdits.detectedAt, bound(reviewEdits.detectedAt, 'since')),
@@ -176,16 +184,15 @@ function build(db: Store['db']) {
     lowReviewsSince: db
       .select(reviewColumns(LOW_REVIEW_FIELDS))
       .from(reviews)
-      .where(
-        and(
-          ofApp,
-          eq(reviews.fromBaseline, false),
-          lte(reviews.rating, bound(reviews.rating, 'maxRating')),
-          gte(reviews.firstSeenAt, since),
-          isNull(reviews.removedAt),
-        ),
-      )
+      .where(lowSince)
       .orderBy(desc(reviews.firstSeenAt), desc(reviews.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+    /** Their ids only, as many as `limit`: enough to count them without reading their rows. */
+    lowReviewIdsSince: db
+      .select({ id: reviews.id })
+      .from(reviews)
+      .where(lowSince)
       .limit(sql.placeholder('limit'))
       .prepare(),
     freshSince: db

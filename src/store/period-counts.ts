@@ -28,7 +28,7 @@ export interface PeriodCounts {
   topics: Map<string, TopicCount>;
 }
 
-/** The day (UTC, counted from 1970-01-01) a moment falls in, as the triggers compute it. */
+/** The day (UTC, counted from 1970-01-01) a moment falls in, as the stored day counts compute it. */
 export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }

@@ -25,7 +25,6 @@ import { parseConfig } from '../src/config/index.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { type InboxFilter, listInbox, neighboursInList } from '../src/store/inbox.js';
-import { indexNewReviews } from '../src/store/review-index.js';
 import { backfillTopics, configTaxonomy, reviewsWithoutTopics } from '../src/store/topic-backfill.js';
 import { writeInboxCsv } from '../src/web/csv.js';
 import {
@@ -37,6 +36,7 @@ import {
   viewCounts,
 } from '../src/web/filters.js';
 import { presenterOf } from '../src/web/present.js';
+import { type SyntheticReview, writeApps, writeReviews } from './synthetic-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -91,16 +91,6 @@ function build(store: Store): void {
     .get()?.sql;
   if (!trigger) throw new Error('no full-text insert trigger in the store');
   client.exec('drop trigger reviews_fts_insert');
-  const insertApp = client.prepare('insert into apps (handle, title) values (?, ?)');
-  const insertRun = client.prepare(
-    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
-     edited_reviews) values (?, ?, ?, 'ok', 1, 1, 0, 0)`,
-  );
-  const insertReview = client.prepare(
-    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-     created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-     poll_run_id) values (?, ?, ?, ?, ?, 'Canada', ?, ?, ?, ?, '1 year using the app', ?, ?, 0, ?, ?, ?)`,
-  );
   const insertAlert = client.prepare(
     `insert into alerts (app_handle, kind, dedupe_key, priority, score, review_row_id, payload, created_at)
      values (?, 'review', ?, ?, 50, ?, '{}', ?)`,
@@ -110,62 +100,29 @@ function build(store: Store): void {
      values (?, ?, ?, ?, 'bench')`,
   );
   client.prepare('insert into users (name, password_hash, created_at) values (?, ?, 0)').run('ana', 'x');
-  client.transaction(() => {
-    for (let a = 0; a < APPS; a++) {
-      insertApp.run(`app-${a}`, `App ${a}`);
-      insertRun.run(`app-${a}`, NOW, NOW);
-    }
-  })();
-  const batch = 20_000;
-  for (let start = 0; start < REVIEWS; start += batch) {
-    client.transaction(() => {
-      let first = 0;
-      let last = 0;
-      for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
-        // A few apps get most reviews, as on a marketplace.
-        const app = Math.floor(rnd() * rnd() * APPS);
-        const r = rnd();
-        const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
-        // Newer reviews are stored later; a baseline's history is the exception, a tenth of the rows.
-        const age =
-          rnd() < 0.1 ? rnd() * 730 * DAY : ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rnd() * 0.2);
-        const at = Math.round(NOW - age);
-        const { lastInsertRowid } = insertReview.run(
-          `app-${app}`,
-          `r${i}`,
-          `f${i}`,
-          `r${i}`,
-          `Reviewer ${i}`,
-          rating,
-          sentence(rnd, rating),
-          new Date(at).toISOString(),
-          at,
-          `App ${app}`,
-          `https://apps.example/app-${app}`,
-          at,
-          at,
-          app + 1,
-        );
-        const id = Number(lastInsertRowid);
-        first ||= id;
-        last = id;
-        if (rating <= 3) {
-          insertAlert.run(`app-${app}`, `review-${id}`, rating === 1 ? 'high' : 'medium', id, at);
-          const t = rnd();
-          if (t < 0.3)
-            insertTriage.run(
-              id,
-              t < 0.1 ? 'acknowledged' : t < 0.25 ? 'resolved' : 'ignored',
-              t < 0.05 ? 'ana' : null,
-              at,
-            );
-        }
-      }
-      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
-      indexNewReviews(store.db, first, last);
-    })();
-    process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
-  }
+  writeApps(store, APPS, NOW);
+  const review = (i: number): SyntheticReview => {
+    // A few apps get most reviews, as on a marketplace.
+    const app = Math.floor(rnd() * rnd() * APPS);
+    const r = rnd();
+    const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
+    // Newer reviews are stored later; a baseline's history is the exception, a tenth of the rows.
+    const age = rnd() < 0.1 ? rnd() * 730 * DAY : ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rnd() * 0.2);
+    return { app, rating, content: sentence(rnd, rating), at: Math.round(NOW - age) };
+  };
+  const stored = (id: number, { app, rating, at }: SyntheticReview) => {
+    if (rating > 3) return;
+    insertAlert.run(`app-${app}`, `review-${id}`, rating === 1 ? 'high' : 'medium', id, at);
+    const t = rnd();
+    if (t < 0.3)
+      insertTriage.run(
+        id,
+        t < 0.1 ? 'acknowledged' : t < 0.25 ? 'resolved' : 'ignored',
+        t < 0.05 ? 'ana' : null,
+        at,
+      );
+  };
+  writeReviews(store, REVIEWS, review, { timeUsingApp: '1 year using the app', appUrl: true, stored });
   process.stderr.write('\n  filling the full-text index…\n');
   // As drizzle/0010_fts_by_date.sql does for the reviews stored before it.
   client.exec(`insert into reviews_fts(rowid, content, reviewer)

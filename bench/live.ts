@@ -31,6 +31,7 @@ import { indexNewReviews } from '../src/store/review-index.js';
 import { createWeb } from '../src/web/router.js';
 import { addUser } from '../src/web/users.js';
 import { Browser } from '../test/helpers/web.js';
+import { writeApps, writeReviews } from './synthetic-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,60 +70,29 @@ function build(store: Store): void {
   const client = store.db.$client;
   const rng = new Rng(7);
   const now = Date.now();
-  const insertApp = client.prepare('insert or ignore into apps (handle, title) values (?, ?)');
-  const insertRun = client.prepare(
-    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
-     edited_reviews) values (?, ?, ?, 'ok', 1, 1, 0, 0)`,
-  );
-  const insertReview = client.prepare(
-    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-     created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-     poll_run_id) values (?, ?, ?, ?, ?, 'Canada', ?, ?, ?, ?, '1 year using the app', ?, ?, 0, ?, ?, ?)`,
-  );
   const insertTriage = client.prepare(
     `insert into review_triage (review_row_id, status, assignee, updated_at, updated_by)
      values (?, ?, null, ?, 'bench')`,
   );
-  client.transaction(() => {
-    for (let a = 0; a < APPS; a++) {
-      insertApp.run(`app-${a}`, `App ${a}`);
-      insertRun.run(`app-${a}`, now, now);
-    }
-  })();
-  const batch = 20_000;
-  for (let start = 0; start < REVIEWS; start += batch) {
-    client.transaction(() => {
-      let first = 0;
-      let last = 0;
-      for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
-        const app = Math.floor(rng.next() * rng.next() * APPS);
-        const rating = rng.next() < 0.33 ? 1 + Math.floor(rng.next() * 3) : 4 + Math.floor(rng.next() * 2);
-        const at = Math.round(now - ((REVIEWS - i) / REVIEWS) * 730 * DAY);
-        const { lastInsertRowid } = insertReview.run(
-          `app-${app}`,
-          `r${i}`,
-          `f${i}`,
-          `r${i}`,
-          `Reviewer ${i}`,
-          rating,
-          `Review ${i}: ${rating <= 3 ? 'it crashes and support is slow' : 'works well'}`,
-          new Date(at).toISOString(),
-          at,
-          `App ${app}`,
-          `https://apps.example/app-${app}`,
-          at,
-          at,
-          app + 1,
-        );
-        first ||= Number(lastInsertRowid);
-        last = Number(lastInsertRowid);
-        if (rating <= 3 && rng.next() < 0.2) insertTriage.run(last, 'resolved', at);
-      }
-      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
-      indexNewReviews(store.db, first, last);
-    })();
-    process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
-  }
+  writeApps(store, APPS, now);
+  writeReviews(
+    store,
+    REVIEWS,
+    (i) => {
+      const app = Math.floor(rng.next() * rng.next() * APPS);
+      const rating = rng.next() < 0.33 ? 1 + Math.floor(rng.next() * 3) : 4 + Math.floor(rng.next() * 2);
+      const at = Math.round(now - ((REVIEWS - i) / REVIEWS) * 730 * DAY);
+      const content = `Review ${i}: ${rating <= 3 ? 'it crashes and support is slow' : 'works well'}`;
+      return { app, rating, content, at };
+    },
+    {
+      timeUsingApp: '1 year using the app',
+      appUrl: true,
+      stored: (id, { rating, at }) => {
+        if (rating <= 3 && rng.next() < 0.2) insertTriage.run(id, 'resolved', at);
+      },
+    },
+  );
   process.stderr.write('\n');
 }
 

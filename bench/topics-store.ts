@@ -16,10 +16,10 @@ import { parseConfig } from '../src/config/index.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { listInbox } from '../src/store/inbox.js';
-import { indexNewReviews } from '../src/store/review-index.js';
 import { backfillTopics, configTaxonomy } from '../src/store/topic-backfill.js';
 import { appTopics, appTopicWeeks } from '../src/store/topic-summary.js';
 import { topicsOverview } from '../src/store/topics-overview.js';
+import { writeApps, writeReviews } from './synthetic-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -83,57 +83,15 @@ function build(store: Store): void {
     .prepare<[], { sql: string }>("select sql from sqlite_master where name = 'reviews_fts_insert'")
     .get()?.sql;
   client.exec('drop trigger if exists reviews_fts_insert');
-  const insertApp = client.prepare('insert into apps (handle, title) values (?, ?)');
-  const insertRun = client.prepare(
-    `insert into poll_runs (app_handle, started_at, finished_at, status, requests, pages, new_reviews,
-     edited_reviews) values (?, ?, ?, 'ok', 1, 1, 0, 0)`,
-  );
+  writeApps(store, APPS, NOW);
   // topics '[]' and no version: a store from before topics.
-  const insertReview = client.prepare(
-    `insert into reviews (app_handle, identity, fingerprint, review_id, reviewer, location, rating, content,
-     created_date, created_at, time_using_app, app_name, app_url, from_baseline, first_seen_at, updated_at,
-     poll_run_id) values (?, ?, ?, ?, ?, 'Canada', ?, ?, ?, ?, '', ?, '', 0, ?, ?, ?)`,
-  );
-  client.transaction(() => {
-    for (let a = 0; a < APPS; a++) {
-      insertApp.run(`app-${a}`, `App ${a}`);
-      insertRun.run(`app-${a}`, NOW, NOW);
-    }
-  })();
-  const batch = 20_000;
-  for (let start = 0; start < REVIEWS; start += batch) {
-    client.transaction(() => {
-      let first = 0;
-      let last = 0;
-      for (let i = start; i < Math.min(REVIEWS, start + batch); i++) {
-        const app = Math.floor(rng.next() * rng.next() * APPS);
-        const r = rng.next();
-        const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
-        const at = Math.round(NOW - ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rng.next() * 0.2));
-        last = Number(
-          insertReview.run(
-            `app-${app}`,
-            `r${i}`,
-            `f${i}`,
-            `r${i}`,
-            `Reviewer ${i}`,
-            rating,
-            content(rng, rating),
-            new Date(at).toISOString(),
-            at,
-            `App ${app}`,
-            at,
-            at,
-            app + 1,
-          ).lastInsertRowid,
-        );
-        first ||= last;
-      }
-      // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
-      indexNewReviews(store.db, first, last);
-    })();
-    process.stderr.write(`  ${Math.min(REVIEWS, start + batch).toLocaleString('en')} reviews written\r`);
-  }
+  writeReviews(store, REVIEWS, (i) => {
+    const app = Math.floor(rng.next() * rng.next() * APPS);
+    const r = rng.next();
+    const rating = r < 0.62 ? 5 : r < 0.74 ? 4 : r < 0.81 ? 3 : r < 0.87 ? 2 : 1;
+    const at = Math.round(NOW - ((REVIEWS - i) / REVIEWS) * 730 * DAY * (0.9 + rng.next() * 0.2));
+    return { app, rating, content: content(rng, rating), at };
+  });
   if (fts) client.exec(fts);
   process.stderr.write(`\n  built in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }

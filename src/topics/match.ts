@@ -1,4 +1,4 @@
-import type { Pattern, Slot, Taxonomy } from './compile.js';
+import type { Pattern, Slot, Taxonomy, TopicDefinition } from './compile.js';
 import { spanText, type Token, tokenize } from './text.js';
 
 /** A topic of a review and the review's own words that put it there, as written. */
@@ -60,7 +60,9 @@ function negationBefore(tokens: readonly Token[], at: number): number {
 }
 
 function fits(slot: Slot, word: string): boolean {
-  return slot.forms.has(word) || slot.prefixes.some((p) => word.startsWith(p));
+  if (slot.forms.has(word)) return true;
+  for (const prefix of slot.prefixes) if (word.startsWith(prefix)) return true;
+  return false;
 }
 
 /**
@@ -110,60 +112,117 @@ interface Span {
   veto: boolean;
 }
 
+/** What a word may start: the patterns to try where it stands. */
+interface WordRole {
+  starts: readonly Pattern[];
+  /**
+   * Patterns whose second word must follow it directly (no gap, no prefix), by that word: most phrases, and
+   * most of the patterns a common word starts ("support ...", "works ..."), tried only when the next word
+   * is one of theirs (bench/README.md, "Stored topics").
+   */
+  next: ReadonlyMap<string, readonly Pattern[]> | undefined;
+}
+
 /**
- * The patterns that may start at a word, remembered per taxonomy: a review's words are mostly words other
- * reviews used, and a word that starts none is most of them. Forgotten all at once when full.
+ * The roles of words seen, per taxonomy: a review's words are mostly words other reviews used, and a word
+ * that has none is most of them. Forgotten all at once when full.
  */
-const CANDIDATES = new WeakMap<Taxonomy, Map<string, readonly Pattern[]>>();
-const CANDIDATE_WORDS = 20_000;
+const ROLES = new WeakMap<Taxonomy, Map<string, WordRole>>();
+const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
 
-function candidatesOf(taxonomy: Taxonomy, word: string): readonly Pattern[] {
+function roleOf(taxonomy: Taxonomy, word: string): WordRole {
   const { byForm, byPrefix } = taxonomy.index;
   const exact = byForm.get(word) ?? NONE;
   const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
-  return prefixed.length === 0 ? exact : [...exact, ...prefixed];
+  const starts: Pattern[] = [];
+  const next = new Map<string, Pattern[]>();
+  for (const pattern of prefixed.length === 0 ? exact : [...exact, ...prefixed]) {
+    const second = pattern.slots[1];
+    if (second === undefined || pattern.gaps[1] !== 0 || second.prefixes.length > 0) {
+      starts.push(pattern);
+      continue;
+    }
+    for (const form of second.forms) {
+      const list = next.get(form);
+      if (list === undefined) next.set(form, [pattern]);
+      else list.push(pattern);
+    }
+  }
+  return { starts, next: next.size === 0 ? undefined : next };
 }
 
-function candidates(taxonomy: Taxonomy, word: string): readonly Pattern[] {
-  let known = CANDIDATES.get(taxonomy);
+/** The role of each word of `tokens`. */
+function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
+  let known = ROLES.get(taxonomy);
   if (known === undefined) {
     known = new Map();
-    CANDIDATES.set(taxonomy, known);
+    ROLES.set(taxonomy, known);
   }
-  let found = known.get(word);
-  if (found === undefined) {
-    if (known.size >= CANDIDATE_WORDS) known.clear();
-    found = candidatesOf(taxonomy, word);
-    known.set(word, found);
+  const roles: WordRole[] = [];
+  for (const token of tokens) {
+    let role = known.get(token.norm);
+    if (role === undefined) {
+      if (known.size >= ROLE_WORDS) known.clear();
+      role = roleOf(taxonomy, token.norm);
+      known.set(token.norm, role);
+    }
+    roles.push(role);
   }
-  return found;
+  return roles;
 }
 
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
+  const roles = rolesOf(taxonomy, tokens);
   const spans: Span[] = [];
+  const tryAt = (pattern: Pattern, at: number) => {
+    const match = matchAt(pattern, tokens, at);
+    if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
+  };
   for (let at = 0; at < tokens.length; at += 1) {
-    for (const pattern of candidates(taxonomy, (tokens[at] as Token).norm)) {
-      const match = matchAt(pattern, tokens, at);
-      if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
-    }
+    const role = roles[at] as WordRole;
+    for (const pattern of role.starts) tryAt(pattern, at);
+    const following = tokens[at + 1];
+    if (role.next === undefined || following === undefined) continue;
+    for (const pattern of role.next.get(following.norm) ?? NONE) tryAt(pattern, at);
   }
   return spans;
 }
 
-/** A topic's evidence spans without those its vetoes overlap or a longer one of its own contains. */
-function evidenceOf(spans: readonly Span[]): Span[] {
-  const vetoes = spans.filter((s) => s.veto);
-  const kept = spans
-    .filter((s) => !s.veto && !vetoes.some((v) => v.from <= s.to && s.from <= v.to))
-    .sort((a, b) => a.from - b.from || b.to - a.to);
-  const result: Span[] = [];
-  for (const span of kept) {
-    const previous = result[result.length - 1];
-    if (previous !== undefined && span.to <= previous.to) continue;
-    result.push(span);
+/** Whether a veto among `spans[from..to)` overlaps `span`. */
+function vetoed(spans: readonly Span[], from: number, to: number, span: Span): boolean {
+  for (let k = from; k < to; k += 1) {
+    const veto = spans[k] as Span;
+    if (veto.veto && veto.from <= span.to && span.from <= veto.to) return true;
   }
-  return result;
+  return false;
+}
+
+/**
+ * The distinct words of one topic's spans, `spans[from..to)` sorted by start and longest first: those its
+ * vetoes overlap and those a longer one of its own contains left out.
+ */
+function wordsOf(
+  text: string,
+  tokens: readonly Token[],
+  spans: readonly Span[],
+  from: number,
+  to: number,
+): string[] {
+  const words: string[] = [];
+  const keys: string[] = [];
+  let reach = -1;
+  for (let k = from; k < to; k += 1) {
+    const span = spans[k] as Span;
+    if (span.veto || span.to <= reach || vetoed(spans, from, to, span)) continue;
+    reach = span.to;
+    const written = spanText(text, tokens[span.from] as Token, tokens[span.to] as Token);
+    const key = written.toLowerCase();
+    if (keys.includes(key)) continue;
+    keys.push(key);
+    words.push(written);
+  }
+  return words;
 }
 
 /**
@@ -205,26 +264,17 @@ export function matchTopics(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   if (taxonomy.topics.length === 0) return [];
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
-  const byTopic = new Map<number, Span[]>();
-  for (const span of spansOf(tokens, taxonomy)) {
-    const list = byTopic.get(span.topic);
-    if (list === undefined) byTopic.set(span.topic, [span]);
-    else list.push(span);
-  }
+  const spans = spansOf(tokens, taxonomy);
+  // By topic, in the taxonomy's order, then by start and longest first: what wordsOf reads.
+  spans.sort((a, b) => a.topic - b.topic || a.from - b.from || b.to - a.to);
   const result: ReviewTopic[] = [];
-  for (const [i, topic] of taxonomy.topics.entries()) {
-    const spans = byTopic.get(i);
-    if (spans === undefined) continue;
-    const seen = new Set<string>();
-    const words: string[] = [];
-    for (const span of evidenceOf(spans)) {
-      const written = spanText(text, tokens[span.from] as Token, tokens[span.to] as Token);
-      const key = written.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      words.push(written);
-    }
-    if (words.length > 0) result.push({ name: topic.name, words });
+  for (let from = 0; from < spans.length; ) {
+    const topic = (spans[from] as Span).topic;
+    let to = from + 1;
+    while (to < spans.length && (spans[to] as Span).topic === topic) to += 1;
+    const words = wordsOf(text, tokens, spans, from, to);
+    if (words.length > 0) result.push({ name: (taxonomy.topics[topic] as TopicDefinition).name, words });
+    from = to;
   }
   return result;
 }

@@ -33,8 +33,11 @@ function possessiveDropped(word: string): string {
 
 /** Only ASCII: a text typed without curly apostrophes, accents or emoji, as most reviews are. */
 const NOT_ASCII = /[^\p{ASCII}]/u;
-/** WORD for an ASCII text: the same tokens without Unicode property classes, which cost more to run. */
-const ASCII_WORD = /\$?[A-Za-z0-9]+(?:(?:'|[-.](?=[A-Za-z0-9]))[A-Za-z0-9]+)*/g;
+
+/** An ASCII letter or digit, lowercase as the text is lowercased first. */
+function isWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+}
 
 /**
  * Whether the text between two tokens ends a clause. Most gaps are a space: CLAUSE_BREAK runs only on
@@ -59,28 +62,67 @@ function breaksClause(text: string, from: number, to: number): boolean {
 
 /** A "." between digits or letters joins a token ("2.3", "judge.me"); at a token's end it breaks. */
 export function tokenize(text: string): Token[] {
+  return NOT_ASCII.test(text) ? unicodeTokens(text) : asciiTokens(text);
+}
+
+function unicodeTokens(text: string): Token[] {
   const tokens: Token[] = [];
-  // NFKC leaves ASCII as it is, and an ASCII text lowercases letter for letter: one call for all its words.
-  const ascii = !NOT_ASCII.test(text);
-  const lower = ascii ? text.toLowerCase() : text;
   let clause = 0;
   let last = 0;
-  for (const match of text.matchAll(ascii ? ASCII_WORD : WORD)) {
+  for (const match of text.matchAll(WORD)) {
     const start = match.index;
     const end = start + match[0].length;
     if (start > last && breaksClause(text, last, start)) clause += 1;
-    tokens.push({
-      norm: ascii ? possessiveDropped(lower.slice(start, end)) : normalizeWord(match[0]),
-      start,
-      end,
-      clause,
-    });
+    tokens.push({ norm: normalizeWord(match[0]), start, end, clause });
     last = end;
+  }
+  return tokens;
+}
+
+/**
+ * WORD's tokens of an ASCII text, which NFKC leaves as it is and which lowercases letter for letter, read
+ * character by character: a regular expression's match for every word costs more (bench/README.md).
+ */
+function asciiTokens(text: string): Token[] {
+  const tokens: Token[] = [];
+  const lower = text.toLowerCase();
+  const length = lower.length;
+  let clause = 0;
+  let last = 0;
+  let at = 0;
+  while (at < length) {
+    const code = lower.charCodeAt(at);
+    // "$" starts a word only before a letter or digit: "$5".
+    const start = at;
+    if (code === 0x24 && at + 1 < length && isWordCode(lower.charCodeAt(at + 1))) at += 1;
+    else if (!isWordCode(code)) {
+      at += 1;
+      continue;
+    }
+    let end = at + 1;
+    while (end < length) {
+      const next = lower.charCodeAt(end);
+      if (isWordCode(next)) end += 1;
+      // ' - . join a word only when a letter or digit follows: "doesn't", "set-up", "2.3"; not a final dot.
+      else if (
+        (next === 0x27 || next === 0x2d || next === 0x2e) &&
+        end + 1 < length &&
+        isWordCode(lower.charCodeAt(end + 1))
+      )
+        end += 2;
+      else break;
+    }
+    if (start > last && breaksClause(text, last, start)) clause += 1;
+    tokens.push({ norm: possessiveDropped(lower.slice(start, end)), start, end, clause });
+    last = end;
+    at = end;
   }
   return tokens;
 }
 
 /** The text between two tokens as written, whitespace collapsed: what a reader finds in the review. */
 export function spanText(text: string, from: Token, to: Token): string {
-  return text.slice(from.start, to.end).replace(/\s+/g, ' ');
+  // A token holds no whitespace: a one-word span, most evidence, is its text as it is.
+  const written = text.slice(from.start, to.end);
+  return from === to ? written : written.replace(/\s+/g, ' ');
 }

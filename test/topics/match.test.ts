@@ -105,6 +105,18 @@ describe('topicsOf', () => {
     expect(tokenize(`${plain} \u{1F621}`)).toEqual(tokenize(plain));
   });
 
+  it('splits an ASCII text into the words the Unicode path finds, at the edges of words too', () => {
+    // The ASCII path reads characters one by one; the other runs the expression WORD (src/topics/text.ts).
+    for (const text of [
+      "$5 off, $$10 and $ 3; it's. set-up -x x- 2.3. judge.me's a.b.c 'quoted' don''t end.",
+      "Won't-fix... e-mail--again 3.5x $9.99/mo CRASH'S?!\n\nNew line - dash ' apostrophe '",
+      "trailing joiners: word- word. word' $",
+    ]) {
+      // An emoji is no word: it only sends the text down the Unicode path.
+      expect(tokenize(text)).toEqual(tokenize(`${text} \u{1F621}`));
+    }
+  });
+
   it('finds several topics in one review', () => {
     expect(names('uninstalled it in march and still got charged in april, emailed support twice')).toEqual([
       'billing',

@@ -130,11 +130,14 @@ interface WordRole {
 const ROLES = new WeakMap<Taxonomy, Map<string, WordRole>>();
 const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
+/** The role of most words: one object for all of them. */
+const NO_ROLE: WordRole = { starts: NONE, next: undefined };
 
 function roleOf(taxonomy: Taxonomy, word: string): WordRole {
   const { byForm, byPrefix } = taxonomy.index;
   const exact = byForm.get(word) ?? NONE;
   const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
+  if (exact.length === 0 && prefixed.length === 0) return NO_ROLE;
   const starts: Pattern[] = [];
   const next = new Map<string, Pattern[]>();
   for (const pattern of prefixed.length === 0 ? exact : [...exact, ...prefixed]) {

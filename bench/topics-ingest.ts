@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FetchedReview } from '../src/catalog/index.js';
+import { identify } from '../src/catalog/review.js';
+import { reviewSchema } from '../src/catalog/schemas.js';
 import { makeReview } from '../src/simulator/data.js';
 import { Rng } from '../src/simulator/random.js';
 import { openStore } from '../src/store/db.js';
@@ -44,20 +45,8 @@ try {
       id += 1;
       const dayMs = Date.UTC(2026, 10, 1 + (poll % 20));
       const wire = makeReview(rng, { handle, title: 'App' }, { dayMs, id: String(id), rating: 1 + (id % 5) });
-      const fetched: FetchedReview = {
-        reviewId: wire.review_id,
-        identity: wire.review_id,
-        fingerprint: `f${id}`,
-        fallbackIdentity: false,
-        rating: wire.rating,
-        content: wire.review_content,
-        createdDate: wire.review_created_date,
-        reviewer: wire.reviewer,
-        location: wire.reviewer_location,
-        timeUsingApp: wire.reviewer_latest_used_date,
-        appName: wire.app_name,
-        appUrl: wire.app_url,
-      };
+      // As the poll reads it: parsed from the wire, given its identity.
+      const fetched = identify(reviewSchema.parse(wire));
       return reviewRowOf(handle, fetched, {
         taxonomy,
         pollRunId: (poll % APPS) + 1,

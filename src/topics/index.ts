@@ -15,7 +15,7 @@ export {
   TOPIC_NAME,
   taxonomyWith,
 } from './custom.js';
-export { matchTopics, type ReviewTopic, topicsOf } from './match.js';
+export { type ReviewTopic, topicsOf } from './match.js';
 export {
   DEFAULT_PHRASE_RULE,
   type EmergingPhrase,

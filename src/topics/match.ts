@@ -49,12 +49,12 @@ function isNegation(word: string): boolean {
 }
 
 /** The index of the negation standing before `at` within reach and in its clause, or -1. */
-function negationBefore(tokens: readonly Token[], at: number): number {
+function negationBefore(words: Words, at: number): number {
+  const { tokens, roles } = words;
   const clause = tokens[at]?.clause;
   for (let i = at - 1; i >= 0 && i >= at - NEGATION_REACH; i -= 1) {
-    const token = tokens[i] as Token;
-    if (token.clause !== clause) return -1;
-    if (isNegation(token.norm)) return i;
+    if ((tokens[i] as Token).clause !== clause) return -1;
+    if ((roles[i] as WordRole).negation) return i;
   }
   return -1;
 }
@@ -96,11 +96,11 @@ function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
  * Where the pattern's evidence runs when it matches at `at`, or undefined. A pattern that needs a
  * negation starts its evidence at it: "never replied", "doesn't work".
  */
-function matchAt(pattern: Pattern, tokens: readonly Token[], at: number): [number, number] | undefined {
-  const to = endOf(pattern, tokens, at);
+function matchAt(pattern: Pattern, words: Words, at: number): [number, number] | undefined {
+  const to = endOf(pattern, words.tokens, at);
   if (to < 0) return undefined;
   if (pattern.negation === 'any') return [at, to];
-  const negation = negationBefore(tokens, at);
+  const negation = negationBefore(words, at);
   if (pattern.negation === 'forbidden') return negation < 0 ? [at, to] : undefined;
   return negation < 0 ? undefined : [negation, to];
 }
@@ -121,6 +121,14 @@ interface WordRole {
    * is one of theirs (bench/README.md, "Stored topics").
    */
   next: ReadonlyMap<string, readonly Pattern[]> | undefined;
+  /** Whether the word turns what follows into its opposite: asked of the words before most matches. */
+  negation: boolean;
+}
+
+/** A review's tokens and the role of each. */
+interface Words {
+  tokens: readonly Token[];
+  roles: readonly WordRole[];
 }
 
 /**
@@ -131,13 +139,14 @@ const ROLES = new WeakMap<Taxonomy, Map<string, WordRole>>();
 const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
 /** The role of most words: one object for all of them. */
-const NO_ROLE: WordRole = { starts: NONE, next: undefined };
+const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false };
 
 function roleOf(taxonomy: Taxonomy, word: string): WordRole {
   const { byForm, byPrefix } = taxonomy.index;
   const exact = byForm.get(word) ?? NONE;
   const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
-  if (exact.length === 0 && prefixed.length === 0) return NO_ROLE;
+  const negation = isNegation(word);
+  if (exact.length === 0 && prefixed.length === 0 && !negation) return NO_ROLE;
   const starts: Pattern[] = [];
   const next = new Map<string, Pattern[]>();
   for (const pattern of prefixed.length === 0 ? exact : [...exact, ...prefixed]) {
@@ -152,7 +161,7 @@ function roleOf(taxonomy: Taxonomy, word: string): WordRole {
       else list.push(pattern);
     }
   }
-  return { starts, next: next.size === 0 ? undefined : next };
+  return { starts, next: next.size === 0 ? undefined : next, negation };
 }
 
 /** The role of each word of `tokens`. */
@@ -177,9 +186,10 @@ function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
 
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
   const roles = rolesOf(taxonomy, tokens);
+  const words: Words = { tokens, roles };
   const spans: Span[] = [];
   const tryAt = (pattern: Pattern, at: number) => {
-    const match = matchAt(pattern, tokens, at);
+    const match = matchAt(pattern, words, at);
     if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
   };
   for (let at = 0; at < tokens.length; at += 1) {
@@ -229,40 +239,12 @@ function wordsOf(
 }
 
 /**
- * The last texts matched under each taxonomy, with their topics. A poll matches a new review twice within
- * a few milliseconds, once to store its topics and once to score it if it is low, and an inbox page scores
- * the rows it shows again on every view: the second match is a lookup (bench/README.md, "Stored topics").
- */
-const RECENT = new WeakMap<Taxonomy, Map<string, readonly ReviewTopic[]>>();
-const RECENT_TEXTS = 512;
-
-function copied(topics: readonly ReviewTopic[]): ReviewTopic[] {
-  return topics.map((t) => ({ name: t.name, words: [...t.words] }));
-}
-
-/**
  * The topics of a review, in the taxonomy's order, each with the distinct words that put it there
  * (as written, whitespace collapsed, in order of appearance). Pure and deterministic; the stars are
  * not read: a topic says what a review is about, never whether it is praise or complaint. Each call
  * returns arrays of its own: a caller may change them.
  */
 export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
-  let recent = RECENT.get(taxonomy);
-  const known = recent?.get(text);
-  if (known !== undefined) return copied(known);
-  const topics = matchTopics(text, taxonomy);
-  if (recent === undefined) {
-    recent = new Map();
-    RECENT.set(taxonomy, recent);
-  }
-  // A Map iterates in insertion order: the first key is the oldest.
-  if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
-  recent.set(text, copied(topics));
-  return topics;
-}
-
-/** `topicsOf` without its memory of recent texts: what a throughput bench measures. */
-export function matchTopics(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   // No topics (`topics` turned off, say): nothing to read the text for.
   if (taxonomy.topics.length === 0) return [];
   const tokens = tokenize(text);

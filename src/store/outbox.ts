@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNotNull, max, sql } from 'drizzle-orm';
 import type { Db, StoreDb } from './db.js';
 import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
 import { statements } from './statements.js';
@@ -211,6 +211,10 @@ export interface OutboxCounts {
   held: number;
   sent: number;
   failed: number;
+  /** Of the pending, those an attempt already failed to send: the channel is down or refusing. */
+  retrying: number;
+  /** The latest attempt's error among them, as the log gave it (no URL); null when none is retrying. */
+  lastError: string | null;
 }
 
 export function outboxCounts(db: Db): OutboxCounts[] {
@@ -227,9 +231,25 @@ export function outboxCounts(db: Db): OutboxCounts[] {
       held: 0,
       sent: 0,
       failed: 0,
+      retrying: 0,
+      lastError: null,
     };
     entry[row.status] = row.n;
     byChannel.set(row.channel, entry);
+  }
+  const retrying = db
+    .select({ channel: deliveries.channel, n: count(), latest: max(deliveries.id) })
+    .from(deliveries)
+    .where(and(eq(deliveries.status, 'pending'), isNotNull(deliveries.lastError)))
+    .groupBy(deliveries.channel)
+    .all();
+  for (const { channel, n, latest } of retrying) {
+    const entry = byChannel.get(channel);
+    if (!entry || latest === null) continue;
+    entry.retrying = n;
+    entry.lastError =
+      db.select({ lastError: deliveries.lastError }).from(deliveries).where(eq(deliveries.id, latest)).get()
+        ?.lastError ?? null;
   }
   return [...byChannel.values()].sort((a, b) => a.channel.localeCompare(b.channel));
 }

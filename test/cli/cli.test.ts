@@ -173,6 +173,32 @@ describe('reviewwatch CLI', () => {
       const after = JSON.parse((await runCli(['status', '--json'], env)).stdout);
       expect(after.apps[0]).toMatchObject({ storedReviews: stored, removedReviews: 1 });
       expect(after.apps[1]).toMatchObject({ removedReviews: 0 });
+
+      // A channel that is down: its pending deliveries are retried, and status says why they wait.
+      const down = openStore(env.DATABASE_PATH as string);
+      try {
+        const failing = down.db.$client
+          .prepare(
+            "update deliveries set status = 'pending', attempts = 2, last_error = 'Slack unreachable (ECONNREFUSED)' where id = (select min(id) from deliveries)",
+          )
+          .run();
+        expect(failing.changes).toBe(1);
+      } finally {
+        down.close();
+      }
+      const waiting = (await runCli(['status'], env)).stdout;
+      expect(waiting).toMatch(/notifications to support: \d+ sent, 1 pending,/);
+      expect(waiting).toMatch(
+        /^ {2}1 of the pending could not be sent yet and are retried; the last error: Slack unreachable \(ECONNREFUSED\)$/m,
+      );
+      const waitingJson = JSON.parse((await runCli(['status', '--json'], env)).stdout);
+      expect(waitingJson.notifications).toContainEqual(
+        expect.objectContaining({
+          channel: 'support',
+          retrying: 1,
+          lastError: 'Slack unreachable (ECONNREFUSED)',
+        }),
+      );
     },
     CLI_TEST_MS,
   );

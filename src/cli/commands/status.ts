@@ -178,6 +178,11 @@ function text(report: StatusReport, now: number, configPath: string): string {
     out.push(
       `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,
     );
+    if (c.retrying > 0) {
+      out.push(
+        `  ${c.retrying} of the pending could not be sent yet and are retried; the last error: ${c.lastError}`,
+      );
+    }
   }
   for (const d of report.failed.slice(0, 20)) {
     out.push(`  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${d.lastError ?? ''}`);

@@ -455,31 +455,62 @@ function catalogProblems(config: ConfigShape): ConfigProblem[] {
   return [];
 }
 
-/** Every rule that spans keys, in the order its problems are reported. */
-function configProblems(config: ConfigShape): ConfigProblem[] {
-  return [
-    ...watchedListProblems('apps', config.apps, config.channels),
-    ...watchedListProblems('categories', config.categories, config.channels),
-    ...digestChannelProblems(config),
-    ...customTopicProblems(config.topics).map((problem) => ({
-      path: ['topics', ...problem.path],
-      message: problem.message,
-    })),
-    ...scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring, config.topics).map(
-      (problem) => ({
-        path: ['alerts', 'scoring', ...problem.path],
-        message: problem.message,
-      }),
-    ),
-    ...digestScheduleProblems(config),
-    ...pollProblems(config),
-    ...catalogProblems(config),
-  ];
+/** A rule that spans keys: the top-level keys it reads, and its problems with them. */
+interface CrossKeyRule {
+  reads: ReadonlyArray<keyof ConfigShape>;
+  problems: (config: ConfigShape) => ConfigProblem[];
 }
 
-export const configSchema = configShape.superRefine((config, ctx) => {
-  for (const { path, message } of configProblems(config)) ctx.addIssue({ code: 'custom', path, message });
-});
+/** Every rule that spans keys, in the order its problems are reported. */
+const CROSS_KEY_RULES: readonly CrossKeyRule[] = [
+  {
+    reads: ['apps', 'channels'],
+    problems: (config) => watchedListProblems('apps', config.apps, config.channels),
+  },
+  {
+    reads: ['categories', 'channels'],
+    problems: (config) => watchedListProblems('categories', config.categories, config.channels),
+  },
+  { reads: ['digest', 'channels'], problems: digestChannelProblems },
+  {
+    reads: ['topics'],
+    problems: (config) =>
+      customTopicProblems(config.topics).map((problem) => ({
+        path: ['topics', ...problem.path],
+        message: problem.message,
+      })),
+  },
+  {
+    reads: ['alerts', 'topics'],
+    problems: (config) =>
+      scoringOverridesProblems(DEFAULT_SCORING_RULES, config.alerts.scoring, config.topics).map(
+        (problem) => ({
+          path: ['alerts', 'scoring', ...problem.path],
+          message: problem.message,
+        }),
+      ),
+  },
+  { reads: ['digest'], problems: digestScheduleProblems },
+  { reads: ['poll', 'catalog'], problems: pollProblems },
+  { reads: ['catalog'], problems: catalogProblems },
+];
+
+export const configSchema = configShape.superRefine(
+  (config, ctx) => {
+    // A rule runs when the keys it reads parsed: the others' problems are named in the same run, so a
+    // config with a bad value and an unknown channel is not fixed in two rounds.
+    const broken = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+    for (const rule of CROSS_KEY_RULES) {
+      if (rule.reads.some((key) => broken.has(key))) continue;
+      for (const { path, message } of rule.problems(config)) ctx.addIssue({ code: 'custom', path, message });
+    }
+  },
+  // Also after other keys failed (zod skips a refinement then by default), on a config that is a mapping.
+  {
+    when: (payload) =>
+      typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+  },
+);
 
 export type Config = z.output<typeof configSchema>;
 export type AppConfig = Config['apps'][number];

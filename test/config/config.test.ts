@@ -98,6 +98,22 @@ describe('config', () => {
     ]);
   });
 
+  it('names a bad value and an unknown channel in the same run', () => {
+    expect(
+      problems({
+        apps: [{ handle: 'a', notify: ['support'] }],
+        poll: { every: '15 minutes' },
+      }),
+    ).toEqual([
+      'poll.every: "15 minutes" is not a duration (use e.g. 30s, 15m, 1h)',
+      'apps[0].notify[0]: no channel named "support"',
+    ]);
+    // The rule reading a broken key waits for it: no second problem made of the first.
+    expect(problems({ apps: [{ handle: 'a', notify: ['support'] }], channels: { support: 'nope' } })).toEqual(
+      [expect.stringMatching(/^channels\.support/)],
+    );
+  });
+
   it('loads the shipped example and the simulator config', () => {
     const env = {
       CATALOG_API_BASE_URL: 'https://api.example',

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     // `off` stores reviews under a taxonomy of no topics (and scores without topics): the cost of topics at
     // ingest is the difference in CPU per app between `on` and `off` (bench/README.md, Topics).
     topics: { type: 'string', default: 'on' },
+    // With topics on: a CPU profile of each cycle, and topics' own functions' share of the poller's busy time.
+    attribute: { type: 'boolean', default: false },
   },
 });
 const TOPICS_ON = values.topics !== 'off';
@@ -51,6 +54,79 @@ interface Figures {
   peakRssMiB: number;
   /** CPU time of this process (the poll worker, its store writes, BullMQ) per app, user + system. */
   cpuMsPerApp: number;
+  /** With `--attribute`: the profile's time in TOPIC_WORK, and its busy time, per app (topicWork). */
+  topicsMsPerApp?: number;
+  busyMsPerApp?: number;
+}
+
+/**
+ * Topics' own work at ingest, by function: matching a review's text (src/topics/match.ts) and writing its
+ * review_topics rows and topic day counts (src/store/review-index.ts). What a profile cannot name, the
+ * topics column's few bytes more in each review row, is left out: bench/topics-ingest.ts counts it.
+ */
+const TOPIC_WORK = new Set(['topicsOf', 'indexTopics']);
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string }; children?: number[] }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+interface TopicWork {
+  topicsMs: number;
+  busyMs: number;
+}
+
+/**
+ * The profile's time within a call of TOPIC_WORK (the calls inside it included), and its busy time (not
+ * idle), in ms. Both are of the main thread, where the poll runs: the share they give is not diluted by
+ * the collector's and libuv's threads, which the process's CPU counts, and the machine's load slows both.
+ */
+function topicWork(profile: CpuProfile): TopicWork {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const within = new Set<number>();
+  const idle = new Set<number>();
+  const mark = (id: number, inside: boolean) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const { functionName } = node.callFrame;
+    if (functionName === '(idle)') idle.add(id);
+    const now = inside || TOPIC_WORK.has(functionName);
+    if (now) within.add(id);
+    for (const child of node.children ?? []) mark(child, now);
+  };
+  const root = profile.nodes[0];
+  if (root) mark(root.id, false);
+  let topics = 0;
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const micros = profile.timeDeltas[i] ?? 0;
+    if (!idle.has(id)) busy += micros;
+    if (within.has(id)) topics += micros;
+  });
+  return { topicsMs: topics / 1000, busyMs: busy / 1000 };
+}
+
+/**
+ * V8's sampling profiler on this thread, when `--attribute` asks; `stop` gives its topicWork. Stopped
+ * after the CPU time is read: turning a profile into JSON is the bench's cost, not the poll's.
+ */
+async function startProfiler(): Promise<{ stop: () => Promise<TopicWork> } | undefined> {
+  if (!values.attribute || !TOPICS_ON) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      try {
+        const { profile } = await session.post('Profiler.stop');
+        return topicWork(profile as CpuProfile);
+      } finally {
+        session.disconnect();
+      }
+    },
+  };
 }
 
 /** A live progress line on a terminal; in a log, only the start of each step. */
@@ -92,12 +168,14 @@ async function measured(
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
+  const profiler = await startProfiler();
   const cpu = process.cpuUsage();
   await work();
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const requests = (await requestCount(url)) - before;
+  const profiled = await profiler?.stop();
   progress('');
   return {
     phase,
@@ -107,6 +185,10 @@ async function measured(
     requestsPerApp: round(requests / apps, 3),
     peakRssMiB: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
     cpuMsPerApp: round((used.user + used.system) / 1000 / apps, 3),
+    ...(profiled && {
+      topicsMsPerApp: round(profiled.topicsMs / apps, 3),
+      busyMsPerApp: round(profiled.busyMs / apps, 3),
+    }),
   };
 }
 
@@ -277,6 +359,26 @@ for (const apps of APP_COUNTS) {
   lines.push(
     `${apps} apps, ${QUIET}: median of ${quiet.length} rounds ${vs(BARE_FETCH)} of the fetch() loop, ${vs(BARE_UNDICI)} of the undici loop`,
   );
+}
+const storing = all.filter(
+  (f) => f.topicsMsPerApp !== undefined && (f.phase === BASELINE || f.phase === FIVE_NEW),
+);
+if (storing.length > 0) {
+  lines.push(
+    '',
+    "Topics' own work (matching, review_topics rows and day counts) in the cycles that store reviews:",
+    '',
+  );
+  lines.push(
+    '| apps | phase | CPU ms/app (profiled) | main thread busy, ms/app | topics, ms/app | share of busy |',
+    '| ---: | --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const f of storing) {
+    const share = `${((100 * (f.topicsMsPerApp ?? 0)) / (f.busyMsPerApp ?? 1)).toFixed(1)}%`;
+    lines.push(
+      `| ${f.apps} | ${f.phase} | ${f.cpuMsPerApp} | ${f.busyMsPerApp} | ${f.topicsMsPerApp} | ${share} |`,
+    );
+  }
 }
 const report = lines.join('\n');
 process.stdout.write(`${report}\n`);

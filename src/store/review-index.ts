@@ -48,9 +48,13 @@ const statements = preparedOnce((db) => {
  */
 export function indexNewReviews(db: StoreDb, firstId: number, lastId: number, withTopics = true): void {
   if (lastId < firstId) return;
-  const { topics, days, topicDays } = statements(db);
-  days.run(firstId, lastId);
-  if (!withTopics) return;
+  statements(db).days.run(firstId, lastId);
+  if (withTopics) indexTopics(db, firstId, lastId);
+}
+
+/** The reviews' review_topics rows and topic day counts: a function of its own, which a profile can name. */
+function indexTopics(db: StoreDb, firstId: number, lastId: number): void {
+  const { topics, topicDays } = statements(db);
   topics.run(firstId, lastId);
   topicDays.run(firstId, lastId);
 }

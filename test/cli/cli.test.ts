@@ -189,7 +189,7 @@ describe('reviewwatch CLI', () => {
       const waiting = (await runCli(['status'], env)).stdout;
       expect(waiting).toMatch(/notifications to support: \d+ sent, 1 pending,/);
       expect(waiting).toMatch(
-        /^ {2}1 of the pending could not be sent yet and are retried; the last error: Slack unreachable \(ECONNREFUSED\)$/m,
+        /^ {2}1 pending after a failed attempt, retried; last error: Slack unreachable \(ECONNREFUSED\)$/m,
       );
       const waitingJson = JSON.parse((await runCli(['status', '--json'], env)).stdout);
       expect(waitingJson.notifications).toContainEqual(

@@ -179,9 +179,7 @@ function text(report: StatusReport, now: number, configPath: string): string {
       `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,
     );
     if (c.retrying > 0) {
-      out.push(
-        `  ${c.retrying} of the pending could not be sent yet and are retried; the last error: ${c.lastError}`,
-      );
+      out.push(`  ${c.retrying} pending after a failed attempt, retried; last error: ${c.lastError}`);
     }
   }
   for (const d of report.failed.slice(0, 20)) {

@@ -387,7 +387,7 @@ function watchedListProblems(
     }
     seen.add(entry.handle);
     entry.notify.forEach((name, j) => {
-      if (!(name in channels))
+      if (!Object.hasOwn(channels, name))
         problems.push({ path: [key, i, 'notify', j], message: `no channel named "${name}"` });
     });
   });
@@ -397,7 +397,7 @@ function watchedListProblems(
 /** Every channel the digest goes to is defined. */
 function digestChannelProblems(config: ConfigShape): ConfigProblem[] {
   return config.digest.channels.flatMap((name, j) =>
-    name in config.channels
+    Object.hasOwn(config.channels, name)
       ? []
       : [{ path: ['digest', 'channels', j], message: `no channel named "${name}"` }],
   );
@@ -497,15 +497,19 @@ const CROSS_KEY_RULES: readonly CrossKeyRule[] = [
 
 export const configSchema = configShape.superRefine(
   (config, ctx) => {
-    // A rule runs when the keys it reads parsed: the others' problems are named in the same run, so a
+    // A rule runs unless a key it reads did not parse to its type (an issue zod stops at; a failed bound or
+    // refinement leaves a value of the right type): the others' problems are named in the same run, so a
     // config with a bad value and an unknown channel is not fixed in two rounds.
-    const broken = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+    const broken = new Set(
+      ctx.issues.filter((issue) => issue.continue !== true).map((issue) => issue.path?.[0]),
+    );
     for (const rule of CROSS_KEY_RULES) {
       if (rule.reads.some((key) => broken.has(key))) continue;
       for (const { path, message } of rule.problems(config)) ctx.addIssue({ code: 'custom', path, message });
     }
   },
-  // Also after other keys failed (zod skips a refinement then by default), on a config that is a mapping.
+  // Also after other keys failed, which zod skips a refinement for by default, on a config that is a mapping.
+  // Zod still skips it after an issue it cannot continue past anywhere (a fraction where an integer goes).
   {
     when: (payload) =>
       typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),

@@ -64,6 +64,9 @@ describe('market config', () => {
       'market.often: unknown key',
       'listing.every: "daily" is not a duration (use e.g. 30s, 15m, 1h)',
       expect.stringMatching(/^listing\.ignore\[1\]: Invalid option: expected one of "title"\|.*"badge"$/),
+      // The rules across keys run too, in the same round: the categories parsed, bad values aside.
+      'categories[1].notify[0]: no channel named "nowhere"',
+      'categories[2].handle: "finances" is listed twice',
     ]);
     expect(
       problems({

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNotNull, max, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, StoreDb } from './db.js';
 import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
 import { statements } from './statements.js';
@@ -213,7 +213,7 @@ export interface OutboxCounts {
   failed: number;
   /** Of the pending, those an attempt already failed to send: the channel is down or refusing. */
   retrying: number;
-  /** The latest attempt's error among them, as the log gave it (no URL); null when none is retrying. */
+  /** The error of the newest of them, as the log gave it (no URL); null when none is retrying. */
   lastError: string | null;
 }
 
@@ -237,19 +237,24 @@ export function outboxCounts(db: Db): OutboxCounts[] {
     entry[row.status] = row.n;
     byChannel.set(row.channel, entry);
   }
+  // One statement, one snapshot: the newest one's error is read beside the count, not after a worker's write.
   const retrying = db
-    .select({ channel: deliveries.channel, n: count(), latest: max(deliveries.id) })
+    .select({
+      channel: deliveries.channel,
+      n: count(),
+      lastError: sql<string | null>`(select d.last_error from deliveries d
+        where d.channel = ${deliveries.channel} and d.status = 'pending' and d.last_error is not null
+        order by d.id desc limit 1)`,
+    })
     .from(deliveries)
     .where(and(eq(deliveries.status, 'pending'), isNotNull(deliveries.lastError)))
     .groupBy(deliveries.channel)
     .all();
-  for (const { channel, n, latest } of retrying) {
+  for (const { channel, n, lastError } of retrying) {
     const entry = byChannel.get(channel);
-    if (!entry || latest === null) continue;
+    if (!entry) continue;
     entry.retrying = n;
-    entry.lastError =
-      db.select({ lastError: deliveries.lastError }).from(deliveries).where(eq(deliveries.id, latest)).get()
-        ?.lastError ?? null;
+    entry.lastError = lastError;
   }
   return [...byChannel.values()].sort((a, b) => a.channel.localeCompare(b.channel));
 }

@@ -10,7 +10,7 @@ import {
   type StatusReport,
 } from '../actions/status-report.js';
 import { settingsFor } from '../context.js';
-import { stars } from '../format.js';
+import { stars, terminalLine } from '../format.js';
 
 function ago(date: Date | null, now: number): string {
   if (!date) return 'never';
@@ -179,11 +179,15 @@ function text(report: StatusReport, now: number, configPath: string): string {
       `notifications to ${c.channel}: ${c.sent} sent, ${c.pending} pending, ${c.held} held by the throttle, ${c.failed} failed`,
     );
     if (c.retrying > 0) {
-      out.push(`  ${c.retrying} pending after a failed attempt, retried; last error: ${c.lastError}`);
+      out.push(
+        `  ${c.retrying} pending after a failed attempt, retried; last error: ${terminalLine(c.lastError ?? 'unknown', 120)}`,
+      );
     }
   }
   for (const d of report.failed.slice(0, 20)) {
-    out.push(`  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${d.lastError ?? ''}`);
+    out.push(
+      `  failed #${d.id} ${d.alert.kind} of ${d.appHandle} → ${d.channel}: ${terminalLine(d.lastError ?? '', 120)}`,
+    );
   }
   if (report.failed.length > 0) out.push('  `reviewwatch notify retry` sends them again.');
   return `${out.join('\n')}\n`;

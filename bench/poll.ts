@@ -61,8 +61,9 @@ interface Figures {
 
 /**
  * Topics' own work at ingest, by function: matching a review's text (src/topics/match.ts) and writing its
- * review_topics rows and topic day counts (src/store/review-index.ts). What a profile cannot name, the
- * topics column's few bytes more in each review row, is left out: bench/topics-ingest.ts counts it.
+ * review_topics rows and topic day counts (src/store/review-index.ts). What a profile cannot name is left
+ * out: the bigger rows topics make the write insert, read back and commit, and the collector's work for
+ * their garbage (bench/README.md, "Stored topics", measures them apart).
  */
 const TOPIC_WORK = new Set(['topicsOf', 'indexTopics']);
 
@@ -111,8 +112,9 @@ function topicWork(profile: CpuProfile): TopicWork {
  * V8's sampling profiler on this thread, when `--attribute` asks; `stop` gives its topicWork. Stopped
  * after the CPU time is read: turning a profile into JSON is the bench's cost, not the poll's.
  */
-async function startProfiler(): Promise<{ stop: () => Promise<TopicWork> } | undefined> {
-  if (!values.attribute || !TOPICS_ON) return undefined;
+async function startProfiler(phase: string): Promise<{ stop: () => Promise<TopicWork> } | undefined> {
+  // Only the cycles that store reviews: the bare loops and quiet cycles keep their figures unprofiled.
+  if (!values.attribute || !TOPICS_ON || (phase !== BASELINE && phase !== FIVE_NEW)) return undefined;
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -168,14 +170,14 @@ async function measured(
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
-  const profiler = await startProfiler();
+  const profiler = await startProfiler(phase);
   const cpu = process.cpuUsage();
   await work();
   const used = process.cpuUsage(cpu);
+  const profiled = await profiler?.stop();
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const requests = (await requestCount(url)) - before;
-  const profiled = await profiler?.stop();
   progress('');
   return {
     phase,
@@ -374,7 +376,8 @@ if (storing.length > 0) {
     '| ---: | --- | ---: | ---: | ---: | ---: |',
   );
   for (const f of storing) {
-    const share = `${((100 * (f.topicsMsPerApp ?? 0)) / (f.busyMsPerApp ?? 1)).toFixed(1)}%`;
+    const busy = f.busyMsPerApp ?? 0;
+    const share = busy > 0 ? `${((100 * (f.topicsMsPerApp ?? 0)) / busy).toFixed(1)}%` : '';
     lines.push(
       `| ${f.apps} | ${f.phase} | ${f.cpuMsPerApp} | ${f.busyMsPerApp} | ${f.topicsMsPerApp} | ${share} |`,
     );

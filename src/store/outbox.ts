@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, StoreDb } from './db.js';
 import { type AlertRow, alerts, type DeliveryRow, deliveries } from './schema.js';
 import { statements } from './statements.js';
@@ -218,8 +218,17 @@ export interface OutboxCounts {
 }
 
 export function outboxCounts(db: Db): OutboxCounts[] {
+  // One statement, one snapshot: the retried count and the newest one's error agree with the pending count.
   const rows = db
-    .select({ channel: deliveries.channel, status: deliveries.status, n: count() })
+    .select({
+      channel: deliveries.channel,
+      status: deliveries.status,
+      n: count(),
+      retrying: sql<number>`sum(${deliveries.lastError} is not null)`,
+      lastError: sql<string | null>`(select d.last_error from deliveries d
+        where d.channel = ${deliveries.channel} and d.status = ${deliveries.status} and d.last_error is not null
+        order by d.id desc limit 1)`,
+    })
     .from(deliveries)
     .groupBy(deliveries.channel, deliveries.status)
     .all();
@@ -235,26 +244,11 @@ export function outboxCounts(db: Db): OutboxCounts[] {
       lastError: null,
     };
     entry[row.status] = row.n;
+    if (row.status === 'pending' && row.retrying > 0) {
+      entry.retrying = row.retrying;
+      entry.lastError = row.lastError;
+    }
     byChannel.set(row.channel, entry);
-  }
-  // One statement, one snapshot: the newest one's error is read beside the count, not after a worker's write.
-  const retrying = db
-    .select({
-      channel: deliveries.channel,
-      n: count(),
-      lastError: sql<string | null>`(select d.last_error from deliveries d
-        where d.channel = ${deliveries.channel} and d.status = 'pending' and d.last_error is not null
-        order by d.id desc limit 1)`,
-    })
-    .from(deliveries)
-    .where(and(eq(deliveries.status, 'pending'), isNotNull(deliveries.lastError)))
-    .groupBy(deliveries.channel)
-    .all();
-  for (const { channel, n, lastError } of retrying) {
-    const entry = byChannel.get(channel);
-    if (!entry) continue;
-    entry.retrying = n;
-    entry.lastError = lastError;
   }
   return [...byChannel.values()].sort((a, b) => a.channel.localeCompare(b.channel));
 }

@@ -61,7 +61,7 @@ interface Figures {
 
 /**
  * Topics' own work at ingest, by function: matching a review's text (src/topics/match.ts) and writing its
- * review_topics rows and topic day counts (src/store/review-index.ts). What a profile cannot name is left
+ * topic day counts (src/store/review-index.ts). What a profile cannot name is left
  * out: the bigger rows topics make the write insert, read back and commit, and the collector's work for
  * their garbage (bench/README.md, "Stored topics", measures them apart).
  */
@@ -366,11 +366,7 @@ const storing = all.filter(
   (f) => f.topicsMsPerApp !== undefined && (f.phase === BASELINE || f.phase === FIVE_NEW),
 );
 if (storing.length > 0) {
-  lines.push(
-    '',
-    "Topics' own work (matching, review_topics rows and day counts) in the cycles that store reviews:",
-    '',
-  );
+  lines.push('', "Topics' own work (matching, topic day counts) in the cycles that store reviews:", '');
   lines.push(
     '| apps | phase | CPU ms/app (profiled) | main thread busy, ms/app | topics, ms/app | share of busy |',
     '| ---: | --- | ---: | ---: | ---: | ---: |',

@@ -203,7 +203,7 @@ function simulate(
         polls++;
       }
     }
-    // As a poll's insert does (src/store/review-index.ts): review_topics and the per-day counts.
+    // As a poll's insert does (src/store/review-index.ts): the per-day counts.
     indexNewReviews(store.db, firstRow, lastRow);
   });
   for (let tick = 0; tick < ticks; tick += TICKS_PER_DAY / 24) {

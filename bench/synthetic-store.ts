@@ -86,7 +86,7 @@ export function writeReviews(
         first ||= last;
         options.stored?.(last, review);
       }
-      // As a poll's insert does: review_topics and the per-day counts.
+      // As a poll's insert does: the per-day counts.
       indexNewReviews(store.db, first, last);
     })();
     process.stderr.write(`  ${Math.min(count, start + BATCH).toLocaleString('en')} reviews written\r`);

@@ -151,7 +151,9 @@ async function main(): Promise<void> {
     const backfilled = await backfill(store, config);
     const client = store.db.$client;
     const reviews = (client.prepare('select count(*) as n from reviews').get() as { n: number }).n;
-    const topicRows = (client.prepare('select count(*) as n from review_topics').get() as { n: number }).n;
+    const topicRows = (
+      client.prepare('select sum(reviews) as n from topic_day_counts').get() as { n: number }
+    ).n;
     const count = (table: string) =>
       (client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
     const at = new Date(NOW);
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
     const low = [1, 2, 3];
     const list = (filter: Parameters<typeof listInbox>[1]) => listInbox(store.db, filter, {}).rows.length;
     const lines = [
-      `${reviews.toLocaleString('en')} reviews over ${APPS.toLocaleString('en')} apps, ${topicRows.toLocaleString('en')} review_topics rows; ${RUNS} runs each, ${new Date().toISOString()}`,
+      `${reviews.toLocaleString('en')} reviews over ${APPS.toLocaleString('en')} apps, ${topicRows.toLocaleString('en')} topics on them; ${RUNS} runs each, ${new Date().toISOString()}`,
       `day counts (drizzle/0020_day_counts.sql): ${count('review_day_counts').toLocaleString('en')} review_day_counts rows, ${count('topic_day_counts').toLocaleString('en')} topic_day_counts rows`,
       backfilled,
       '',

@@ -3,7 +3,7 @@
  * exactly what counting its reviews gives, read mostly from per-day counts. A day no period's edge cuts
  * through lies in one period whole, and its counts come from review_day_counts and topic_day_counts
  * (drizzle/0020_day_counts.sql); a day an edge cuts through (a page's periods end now, weeks in a time
- * zone at its midnight) is counted from the reviews and review_topics themselves. A trend over nine
+ * zone at its midnight) is counted from the reviews and their `topics` column themselves. A trend over nine
  * periods of 90 days sums about 900 days of counts per app in SQL and reads the reviews of ten days,
  * instead of two years of reviews (bench/README.md, Stored topics).
  */
@@ -70,8 +70,8 @@ const statements = preparedOnce((db: StoreDb) => {
       { id: number; at: number; rating: number; topic: string | null }
     >(
       `select r.id as id, ${R_AT} as at,
-       r.rating as rating, t.topic as topic
-       from json_each(?) c cross join reviews r left join review_topics t on t.review_row_id = r.id
+       r.rating as rating, t.value ->> '$.name' as topic
+       from json_each(?) c cross join reviews r left join json_each(r.topics) t
        where r.app_handle = ? and ${R_AT} >= c.value ->> 0 and ${R_AT} < c.value ->> 1`,
     ),
   };

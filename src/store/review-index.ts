@@ -1,9 +1,9 @@
 /**
- * What a newly inserted review adds beside its row: its review_topics rows, and its day in
- * review_day_counts and topic_day_counts (drizzle/0019_review_topics_triggers.sql, 0020_day_counts.sql).
- * Written once per insert, by three set-based statements over the new rows, not by a trigger per row
- * and per topic, which cost more (drizzle/0022_ingest_topic_rows.sql, bench/README.md "Stored topics").
- * Edits, refreshes, the backfill and deletes keep both tables in step through the triggers that remain.
+ * What a newly inserted review adds beside its row: its day in review_day_counts and, per topic of its
+ * `topics` column, in topic_day_counts (drizzle/0020_day_counts.sql, 0023_topic_counts_from_column.sql).
+ * Written once per insert, by two set-based statements over the new rows, not by a trigger per row,
+ * which cost more (drizzle/0022_ingest_topic_rows.sql, bench/README.md "Stored topics"). Edits,
+ * refreshes, the backfill and deletes keep both tables in step through the triggers on `reviews`.
  */
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
@@ -15,12 +15,6 @@ const AT = 'coalesce(r.created_at, r.first_seen_at)';
 const statements = preparedOnce((db) => {
   const client = db.$client;
   return {
-    topics: client.prepare<[number, number]>(
-      `insert or ignore into review_topics(review_row_id, topic, app_handle, at, rating)
-       select r.id, json_extract(t.value, '$.name'), r.app_handle, ${AT}, r.rating
-       from reviews r, json_each(r.topics) t
-       where r.id between ? and ? and r.topics <> '[]'`,
-    ),
     // Row by row, with no GROUP BY: a row of a day already counted, in this statement too, is a conflict that
     // adds to it, and a poll's few rows cost less that way than the temporary b-tree a GROUP BY sorts in.
     days: client.prepare<[number, number]>(
@@ -31,8 +25,9 @@ const statements = preparedOnce((db) => {
     ),
     topicDays: client.prepare<[number, number]>(
       `insert into topic_day_counts(app_handle, day, topic, reviews, stars)
-       select app_handle, ${DAY('at')}, topic, 1, rating from review_topics
-       where review_row_id between ? and ?
+       select r.app_handle, ${DAY(AT)}, t.value ->> '$.name', 1, r.rating
+       from reviews r, json_each(r.topics) t
+       where r.id between ? and ? and r.topics <> '[]'
        on conflict(app_handle, day, topic) do update
          set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
     ),
@@ -40,7 +35,7 @@ const statements = preparedOnce((db) => {
 });
 
 /**
- * Adds the reviews with row ids from `firstId` to `lastId` to review_topics and the per-day counts, in the
+ * Adds the reviews with row ids from `firstId` to `lastId` to the per-day counts, in the
  * caller's transaction. Exactly once for each: every row in the range must be one this transaction
  * inserted, and not yet added (a row added twice is counted twice). `insertNewReviews` calls it; so must
  * anything else that inserts reviews (a bulk load in a bench or a test), with the ids it inserted.
@@ -52,9 +47,7 @@ export function indexNewReviews(db: StoreDb, firstId: number, lastId: number, wi
   if (withTopics) indexTopics(db, firstId, lastId);
 }
 
-/** The reviews' review_topics rows and topic day counts: a function of its own, which a profile can name. */
+/** The reviews' topic day counts: a function of its own, which a profile can name. */
 function indexTopics(db: StoreDb, firstId: number, lastId: number): void {
-  const { topics, topicDays } = statements(db);
-  topics.run(firstId, lastId);
-  topicDays.run(firstId, lastId);
+  statements(db).topicDays.run(firstId, lastId);
 }

@@ -184,7 +184,7 @@ export const reviews = sqliteTable(
     // 0009_fts_stemmed.sql, 0010_fts_by_date.sql, 0016_inbox_views.sql): the inbox's indexes on
     // coalesce(created_at, first_seen_at) and on first_seen_at (reviews_seen),
     // and the full-text index reviews_fts (keyed by that date's hour and the id) with the triggers that keep
-    // it in sync, and the triggers of review_topics and the day counts (0019, 0020, 0022). A rebuild of this table by
+    // it in sync, and the triggers of the day counts (0020, 0023). A rebuild of this table by
     // drizzle-kit drops the triggers: a generated migration that rebuilds `reviews` must recreate them (test/store/inbox-migration.test.ts checks). No view may select
     // from `reviews`: SQLite would refuse the rename that ends such a rebuild (docs/stack-notes.md).
   ],
@@ -373,29 +373,6 @@ export const reviewTags = sqliteTable(
 );
 
 /**
- * One row per topic of a review: what the inbox's `topic=` filter and the edge days of a trend
- * (store/period-counts.ts) read by its key instead of decoding every review's JSON, and what keeps
- * topic_day_counts. Written for new reviews from their `topics` column by store/review-index.ts, once per
- * insert, and kept in step with edits, the backfill and deletes by triggers on `reviews`
- * (drizzle/0019_review_topics_triggers.sql, 0022_ingest_topic_rows.sql). `at` and `rating` are the
- * review's date (as the inbox dates it: `coalesce(created_at, first_seen_at)`) and stars, copied for
- * topic_day_counts.
- * WITHOUT ROWID and no other index (drizzle/0021_lean_review_topics.sql): every stored review writes
- * here, and since the per-day counts no query searches it by app or topic.
- */
-export const reviewTopics = sqliteTable(
-  'review_topics',
-  {
-    reviewRowId: integer('review_row_id').notNull(),
-    topic: text('topic').notNull(),
-    appHandle: text('app_handle').notNull(),
-    at: integer('at').notNull(),
-    rating: integer('rating').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.reviewRowId, t.topic] })],
-);
-
-/**
  * Per app and UTC day (`day`: days since 1970-01-01 of the inbox's date, coalesce(created_at,
  * first_seen_at)), how many reviews it has and their stars: what a trend's periods add up to over months
  * without reading the reviews (store/period-counts.ts). Written with each insert (store/review-index.ts)
@@ -415,8 +392,8 @@ export const reviewDayCounts = sqliteTable(
 );
 
 /**
- * The same per topic: written with each insert (store/review-index.ts), and kept by the triggers on
- * `review_topics` and `reviews` (0020, 0022), so it follows review_topics row for row.
+ * The same per topic, from each review's `topics` column: written with each insert
+ * (store/review-index.ts), and kept by the triggers on `reviews` (drizzle/0023_topic_counts_from_column.sql).
  */
 export const topicDayCounts = sqliteTable(
   'topic_day_counts',

@@ -2,7 +2,7 @@
  * What the stored topics add up to: per app, each topic's reviews, share and average stars over a period,
  * with its trend against the periods before under the engine's rule (src/topics/trends.ts: said only when
  * it means something), and per app and week. Counted by periodCounts (src/store/period-counts.ts): whole
- * days from the per-day counts, the days a period's edge cuts through from review_topics and the reviews'
+ * days from the per-day counts, the days a period's edge cuts through from the reviews' topics column and
  * (app, date) index. A page or a digest reads a few rows per app and day, never a review's text
  * (bench/README.md, Topics).
  */

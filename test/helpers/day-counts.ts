@@ -29,7 +29,7 @@ export function storedDayCounts(db: StoreDb): DayCounts {
   return { days: days.sort(), topicDays: topicDays.sort() };
 }
 
-/** Counted in JS from each review's date, stars and stored topics JSON, not from review_topics. */
+/** Counted in JS from each review's date, stars and stored topics JSON, not by SQL. */
 export function countedDayCounts(db: StoreDb): DayCounts {
   const rows = db.$client
     .prepare<[], { app: string; at: number; rating: number; topics: string }>(

@@ -268,10 +268,11 @@ it('0020 fills the per-day counts from the reviews and topics a store already ho
   }
 });
 
-it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and its triggers', () => {
+it('0023 drops review_topics, keeping the topic counts and following the topics column from then on', () => {
   const temp = tempDir();
   try {
-    const { path, old, insert } = storeBefore(temp.dir, '0021_lean_review_topics');
+    // Before 0022 the insert triggers still wrote review_topics and both counts, row by row.
+    const { path, old, insert } = storeBefore(temp.dir, '0022_ingest_topic_rows');
     const topics = JSON.stringify([
       { name: 'billing', words: ['refund'] },
       { name: 'bugs', words: ['crash'] },
@@ -283,23 +284,16 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
     const migrated = openStore(path);
     try {
       const client = migrated.db.$client;
-      const pairs = () =>
-        client.prepare('select review_row_id as id, topic from review_topics order by id, topic').all();
-      expect(pairs()).toEqual([
-        { id: 1, topic: 'billing' },
-        { id: 1, topic: 'bugs' },
-      ]);
-      const table = client.prepare("select sql from sqlite_master where name = 'review_topics'").get() as {
-        sql: string;
-      };
-      expect(table.sql).toMatch(/WITHOUT ROWID/);
+      const named = (sql: string) => client.prepare(sql).all() as Array<{ name: string }>;
+      expect(named("select name from sqlite_master where name = 'review_topics'")).toEqual([]);
       expect(
-        client
-          .prepare("select name from sqlite_master where type = 'index' and tbl_name = 'review_topics'")
-          .all(),
+        named("select name from sqlite_master where type = 'trigger' and sql like '%review_topics%'"),
       ).toEqual([]);
-      // Both stay in step: a review inserted as a bulk load does (indexNewReviews, since 0022 has no insert
-      // triggers) brings its topics, an edit moves them (the update triggers), a delete takes them away.
+      expect(storedDayCounts(migrated.db).topicDays).toEqual([
+        `shop ${day('2026-11-18')} billing 1 1`,
+        `shop ${day('2026-11-18')} bugs 1 1`,
+      ]);
+      // In step from here: a bulk load's insert (indexNewReviews), an edit of the topics, a delete.
       const billing = JSON.stringify([{ name: 'billing', words: ['refund'] }]);
       const { lastInsertRowid } = client
         .prepare(REVIEW_INSERT)
@@ -307,10 +301,6 @@ it('0021 rebuilds review_topics WITHOUT ROWID, keeping its rows, its counts and 
       indexNewReviews(migrated.db, Number(lastInsertRowid), Number(lastInsertRowid));
       client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
       client.exec('delete from reviews where id = 1');
-      expect(pairs()).toEqual([
-        { id: 2, topic: 'support' },
-        { id: 3, topic: 'billing' },
-      ]);
       expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
       expect(storedDayCounts(migrated.db).topicDays).toEqual([
         `shop ${day('2026-11-19')} billing 1 3`,

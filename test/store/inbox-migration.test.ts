@@ -152,8 +152,8 @@ it('keeps the full-text triggers and the inbox indexes after every migration', (
         'reviews_day_counts_delete',
         'reviews_day_counts_update',
         'reviews_seen',
-        'reviews_topics_delete',
-        'reviews_topics_update',
+        'reviews_topic_counts_delete',
+        'reviews_topic_counts_update',
       ]),
     );
   } finally {

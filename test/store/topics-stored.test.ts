@@ -1,6 +1,6 @@
 /**
  * Each review's topics, stored: computed by the poll that stores the review, again when it is edited, and
- * for stored reviews by the backfill when the topic config changed; with review_topics kept in step.
+ * for stored reviews by the backfill when the topic config changed.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../src/catalog/index.js';
@@ -26,11 +26,11 @@ beforeEach(() => {
 });
 afterEach(() => store.cleanup());
 
-/** review_topics as (review, topic) pairs: what per-topic queries read. */
+/** The stored topics as (review, topic) pairs, read as the inbox's topic filter reads them. */
 function topicRows(): string[] {
   return store.db.$client
     .prepare<[], { id: number; topic: string }>(
-      'select review_row_id as id, topic from review_topics order by review_row_id, topic',
+      "select r.id as id, t.value ->> '$.name' as topic from reviews r, json_each(r.topics) t order by id, topic",
     )
     .all()
     .map((r) => `${r.id}:${r.topic}`);

@@ -60,6 +60,8 @@ describe('the topic filter', () => {
     expect(await listed('?topic=billing&stars=1,2,3,4,5')).toEqual([ids.billing, ids.both, ids.happy]);
     expect(await listed('?topic=bugs&stars=2')).toEqual([ids.both]);
     expect(await listed('?topic=data-loss')).toEqual([]);
+    // The start of another topic's name is not that topic.
+    expect(await listed('?topic=bill')).toEqual([]);
   });
 
   it('refuses a name that cannot be a topic, saying what one looks like', async () => {

@@ -13,7 +13,7 @@ export interface InboxFilter {
   statuses?: readonly TriageStatus[];
   assignee?: string;
   tag?: string;
-  /** Reviews with this topic (review_topics, computed from the text: src/topics). */
+  /** Reviews with this topic (their `topics` column, computed from the text: src/topics). */
   topic?: string;
   /** From this moment, inclusive: of the review's date, or of when it was first seen under `seen`. */
   from?: Date;

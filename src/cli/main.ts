@@ -1,22 +1,43 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
-import { checkConfigCommand } from './commands/check-config.js';
-import { demoCommand } from './commands/demo.js';
-import { digestCommand } from './commands/digest.js';
-import { initCommand } from './commands/init.js';
-import { marketCommand } from './commands/market.js';
-import { notifyCommand } from './commands/notify.js';
-import { pollCommand } from './commands/poll.js';
-import { pruneCommand } from './commands/prune.js';
-import { reconcileCommand } from './commands/reconcile.js';
-import { rulesCommand } from './commands/rules.js';
-import { serveCommand } from './commands/serve.js';
-import { simulateCommand } from './commands/simulate.js';
-import { startCommand } from './commands/start.js';
-import { statusCommand } from './commands/status.js';
-import { topicsCommand } from './commands/topics.js';
-import { userCommand } from './commands/user.js';
+
+/**
+ * Each command's module, loaded only when it runs: a command's module brings its libraries (BullMQ,
+ * Express, the simulator, d3), and loading them all cost every invocation, `--help` included, over a
+ * second. In the order `--help` lists them.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import('./commands/start.js')).startCommand(),
+  poll: async () => (await import('./commands/poll.js')).pollCommand(),
+  status: async () => (await import('./commands/status.js')).statusCommand(),
+  'check-config': async () => (await import('./commands/check-config.js')).checkConfigCommand(),
+  demo: async () => (await import('./commands/demo.js')).demoCommand(),
+  digest: async () => (await import('./commands/digest.js')).digestCommand(),
+  notify: async () => (await import('./commands/notify.js')).notifyCommand(),
+  rules: async () => (await import('./commands/rules.js')).rulesCommand(),
+  simulate: async () => (await import('./commands/simulate.js')).simulateCommand(),
+  prune: async () => (await import('./commands/prune.js')).pruneCommand(),
+  user: async () => (await import('./commands/user.js')).userCommand(),
+  serve: async () => (await import('./commands/serve.js')).serveCommand(),
+  reconcile: async () => (await import('./commands/reconcile.js')).reconcileCommand(),
+  market: async () => (await import('./commands/market.js')).marketCommand(),
+  topics: async () => (await import('./commands/topics.js')).topicsCommand(),
+  init: async () => (await import('./commands/init.js')).initCommand(),
+};
+
+/** The global options that take a value: the word after them is not the command's name. */
+const VALUE_OPTIONS = new Set(['-c', '--config']);
+
+/** The command the arguments name, if one: the first word that is neither a global option nor its value. */
+function commandNamed(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (VALUE_OPTIONS.has(arg)) i += 1;
+    else if (!arg.startsWith('-')) return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
+  }
+  return undefined;
+}
 
 const program = new Command()
   .name('reviewwatch')
@@ -26,22 +47,11 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-program.addCommand(startCommand());
-program.addCommand(pollCommand());
-program.addCommand(statusCommand());
-program.addCommand(checkConfigCommand());
-program.addCommand(demoCommand());
-program.addCommand(digestCommand());
-program.addCommand(notifyCommand());
-program.addCommand(rulesCommand());
-program.addCommand(simulateCommand());
-program.addCommand(pruneCommand());
-program.addCommand(userCommand());
-program.addCommand(serveCommand());
-program.addCommand(reconcileCommand());
-program.addCommand(marketCommand());
-program.addCommand(topicsCommand());
-program.addCommand(initCommand());
+// The named command alone; every one for help, an unknown command (so that commander can suggest one) or
+// none.
+const named = commandNamed(process.argv.slice(2));
+const loaders = named === undefined ? Object.values(COMMANDS) : [COMMANDS[named] as () => Promise<Command>];
+for (const command of await Promise.all(loaders.map((load) => load()))) program.addCommand(command);
 
 /**
  * Commands added with addCommand() do not inherit exitOverride(): without this, a subcommand's usage

@@ -300,6 +300,17 @@ describe('reviewwatch CLI', () => {
         const result = await runCli(args, env);
         expect(result.code, args.join(' ')).toBe(2);
       }
+      // Only the named command's module is loaded: help and a misspelt command still know every command.
+      const misspelt = await runCli(['--config', 'status', 'stauts'], env);
+      expect(misspelt.code).toBe(2);
+      expect(misspelt.stderr).toMatch(/unknown command 'stauts'\n\(Did you mean status\?\)/);
+      const help = await runCli(['--help'], env);
+      expect(help.code).toBe(0);
+      const listed = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]);
+      expect(listed).toEqual([
+        ...['start', 'poll', 'status', 'check-config', 'demo', 'digest', 'notify', 'rules', 'simulate'],
+        ...['prune', 'user', 'serve', 'reconcile', 'market', 'topics', 'init', 'help'],
+      ]);
     },
     CLI_TEST_MS,
   );

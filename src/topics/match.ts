@@ -184,22 +184,32 @@ function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
   return roles;
 }
 
+/**
+ * Adds the pattern's span to `spans` when it matches at `at`. Here, as bySpanOrder, rather than a closure
+ * in spansOf: a closure is made anew at each call, and a poll matches every new review.
+ */
+function tryAt(pattern: Pattern, words: Words, at: number, spans: Span[]): void {
+  const match = matchAt(pattern, words, at);
+  if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
+}
+
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
   const roles = rolesOf(taxonomy, tokens);
   const words: Words = { tokens, roles };
   const spans: Span[] = [];
-  const tryAt = (pattern: Pattern, at: number) => {
-    const match = matchAt(pattern, words, at);
-    if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
-  };
   for (let at = 0; at < tokens.length; at += 1) {
     const role = roles[at] as WordRole;
-    for (const pattern of role.starts) tryAt(pattern, at);
+    for (const pattern of role.starts) tryAt(pattern, words, at, spans);
     const following = tokens[at + 1];
     if (role.next === undefined || following === undefined) continue;
-    for (const pattern of role.next.get(following.norm) ?? NONE) tryAt(pattern, at);
+    for (const pattern of role.next.get(following.norm) ?? NONE) tryAt(pattern, words, at, spans);
   }
   return spans;
+}
+
+/** By topic, in the taxonomy's order, then by start and longest first: what wordsOf reads. */
+function bySpanOrder(a: Span, b: Span): number {
+  return a.topic - b.topic || a.from - b.from || b.to - a.to;
 }
 
 /** Whether a veto among `spans[from..to)` overlaps `span`. */
@@ -250,8 +260,7 @@ export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
   const spans = spansOf(tokens, taxonomy);
-  // By topic, in the taxonomy's order, then by start and longest first: what wordsOf reads.
-  spans.sort((a, b) => a.topic - b.topic || a.from - b.from || b.to - a.to);
+  spans.sort(bySpanOrder);
   const result: ReviewTopic[] = [];
   for (let from = 0; from < spans.length; ) {
     const topic = (spans[from] as Span).topic;

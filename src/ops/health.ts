@@ -4,6 +4,17 @@ import type { Logger } from '../log.js';
 import { nothingPollingReason, readWorkers, scheduledPolling } from '../queue/heartbeat.js';
 import { withTimeout } from '../util/timeout.js';
 
+/** The worker's schedules in Redis, once scheduling has started (queue/upkeep.ts). */
+export interface ScheduleWatch {
+  /** Whether Redis holds them: false after a FLUSHALL until they are put back. */
+  present(): Promise<boolean>;
+  /** Puts them back now rather than at the next upkeep tick. */
+  restore(): void;
+}
+
+/** How long readiness waits for Redis to say whether the schedules are there. */
+const SCHEDULES_TIMEOUT_MS = 1_000;
+
 export interface PollingVerdict {
   ok: boolean;
   /** Why not, in words for `status` and /readyz: "paused: …" or "no poll finished in …". */
@@ -24,6 +35,7 @@ export class PollingHealth {
   #lastFinished: number;
   #paused: string | undefined;
   #wasOk = true;
+  #schedules: ScheduleWatch | undefined;
 
   constructor(options: { expectedEveryMs: number; logger: Logger; now?: () => number }) {
     this.#stallMs = 2 * options.expectedEveryMs;
@@ -57,6 +69,30 @@ export class PollingHealth {
 
   get paused(): string | undefined {
     return this.#paused;
+  }
+
+  /** From now on, readiness also asks whether Redis still holds the schedules. */
+  watchSchedules(watch: ScheduleWatch): void {
+    this.#schedules = watch;
+  }
+
+  /**
+   * The verdict for /readyz: also not ready while Redis has lost the schedules (a flush: polls stopped
+   * until the upkeep's next tick, up to 30 s), which the probe then has put back at once. When Redis does
+   * not answer, its own check fails /readyz and says so; this one gives the watchdog's verdict.
+   */
+  async readiness(): Promise<PollingVerdict> {
+    const watch = this.#schedules;
+    const present = watch ? await withTimeout(watch.present(), SCHEDULES_TIMEOUT_MS).catch(() => true) : true;
+    if (!present) {
+      watch?.restore();
+      return {
+        ok: false,
+        reason:
+          'not scheduled: Redis lost the poll schedules (flushed, or restarted empty); putting them back',
+      };
+    }
+    return this.verdict();
   }
 
   /** The current verdict; logs one line when it changes, not one per probe. */

@@ -11,6 +11,8 @@ import type { Logger } from '../log.js';
 export interface Upkeep {
   /** Checks the marker now; re-asserts everything when it is gone. */
   check(): Promise<void>;
+  /** Whether the marker is there: false from a flush until `check` has put everything back. */
+  present(): Promise<boolean>;
   stop(): void;
 }
 
@@ -53,6 +55,7 @@ export async function startUpkeep(options: {
   timer.unref();
   return {
     check,
+    present: async () => (await redis.exists(marker)) === 1,
     stop: () => clearInterval(timer),
   };
 }

@@ -112,6 +112,7 @@ export async function startScheduling(
   });
   // A Redis that comes back may have come back empty: check at once rather than at the next tick.
   storage.onRedisBack(() => void upkeep.check());
+  health.watchSchedules({ present: () => upkeep.present(), restore: () => void upkeep.check() });
   schedule.start();
   releasers.add('upkeep', () => upkeep.stop());
   if (queues.digest) await enqueueOverdueDigest(queues.digest, digestDeps);

@@ -161,7 +161,13 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         : undefined;
     const ops =
       mode === 'service'
-        ? await openOps(settings, releasers, { storage, queues: queues.all, metrics, health, logger })
+        ? await openOps(settings, releasers, {
+            storage,
+            queues: queues.all,
+            metrics,
+            health: health && { verdict: () => health.readiness() },
+            logger,
+          })
         : undefined;
     const scheduling = health
       ? {

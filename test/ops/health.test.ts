@@ -3,7 +3,8 @@ import { PollingHealth, WorkersHealth } from '../../src/ops/health.js';
 import { connectRedis } from '../../src/queue/connection.js';
 import { beatOf, startHeartbeat } from '../../src/queue/heartbeat.js';
 import { workersKey } from '../../src/queue/names.js';
-import { captureLog, REDIS_URL, uniquePrefix } from '../helpers/index.js';
+import { startUpkeep } from '../../src/queue/upkeep.js';
+import { captureLog, REDIS_URL, uniquePrefix, waitFor } from '../helpers/index.js';
 
 const MINUTE = 60_000;
 
@@ -52,6 +53,46 @@ describe('PollingHealth', () => {
     // Already stalled: a plan that makes polls due sooner still does not make it look alive.
     health.setExpectedEvery(MINUTE);
     expect(health.verdict().ok).toBe(false);
+  });
+});
+
+describe('PollingHealth readiness', () => {
+  it('is not ready while Redis has lost the schedules, and has them put back at once rather than at the next tick', async () => {
+    const redis = await connectRedis(REDIS_URL);
+    const prefix = uniquePrefix();
+    let reasserted = 0;
+    // An hour between ticks: only the probe can have put the schedules back within this test.
+    const upkeep = await startUpkeep({
+      redis,
+      prefix,
+      everyMs: 3_600_000,
+      logger: captureLog().logger,
+      reassert: async () => {
+        reasserted += 1;
+      },
+    });
+    try {
+      const health = new PollingHealth({ expectedEveryMs: 15 * MINUTE, logger: captureLog().logger });
+      expect(await health.readiness()).toEqual({ ok: true });
+      health.watchSchedules({ present: () => upkeep.present(), restore: () => void upkeep.check() });
+      expect(await health.readiness()).toEqual({ ok: true });
+
+      // What a FLUSHALL does to this worker's keys.
+      await redis.del(`${prefix}:upkeep`);
+      expect(await health.readiness()).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^not scheduled: Redis lost the poll schedules .*putting them back$/),
+      });
+      await waitFor(async () => (await health.readiness()).ok, 5_000);
+      expect(reasserted).toBe(1);
+
+      // A stall still shows through once the schedules are there.
+      health.pause('the API rejected the key');
+      expect((await health.readiness()).reason).toMatch(/^paused: /);
+    } finally {
+      upkeep.stop();
+      await redis.quit();
+    }
   });
 });
 

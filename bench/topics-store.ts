@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     const client = store.db.$client;
     const reviews = (client.prepare('select count(*) as n from reviews').get() as { n: number }).n;
     const topicRows = (
-      client.prepare('select sum(reviews) as n from topic_day_counts').get() as { n: number }
+      client.prepare('select coalesce(sum(reviews), 0) as n from topic_day_counts').get() as { n: number }
     ).n;
     const count = (table: string) =>
       (client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;

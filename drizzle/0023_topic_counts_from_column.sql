@@ -5,7 +5,8 @@
 -- column, which those paths read anyway. A poll's insert fills the counts with one set-based statement
 -- (src/store/review-index.ts); the triggers below follow an edit, a refresh, the topics backfill, a
 -- reconciliation folding a duplicate away and a prune. The counts already equal a fill from the column (the
--- rows were written from it), so they are kept as they are. A rebuild of `reviews` by drizzle-kit drops these
+-- rows were written from it), so they are kept as they are. A name counts once per review, as the rows'
+-- key made it: the edit trigger takes distinct names, and the insert relies on topicsOf giving each once. A rebuild of `reviews` by drizzle-kit drops these
 -- triggers with the table: such a migration must recreate them.
 DROP TRIGGER `reviews_topics_update`;
 --> statement-breakpoint
@@ -26,10 +27,10 @@ WHEN (old.topics <> '[]' OR new.topics <> '[]')
       AND day = (coalesce(old.created_at, old.first_seen_at) / 86400000) - (coalesce(old.created_at, old.first_seen_at) % 86400000 < 0)
       AND reviews = 0;
   INSERT INTO topic_day_counts(app_handle, day, topic, reviews, stars)
-    SELECT new.app_handle,
+    SELECT DISTINCT new.app_handle,
       (coalesce(new.created_at, new.first_seen_at) / 86400000) - (coalesce(new.created_at, new.first_seen_at) % 86400000 < 0),
       value ->> '$.name', 1, new.rating
-    FROM json_each(new.topics) WHERE true
+    FROM json_each(new.topics) WHERE value ->> '$.name' IS NOT NULL
     ON CONFLICT(app_handle, day, topic) DO UPDATE SET reviews = reviews + 1, stars = stars + excluded.stars;
 END;
 --> statement-breakpoint

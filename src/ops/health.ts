@@ -14,6 +14,8 @@ export interface ScheduleWatch {
 
 /** How long readiness waits for Redis to say whether the schedules are there. */
 const SCHEDULES_TIMEOUT_MS = 1_000;
+/** Probes come every few seconds: a restore that keeps failing is retried this often, not at each. */
+const RESTORE_EVERY_MS = 10_000;
 
 export interface PollingVerdict {
   ok: boolean;
@@ -36,6 +38,7 @@ export class PollingHealth {
   #paused: string | undefined;
   #wasOk = true;
   #schedules: ScheduleWatch | undefined;
+  #restoredAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: { expectedEveryMs: number; logger: Logger; now?: () => number }) {
     this.#stallMs = 2 * options.expectedEveryMs;
@@ -85,7 +88,10 @@ export class PollingHealth {
     const watch = this.#schedules;
     const present = watch ? await withTimeout(watch.present(), SCHEDULES_TIMEOUT_MS).catch(() => true) : true;
     if (!present) {
-      watch?.restore();
+      if (this.#now() - this.#restoredAt >= RESTORE_EVERY_MS) {
+        this.#restoredAt = this.#now();
+        watch?.restore();
+      }
       return {
         ok: false,
         reason:

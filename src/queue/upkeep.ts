@@ -11,7 +11,10 @@ import type { Logger } from '../log.js';
 export interface Upkeep {
   /** Checks the marker now; re-asserts everything when it is gone. */
   check(): Promise<void>;
-  /** Whether the marker is there: false from a flush until `check` has put everything back. */
+  /**
+   * Whether the marker is there: false from a flush until `check` has put everything back; true while
+   * Redis is not connected, when there is nothing to tell.
+   */
   present(): Promise<boolean>;
   stop(): void;
 }
@@ -55,7 +58,9 @@ export async function startUpkeep(options: {
   timer.unref();
   return {
     check,
-    present: async () => (await redis.exists(marker)) === 1,
+    // Not asked while the connection is down: the command would wait for it (and the probe with it), and
+    // /readyz reports Redis itself then.
+    present: async () => redis.status !== 'ready' || (await redis.exists(marker)) === 1,
     stop: () => clearInterval(timer),
   };
 }

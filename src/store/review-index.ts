@@ -23,11 +23,13 @@ const statements = preparedOnce((db) => {
        on conflict(app_handle, day) do update
          set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
     ),
+    // Each name once per review: topicsOf gives each topic once (compile.ts refuses a name defined twice),
+    // and making sure here would decode each review's JSON a second time.
     topicDays: client.prepare<[number, number]>(
       `insert into topic_day_counts(app_handle, day, topic, reviews, stars)
        select r.app_handle, ${DAY(AT)}, t.value ->> '$.name', 1, r.rating
        from reviews r, json_each(r.topics) t
-       where r.id between ? and ? and r.topics <> '[]'
+       where r.id between ? and ? and r.topics <> '[]' and t.value ->> '$.name' is not null
        on conflict(app_handle, day, topic) do update
          set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
     ),

@@ -45,7 +45,7 @@ export function countedDayCounts(db: StoreDb): DayCounts {
   for (const row of rows) {
     const day = Math.floor(row.at / DAY);
     bump(days, `${row.app} ${day}`, row.rating);
-    const names = new Set((JSON.parse(row.topics) as Array<{ name: string }>).map((t) => t.name));
+    const names = new Set((JSON.parse(row.topics) as Array<{ name?: string }>).flatMap((t) => t.name ?? []));
     for (const name of names) bump(topicDays, `${row.app} ${day} ${name}`, row.rating);
   }
   const lines = (map: Map<string, [number, number]>) =>

@@ -72,7 +72,12 @@ describe('PollingHealth readiness', () => {
       },
     });
     try {
-      const health = new PollingHealth({ expectedEveryMs: 15 * MINUTE, logger: captureLog().logger });
+      const c = clock();
+      const health = new PollingHealth({
+        expectedEveryMs: 15 * MINUTE,
+        logger: captureLog().logger,
+        now: c.now,
+      });
       expect(await health.readiness()).toEqual({ ok: true });
       health.watchSchedules({ present: () => upkeep.present(), restore: () => void upkeep.check() });
       expect(await health.readiness()).toEqual({ ok: true });
@@ -85,6 +90,15 @@ describe('PollingHealth readiness', () => {
       });
       await waitFor(async () => (await health.readiness()).ok, 5_000);
       expect(reasserted).toBe(1);
+
+      // Lost again at once: said, but put back by the probes at most every 10 s (a restore that keeps
+      // failing is not rerun at every probe).
+      await redis.del(`${prefix}:upkeep`);
+      expect((await health.readiness()).ok).toBe(false);
+      expect(reasserted).toBe(1);
+      c.advance(10_000);
+      await waitFor(async () => (await health.readiness()).ok, 5_000);
+      expect(reasserted).toBe(2);
 
       // A stall still shows through once the schedules are there.
       health.pause('the API rejected the key');

@@ -299,7 +299,9 @@ it('0023 drops review_topics, keeping the topic counts and following the topics 
         .prepare(REVIEW_INSERT)
         .run(reviewRow('c', 3, Date.parse('2026-11-19T09:00:00Z'), billing));
       indexNewReviews(migrated.db, Number(lastInsertRowid), Number(lastInsertRowid));
-      client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]}]' where id = 2`);
+      // A name twice and an entry without one, which topicsOf never writes: each name counts once.
+      client.exec(`update reviews set topics = '[{"name":"support","words":["reply"]},{"name":"support",
+        "words":["answer"]},{"words":["x"]}]' where id = 2`);
       client.exec('delete from reviews where id = 1');
       expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
       expect(storedDayCounts(migrated.db).topicDays).toEqual([

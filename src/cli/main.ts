@@ -29,12 +29,22 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** The global options that take a value: the word after them is not the command's name. */
 const VALUE_OPTIONS = new Set(['-c', '--config']);
 
-/** The command the arguments name, if one: the first word that is neither a global option nor its value. */
+/** A global option with its value attached (`--config=x`, `-cx`), or `--verbose`. */
+function isWholeGlobalOption(arg: string): boolean {
+  return arg === '--verbose' || arg.startsWith('--config=') || (arg.startsWith('-c') && arg.length > 2);
+}
+
+/**
+ * The command the arguments name, if one: the first word that is neither a global option nor its value.
+ * None before an unknown option or help, whose message lists every command.
+ */
 function commandNamed(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (VALUE_OPTIONS.has(arg)) i += 1;
-    else if (!arg.startsWith('-')) return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
+    else if (isWholeGlobalOption(arg)) continue;
+    else if (arg.startsWith('-')) return undefined;
+    else return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
   }
   return undefined;
 }

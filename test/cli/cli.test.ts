@@ -304,6 +304,9 @@ describe('reviewwatch CLI', () => {
       const misspelt = await runCli(['--config', 'status', 'stauts'], env);
       expect(misspelt.code).toBe(2);
       expect(misspelt.stderr).toMatch(/unknown command 'stauts'\n\(Did you mean status\?\)/);
+      const unknownOption = await runCli(['--bogus', 'status'], env);
+      expect(unknownOption.code).toBe(2);
+      expect(unknownOption.stderr).toMatch(/unknown option '--bogus'[\s\S]* init /);
       const help = await runCli(['--help'], env);
       expect(help.code).toBe(0);
       const listed = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]);

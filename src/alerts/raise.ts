@@ -4,7 +4,7 @@ import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js'
 import { PRIORITIES } from '../scoring/priority.js';
 import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '../store/apps.js';
 import type { StoreDb } from '../store/db.js';
-import { lowReviewsSince, reviewActivitySince } from '../store/history.js';
+import { countLowReviewsSince, lowReviewsSince, reviewActivitySince } from '../store/history.js';
 import { insertAlert, insertDelivery, latestAlertAt } from '../store/outbox.js';
 import { WRITTEN_FIELDS } from '../store/review-fields.js';
 import type { ReviewRow } from '../store/schema.js';
@@ -369,18 +369,20 @@ function incidentAlert(
   app: AppRef,
 ): { alert: IncidentAlert; dedupeKey: string; rowIds: number[] } | undefined {
   const since = new Date(findings.at.getTime() - policy.incident.windowMs);
+  const lastIncidentAt = latestAlertAt(db, findings.handle, 'incident');
+  // Most polls with a low review make no incident: the two rules that say so without reading a review (an
+  // incident within the window, too few low reviews, counted by id) spare the look-back its rows and their
+  // topics' JSON. detectIncident applies both again, with the rest.
+  if (lastIncidentAt && lastIncidentAt.getTime() >= since.getTime()) return undefined;
+  const { count } = policy.incident;
+  if (countLowReviewsSince(db, findings.handle, since, policy.maxRating, count) < count) return undefined;
   const fresh = new Set(findings.newReviews.map((r) => r.id));
   const low = lowReviewsSince(db, findings.handle, since, policy.maxRating).map((row) => ({
     ...row,
     rowId: row.id,
     isNew: fresh.has(row.id),
   }));
-  const found = detectIncident(
-    low,
-    latestAlertAt(db, findings.handle, 'incident'),
-    policy.incident,
-    findings.at,
-  );
+  const found = detectIncident(low, lastIncidentAt, policy.incident, findings.at);
   if (!found) return undefined;
   const oldest = found.reviews.at(-1)?.id ?? 0;
   const about = summarizeBurst(

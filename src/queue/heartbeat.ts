@@ -72,6 +72,8 @@ return now
 `;
 
 export interface Heartbeat {
+  /** Beats now, not at the next interval: after a flush took this process off the list, say. */
+  beat(): Promise<void>;
   /** Stops beating and takes this process off the list: a stopped process polls nothing. */
   stop(): Promise<void>;
 }
@@ -106,6 +108,9 @@ export async function startHeartbeat(options: {
   const timer = setInterval(() => void once(), beat.everyMs);
   timer.unref();
   return {
+    async beat() {
+      await once();
+    },
     async stop() {
       clearInterval(timer);
       await withTimeout(redis.zrem(key, member), STOP_TIMEOUT_MS).catch(() => undefined);

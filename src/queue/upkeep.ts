@@ -28,6 +28,8 @@ export async function startUpkeep(options: {
   reassert: () => Promise<void>;
   /** Also called at every check. */
   onTick?: () => void;
+  /** Called once everything was put back after a loss. */
+  onRestored?: () => void;
 }): Promise<Upkeep> {
   const { redis, logger } = options;
   const marker = `${options.prefix}:upkeep`;
@@ -41,6 +43,7 @@ export async function startUpkeep(options: {
         );
         await options.reassert();
         await redis.set(marker, String(Date.now()));
+        options.onRestored?.();
       } catch (err) {
         // Redis is down: the connection watcher has said so; the next check (or its return) retries.
         logger.debug(`upkeep check failed: ${errorMessage(err)}`);

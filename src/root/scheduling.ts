@@ -69,6 +69,8 @@ export async function startScheduling(
     senders: ReadonlyMap<string, ChannelSender>;
     health: PollingHealth;
     logger: Logger;
+    /** After Redis lost the schedules and they were put back (the heartbeat was lost with them). */
+    onRestored?: () => void;
   },
 ): Promise<void> {
   const { config } = settings;
@@ -109,6 +111,7 @@ export async function startScheduling(
     reassert,
     // The watchdog logs a stall even when nobody probes /readyz.
     onTick: () => health.verdict(),
+    ...(parts.onRestored ? { onRestored: parts.onRestored } : {}),
   });
   // A Redis that comes back may have come back empty: check at once rather than at the next tick.
   storage.onRedisBack(() => void upkeep.check());

@@ -14,6 +14,7 @@ import { createSenders } from '../notify/channels.js';
 import type { ChannelSender } from '../notify/sender.js';
 import { PollingHealth, WorkersHealth } from '../ops/health.js';
 import { Metrics } from '../ops/metrics.js';
+import type { Heartbeat } from '../queue/heartbeat.js';
 import type { MarketJobData } from '../queue/market-worker.js';
 import type { NotifyJobData, PollJobData } from '../queue/names.js';
 import type { PollSchedule } from '../queue/poll-schedule.js';
@@ -188,6 +189,9 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
       graceMs: options.stopGraceMs ?? STOP_GRACE_MS,
       marketStretch: () => scheduling?.schedule.plan?.marketStretch ?? 1,
     });
+    // A flush takes the heartbeat with the schedules: beat again once they are back, so that `status` does
+    // not say nothing polls until the next beat. The heartbeat starts after the schedules, hence late-bound.
+    let heartbeat: Heartbeat | undefined;
     if (scheduling) {
       await startScheduling(settings, releasers, {
         ...scheduling,
@@ -196,9 +200,10 @@ async function work(settings: Settings, options: WorkerOptions): Promise<Worker>
         workers,
         senders,
         logger,
+        onRestored: () => void heartbeat?.beat(),
       });
     }
-    await runWorkers(settings, releasers, { workers, storage, mode });
+    heartbeat = await runWorkers(settings, releasers, { workers, storage, mode });
     const topicsBackfill = backfillInService(mode, settings, { store: storage.store, releasers, logger });
     const handle: Worker = {
       settings,

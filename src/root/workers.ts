@@ -7,7 +7,7 @@ import type { ChannelSender } from '../notify/sender.js';
 import type { PollingHealth } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import { createDigestWorker } from '../queue/digest-worker.js';
-import { beatOf, startHeartbeat } from '../queue/heartbeat.js';
+import { beatOf, type Heartbeat, startHeartbeat } from '../queue/heartbeat.js';
 import { createMaintenanceWorker } from '../queue/maintenance.js';
 import { createMarketWorker } from '../queue/market-worker.js';
 import { pollPausedKey } from '../queue/names.js';
@@ -231,7 +231,7 @@ export async function runWorkers(
   settings: Settings,
   releasers: Releasers,
   parts: { workers: Workers; storage: Storage; mode: WorkerParts['mode'] },
-): Promise<void> {
+): Promise<Heartbeat> {
   const { workers } = parts;
   for (const worker of workers.all) void worker.run();
   const heartbeat = await startHeartbeat({
@@ -241,4 +241,5 @@ export async function runWorkers(
     beating: () => workers.poll.isRunning(),
   });
   releasers.add('heartbeat', () => heartbeat.stop());
+  return heartbeat;
 }

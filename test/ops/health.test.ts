@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PollingHealth, WorkersHealth } from '../../src/ops/health.js';
 import { connectRedis } from '../../src/queue/connection.js';
-import { beatOf, startHeartbeat } from '../../src/queue/heartbeat.js';
+import { beatOf, readWorkers, startHeartbeat } from '../../src/queue/heartbeat.js';
 import { workersKey } from '../../src/queue/names.js';
 import { startUpkeep } from '../../src/queue/upkeep.js';
 import { captureLog, REDIS_URL, uniquePrefix, waitFor } from '../helpers/index.js';
@@ -61,7 +61,13 @@ describe('PollingHealth readiness', () => {
     const redis = await connectRedis(REDIS_URL);
     const prefix = uniquePrefix();
     let reasserted = 0;
-    // An hour between ticks: only the probe can have put the schedules back within this test.
+    // An hour between ticks and between beats: only the probe can have put things back within this test.
+    const heartbeat = await startHeartbeat({
+      redis,
+      prefix,
+      beat: { ...beatOf('h:1', 'service'), everyMs: 3_600_000 },
+      beating: () => true,
+    });
     const upkeep = await startUpkeep({
       redis,
       prefix,
@@ -70,6 +76,7 @@ describe('PollingHealth readiness', () => {
       reassert: async () => {
         reasserted += 1;
       },
+      onRestored: () => void heartbeat.beat(),
     });
     try {
       const c = clock();
@@ -82,14 +89,16 @@ describe('PollingHealth readiness', () => {
       health.watchSchedules({ present: () => upkeep.present(), restore: () => void upkeep.check() });
       expect(await health.readiness()).toEqual({ ok: true });
 
-      // What a FLUSHALL does to this worker's keys.
-      await redis.del(`${prefix}:upkeep`);
+      // What a FLUSHALL does to this worker's keys: the heartbeat goes with the schedules, and comes back
+      // with them, not at the next beat.
+      await redis.del(`${prefix}:upkeep`, workersKey(prefix));
       expect(await health.readiness()).toEqual({
         ok: false,
         reason: expect.stringMatching(/^not scheduled: Redis lost the poll schedules .*putting them back$/),
       });
       await waitFor(async () => (await health.readiness()).ok, 5_000);
       expect(reasserted).toBe(1);
+      await waitFor(async () => (await readWorkers(redis, prefix)).some((w) => w.id === 'h:1'), 5_000);
 
       // Lost again at once: said, but put back by the probes at most every 10 s (a restore that keeps
       // failing is not rerun at every probe).
@@ -105,6 +114,7 @@ describe('PollingHealth readiness', () => {
       expect((await health.readiness()).reason).toMatch(/^paused: /);
     } finally {
       upkeep.stop();
+      await heartbeat.stop();
       await redis.quit();
     }
   });

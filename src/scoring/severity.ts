@@ -52,9 +52,21 @@ function reasonWords(words: readonly string[]): string[] {
 }
 
 /** One factor per topic of the review with a weight: "mentions billing: charged twice, refund". */
+/** Each taxonomy's weights by topic name, made once: every new low review is scored. */
+const WEIGHTS = new WeakMap<ScoringRules['topics'], ReadonlyMap<string, number>>();
+
+function weightsOf(taxonomy: ScoringRules['topics']): ReadonlyMap<string, number> {
+  let weights = WEIGHTS.get(taxonomy);
+  if (weights === undefined) {
+    weights = new Map(taxonomy.topics.map((t) => [t.name, t.weight]));
+    WEIGHTS.set(taxonomy, weights);
+  }
+  return weights;
+}
+
 function topicFactors(input: ScoreInput, rules: ScoringRules): Factor[] {
   const factors: Factor[] = [];
-  const weights = new Map(rules.topics.topics.map((t) => [t.name, t.weight]));
+  const weights = weightsOf(rules.topics);
   for (const topic of reviewTopicsOf(input, rules.topics)) {
     const weight = weights.get(topic.name) ?? 0;
     if (weight <= 0) continue;

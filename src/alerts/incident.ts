@@ -13,6 +13,11 @@ export interface LowReviewSeen {
   isNew: boolean;
 }
 
+/** Whether the app's last incident alert, at `lastIncidentAt`, is within the window and keeps a new one quiet. */
+export function incidentQuiet(lastIncidentAt: Date | undefined, rule: IncidentRule, now: Date): boolean {
+  return lastIncidentAt !== undefined && lastIncidentAt.getTime() >= now.getTime() - rule.windowMs;
+}
+
 /**
  * Several low reviews of one app within the window are a possible incident. Raised once per burst: not
  * again while an earlier incident alert of the app is within the window, and only by a poll that brought
@@ -24,9 +29,9 @@ export function detectIncident<T extends LowReviewSeen>(
   rule: IncidentRule,
   now: Date,
 ): { reviews: T[]; priority: Priority } | undefined {
+  if (incidentQuiet(lastIncidentAt, rule, now)) return undefined;
   const since = now.getTime() - rule.windowMs;
   const inWindow = lowReviews.filter((r) => r.firstSeenAt.getTime() >= since);
   if (inWindow.length < rule.count || !inWindow.some((r) => r.isNew)) return undefined;
-  if (lastIncidentAt && lastIncidentAt.getTime() >= since) return undefined;
   return { reviews: inWindow, priority: inWindow.length >= rule.count * 2 ? 'critical' : 'high' };
 }

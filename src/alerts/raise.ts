@@ -11,7 +11,7 @@ import type { ReviewRow } from '../store/schema.js';
 import { summarizeBurst, topicNamesOf } from '../topics/index.js';
 import { pick } from '../util/pick.js';
 import { alertedShare, type DropDelivery, dropDelivery, stateAfter } from './drop-delivery.js';
-import { detectIncident, type IncidentRule } from './incident.js';
+import { detectIncident, type IncidentRule, incidentQuiet } from './incident.js';
 import { messagesOf, type OutboxMessage } from './messages.js';
 import { type DropState, evaluateRating, type StarCounts } from './rating-drop.js';
 import { routeAlert } from './route.js';
@@ -373,7 +373,7 @@ function incidentAlert(
   // Most polls with a low review make no incident: the two rules that say so without reading a review (an
   // incident within the window, too few low reviews, counted by id) spare the look-back its rows and their
   // topics' JSON. detectIncident applies both again, with the rest.
-  if (lastIncidentAt && lastIncidentAt.getTime() >= since.getTime()) return undefined;
+  if (incidentQuiet(lastIncidentAt, policy.incident, findings.at)) return undefined;
   const { count } = policy.incident;
   if (countLowReviewsSince(db, findings.handle, since, policy.maxRating, count) < count) return undefined;
   const fresh = new Set(findings.newReviews.map((r) => r.id));

@@ -86,11 +86,10 @@ export class PollingHealth {
    */
   async readiness(): Promise<PollingVerdict> {
     const watch = this.#schedules;
-    const present = watch ? await withTimeout(watch.present(), SCHEDULES_TIMEOUT_MS).catch(() => true) : true;
-    if (!present) {
+    if (watch && !(await withTimeout(watch.present(), SCHEDULES_TIMEOUT_MS).catch(() => true))) {
       if (this.#now() - this.#restoredAt >= RESTORE_EVERY_MS) {
         this.#restoredAt = this.#now();
-        watch?.restore();
+        watch.restore();
       }
       return {
         ok: false,

@@ -51,24 +51,15 @@ function reasonWords(words: readonly string[]): string[] {
   return [...new Set(words.map((w) => w.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'")))];
 }
 
-/** One factor per topic of the review with a weight: "mentions billing: charged twice, refund". */
-/** Each taxonomy's weights by topic name, made once: every new low review is scored. */
-const WEIGHTS = new WeakMap<ScoringRules['topics'], ReadonlyMap<string, number>>();
-
-function weightsOf(taxonomy: ScoringRules['topics']): ReadonlyMap<string, number> {
-  let weights = WEIGHTS.get(taxonomy);
-  if (weights === undefined) {
-    weights = new Map(taxonomy.topics.map((t) => [t.name, t.weight]));
-    WEIGHTS.set(taxonomy, weights);
-  }
-  return weights;
-}
-
+/**
+ * One factor per topic of the review with a weight: "mentions billing: charged twice, refund". Its weight is
+ * found among the taxonomy's few topics, not through a map made for each review scored.
+ */
 function topicFactors(input: ScoreInput, rules: ScoringRules): Factor[] {
   const factors: Factor[] = [];
-  const weights = weightsOf(rules.topics);
+  const { topics } = rules.topics;
   for (const topic of reviewTopicsOf(input, rules.topics)) {
-    const weight = weights.get(topic.name) ?? 0;
+    const weight = topics.find((t) => t.name === topic.name)?.weight ?? 0;
     if (weight <= 0) continue;
     const words = reasonWords(topic.words);
     const listed = words.slice(0, MAX_WORDS_LISTED).join(', ');

@@ -10,6 +10,7 @@ import {
   POLL_QUEUE,
   type PollJobData,
 } from '../queue/names.js';
+import { claimPrefix } from '../queue/prefix-claim.js';
 import { RECONCILE_QUEUE, type ReconcileJobData } from '../queue/reconcile-worker.js';
 import type { Settings } from '../settings.js';
 import type { Releasers } from '../util/releasers.js';
@@ -41,6 +42,11 @@ export async function openQueues(
 ): Promise<Queues> {
   const { redis: connection, reportError } = parts.storage;
   const prefix = settings.queuePrefix;
+  if (parts.privateQueues) {
+    // Before anything of the prefix's is removed: another process's keys are not this one's to wipe.
+    const claim = await claimPrefix(connection, prefix);
+    releasers.add('queue prefix claim', () => claim.release());
+  }
   const service = parts.mode === 'service';
   const open = <Data>(name: string) => new Queue<Data>(name, { connection, prefix });
   const queues: Omit<Queues, 'all'> = {

@@ -29,6 +29,8 @@ const { values } = parseArgs({
     topics: { type: 'string', default: 'on' },
     // With topics on: a CPU profile of each cycle, and topics' own functions' share of the poller's busy time.
     attribute: { type: 'boolean', default: false },
+    // Where the figures' JSON goes; by default a new file in bench/results/ (bench/topics-cost.ts names one).
+    out: { type: 'string' },
   },
 });
 const TOPICS_ON = values.topics !== 'off';
@@ -382,4 +384,4 @@ if (storing.length > 0) {
 const report = lines.join('\n');
 process.stdout.write(`${report}\n`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/poll-${Date.now()}.json`, JSON.stringify(all, null, 2));
+writeFileSync(values.out ?? `bench/results/poll-${Date.now()}.json`, JSON.stringify(all, null, 2));

@@ -1,0 +1,102 @@
+/**
+ * What topics add to a poll cycle's CPU, issue 24's ingest goal (at most 10%): `--pairs` pairs of
+ * `bench/poll.ts --topics on` and `--topics off`, the two of a pair started together so that they share
+ * the machine's state, which of them starts first alternating from pair to pair. Each pair gives the
+ * difference of the CPU an app costs the poller's process in the cycle storing ten reviews an app (the
+ * baseline) and in the one storing five new each; the report is their mean, its standard error and the
+ * range. A single pair varies by ±10 points on a 2-core machine (bench/README.md, "Stored topics"): only
+ * the mean of many says anything.
+ *
+ *   npx tsx bench/topics-cost.ts [--pairs 10] [--apps 1000]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { pairs: { type: 'string', default: '10' }, apps: { type: 'string', default: '1000' } },
+});
+const PAIRS = Number(values.pairs);
+const APPS = Number(values.apps);
+const CYCLES = {
+  baseline: 'baseline cycle (1 page each)',
+  fiveNew: 'poll cycle, 5 new each',
+} as const;
+type Cycle = keyof typeof CYCLES;
+
+interface Figure {
+  phase: string;
+  cpuMsPerApp: number;
+}
+
+/** One `bench/poll.ts` run; resolves with its figures, or rejects with the end of what it printed. */
+function pollBench(topics: 'on' | 'off', out: string): Promise<Figure[]> {
+  const args = ['--import', 'tsx', 'bench/poll.ts', '--apps', String(APPS), '--rounds', '3'];
+  const child = spawn(process.execPath, [...args, '--topics', topics, '--out', out], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      if (code === 0) resolve(JSON.parse(readFileSync(out, 'utf8')) as Figure[]);
+      else reject(new Error(`bench/poll.ts --topics ${topics} exited with ${code}:\n${stderr}`));
+    });
+  });
+}
+
+function cpuOf(figures: readonly Figure[], cycle: Cycle): number {
+  const figure = figures.find((f) => f.phase === CYCLES[cycle]);
+  if (figure === undefined) throw new Error(`bench/poll.ts reported no "${CYCLES[cycle]}"`);
+  return figure.cpuMsPerApp;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'reviewwatch-topics-cost-'));
+const differences: Record<Cycle, number[]> = { baseline: [], fiveNew: [] };
+const rows: string[] = [];
+try {
+  for (let pair = 1; pair <= PAIRS; pair += 1) {
+    const order: Array<'on' | 'off'> = pair % 2 === 1 ? ['on', 'off'] : ['off', 'on'];
+    const runs = new Map<'on' | 'off', Promise<Figure[]>>();
+    for (const topics of order) {
+      runs.set(topics, pollBench(topics, join(dir, `${pair}-${topics}.json`)));
+      // Apart enough that their simulators do not race for the same port search.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const on = await (runs.get('on') as Promise<Figure[]>);
+    const off = await (runs.get('off') as Promise<Figure[]>);
+    const cells = (['baseline', 'fiveNew'] as const).map((cycle) => {
+      const difference = (100 * cpuOf(on, cycle)) / cpuOf(off, cycle) - 100;
+      differences[cycle].push(difference);
+      return `${cpuOf(on, cycle).toFixed(3)} / ${cpuOf(off, cycle).toFixed(3)} (${difference >= 0 ? '+' : ''}${difference.toFixed(1)}%)`;
+    });
+    rows.push(`| ${pair} | ${order[0]} | ${cells.join(' | ')} |`);
+    process.stderr.write(`pair ${pair} of ${PAIRS}: ${cells.join(', ')}\n`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function summary(list: readonly number[]): string {
+  const mean = list.reduce((a, b) => a + b, 0) / list.length;
+  const variance = list.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, list.length - 1);
+  const error = Math.sqrt(variance / list.length);
+  const sign = mean >= 0 ? '+' : '';
+  return `**${sign}${mean.toFixed(1)}%** ± ${error.toFixed(1)} (${Math.min(...list).toFixed(1)} to ${Math.max(...list).toFixed(1)})`;
+}
+
+const report = [
+  `${PAIRS} pairs at ${APPS} apps, Node ${process.version}, ${new Date().toISOString()}: CPU ms per app, on / off`,
+  '',
+  '| pair | started first | baseline (10 reviews an app) | poll cycle, 5 new each |',
+  '| ---: | --- | --- | --- |',
+  ...rows,
+  `| mean ± standard error (range) | | ${summary(differences.baseline)} | ${summary(differences.fiveNew)} |`,
+].join('\n');
+process.stdout.write(`${report}\n`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/topics-cost-${Date.now()}.json`, JSON.stringify({ APPS, differences }, null, 2));

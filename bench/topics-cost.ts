@@ -67,8 +67,12 @@ try {
       // Apart enough that their simulators do not race for the same port search.
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    const on = await (runs.get('on') as Promise<Figure[]>);
-    const off = await (runs.get('off') as Promise<Figure[]>);
+    // Both settle before either's failure is reported: no run is left behind writing into `dir`.
+    const [onRun, offRun] = await Promise.allSettled([runs.get('on'), runs.get('off')]);
+    if (onRun.status === 'rejected') throw onRun.reason;
+    if (offRun.status === 'rejected') throw offRun.reason;
+    const on = onRun.value as Figure[];
+    const off = offRun.value as Figure[];
     const cells = (['baseline', 'fiveNew'] as const).map((cycle) => {
       const difference = (100 * cpuOf(on, cycle)) / cpuOf(off, cycle) - 100;
       differences[cycle].push(difference);

@@ -64,7 +64,7 @@ try {
     const runs = new Map<'on' | 'off', Promise<Figure[]>>();
     for (const topics of order) {
       runs.set(topics, pollBench(topics, join(dir, `${pair}-${topics}.json`)));
-      // Apart enough that their simulators do not race for the same port search.
+      // Apart, so that their simulators do not both take the port freePort() found free at one moment.
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     // Both settle before either's failure is reported: no run is left behind writing into `dir`.

@@ -22,3 +22,16 @@ export class DeliveryError extends ReviewwatchError {
     this.retryAfterMs = options.retryAfterMs;
   }
 }
+
+/**
+ * A webhook that answered with a redirect (3xx), which no channel follows: the message, whose URL is its
+ * secret, would go to an address the config does not name. Retrying cannot help, so it fails for good,
+ * naming neither URL (the Location may carry a token as well).
+ */
+export function redirectRefused(channel: string, answered: string): DeliveryError {
+  return new DeliveryError(
+    channel,
+    `${answered}, a redirect, which is not followed: put the address it redirects to in the channel's config, then \`reviewwatch notify retry\``,
+    { permanent: true },
+  );
+}

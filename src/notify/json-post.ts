@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError, redirectRefused } from './errors.js';
 import type { Transport } from './sender.js';
 
 /** What a chat service answered: its status, headers and (short) body. */
@@ -11,8 +11,8 @@ export interface JsonAnswer {
 
 /**
  * POSTs JSON to a webhook whose URL is its secret (Teams' `sig=`, Discord's token): a failure to reach
- * it names the channel, the service and the network error's code, never the URL. Redirects are refused,
- * so the message cannot be sent on to somewhere else.
+ * it names the channel, the service and the network error's code, never the URL. A redirect is answered
+ * as it is, not followed, so the message cannot be sent on to somewhere else (ChatWebhook refuses it).
  */
 export async function postJson(
   channel: string,
@@ -28,7 +28,7 @@ export async function postJson(
       headers: { 'content-type': 'application/json', 'user-agent': 'reviewwatch' },
       body: JSON.stringify(payload),
       signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
+      redirect: 'manual',
     });
   } catch (err) {
     if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
@@ -80,11 +80,14 @@ export abstract class ChatWebhook<M> implements Transport<M> {
   }
 
   /**
-   * The error for an answer that is not a 2xx: retried after the service's wait when it asks for one,
-   * permanent for any other 4xx (the message or the webhook is wrong), else retried as transient.
+   * The error for an answer that is not a 2xx: permanent for a redirect, retried after the service's wait
+   * when it asks for one, permanent for any other 4xx (the message or the webhook is wrong), else retried
+   * as transient.
    */
   #refusal(answer: JsonAnswer): DeliveryError {
     const { status } = answer;
+    if (status >= 300 && status < 400)
+      return redirectRefused(this.name, `${this.service} answered HTTP ${status}`);
     const what = `${this.service} answered HTTP ${status}${this.reason(answer.body)}`;
     const wait = this.retryWait(answer);
     if (wait !== undefined) return new DeliveryError(this.name, what, { retryAfterMs: wait });

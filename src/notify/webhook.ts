@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import type { WebhookEvent } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError, redirectRefused } from './errors.js';
 import type { PostMeta, Transport } from './sender.js';
 
 /** Answers that may go through later: a timeout, too early, rate limited, or the receiver's trouble. */
@@ -77,7 +77,8 @@ export class WebhookSender implements Transport<WebhookEvent> {
         },
         body,
         signal: AbortSignal.timeout(this.#timeoutMs),
-        redirect: 'error',
+        // A 3xx comes back as it is, for #refused to name: 'error' would make it a nameless "fetch failed".
+        redirect: 'manual',
       });
     } catch (err) {
       throw this.#unreachable(err);
@@ -91,6 +92,7 @@ export class WebhookSender implements Transport<WebhookEvent> {
   #refused(response: Response): DeliveryError {
     const { status } = response;
     const what = `the webhook receiver answered HTTP ${status}`;
+    if (status >= 300 && status < 400) return redirectRefused(this.name, what);
     const wait = parseRetryAfter(response.headers.get('retry-after'));
     if (RETRYABLE.has(status) || (status === 503 && wait !== undefined))
       return new DeliveryError(this.name, what, { retryAfterMs: wait ?? DEFAULT_WAIT_MS });

@@ -15,13 +15,16 @@ export interface ReceivedCall {
 export interface WebhookReceiver {
   url: string;
   calls: ReceivedCall[];
-  respond(...responses: Array<{ status: number; retryAfter?: string }>): void;
+  respond(...responses: Response[]): void;
   close(): Promise<void>;
 }
 
+/** An answer to queue: its status, and a Retry-After or a Location to send with it. */
+type Response = { status: number; retryAfter?: string; location?: string };
+
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const calls: ReceivedCall[] = [];
-  const queue: Array<{ status: number; retryAfter?: string }> = [];
+  const queue: Response[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +32,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const raw = Buffer.concat(chunks).toString('utf8');
       calls.push({ headers: req.headers, raw, body: JSON.parse(raw || '{}') });
       const next = queue.shift() ?? { status: 204 };
-      res.writeHead(next.status, next.retryAfter === undefined ? {} : { 'retry-after': next.retryAfter });
+      res.writeHead(next.status, {
+        ...(next.retryAfter === undefined ? {} : { 'retry-after': next.retryAfter }),
+        ...(next.location === undefined ? {} : { location: next.location }),
+      });
       res.end();
     });
   });

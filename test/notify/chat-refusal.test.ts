@@ -87,4 +87,24 @@ describe('what a chat webhook makes of a refusal', () => {
       retryAfterMs: undefined,
     });
   });
+
+  it('Teams and Discord: fail for good on a redirect, send nothing where it points, name neither address', async () => {
+    const elsewhere = await startChatReceiver();
+    try {
+      for (const sender of [new TeamsSender('chat', receiver.url), new DiscordSender('chat', receiver.url)]) {
+        const refusal = await refusalOf(sender, receiver, {
+          status: 308,
+          headers: { location: elsewhere.url },
+        });
+        expect(refusal).toMatchObject({ permanent: true, retryAfterMs: undefined });
+        expect(refusal.message).toMatch(
+          /^channel "chat": (the Teams workflow|Discord) answered HTTP 308, a redirect, which is not followed: put the address it redirects to in the channel's config, then `reviewwatch notify retry`$/,
+        );
+        expect(refusal.message).not.toContain('127.0.0.1');
+      }
+      expect(elsewhere.calls).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

@@ -200,6 +200,26 @@ describe('the webhook channel', () => {
       }
     });
 
+    it('fails for good on a redirect, sends nothing where it points, and names neither address', async () => {
+      const id = oneDelivery();
+      const elsewhere = await startWebhookReceiver();
+      try {
+        receiver.respond({ status: 307, location: elsewhere.url });
+        const log = captureLog();
+        const outcome = await deliver(deps(log), { deliveryIds: [id] }, attempt(1));
+        expect(outcome).toMatchObject({ status: 'failed', final: true });
+        const state = deliveryStates(store.db, [id])[0];
+        expect(state?.status).toBe('failed');
+        expect(state?.lastError).toBe(
+          'channel "hooks": the webhook receiver answered HTTP 307, a redirect, which is not followed: put the address it redirects to in the channel\'s config, then `reviewwatch notify retry`',
+        );
+        expect(log.text()).not.toContain('127.0.0.1');
+        expect(elsewhere.calls).toHaveLength(0);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
     it('says the receiver is unreachable without naming its URL', async () => {
       const id = oneDelivery();
       const gone = await startWebhookReceiver();

@@ -2,7 +2,7 @@ import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webho
 import { errorMessage } from '../errors.js';
 import type { SlackMessage } from '../render/index.js';
 import { parseRetryAfter } from '../util/http.js';
-import { DeliveryError } from './errors.js';
+import { DeliveryError, redirectRefused } from './errors.js';
 import type { Transport } from './sender.js';
 
 /** Statuses that mean the webhook itself is gone or refused: retrying the same message cannot help. */
@@ -10,7 +10,8 @@ const PERMANENT = new Set([400, 401, 403, 404, 410]);
 
 /**
  * A Slack incoming webhook. @slack/webhook's error for a 429 carries no headers, so the fetch it uses is
- * wrapped to read Retry-After on the way through.
+ * wrapped to read Retry-After on the way through. The wrapper also takes a redirect as it is, rather than
+ * as the library's nameless "fetch failed", so that #failure can say what it was (no channel follows one).
  */
 export class SlackSender implements Transport<SlackMessage> {
   readonly name: string;
@@ -22,7 +23,7 @@ export class SlackSender implements Transport<SlackMessage> {
     this.#webhook = new IncomingWebhook(webhookUrl, {
       timeout: options.timeoutMs ?? 10_000,
       fetch: async (url, init) => {
-        const response = await fetch(url, init);
+        const response = await fetch(url, { ...init, redirect: 'manual' });
         this.#retryAfterMs =
           response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
         return response;
@@ -42,6 +43,7 @@ export class SlackSender implements Transport<SlackMessage> {
     const status = (err as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number') {
       const body = String((err as { body?: unknown }).body ?? '').slice(0, 100);
+      if (status >= 300 && status < 400) return redirectRefused(this.name, `Slack answered HTTP ${status}`);
       const what = `Slack answered HTTP ${status}${body ? ` (${body})` : ''}`;
       if (status === 429)
         return new DeliveryError(this.name, what, { retryAfterMs: this.#retryAfterMs ?? 1_000 });

@@ -1,4 +1,5 @@
 import { errorMessage } from '../errors.js';
+import { isRedirect } from '../util/http.js';
 import { DeliveryError, redirectRefused } from './errors.js';
 import type { Transport } from './sender.js';
 
@@ -86,8 +87,7 @@ export abstract class ChatWebhook<M> implements Transport<M> {
    */
   #refusal(answer: JsonAnswer): DeliveryError {
     const { status } = answer;
-    if (status >= 300 && status < 400)
-      return redirectRefused(this.name, `${this.service} answered HTTP ${status}`);
+    if (isRedirect(status)) return redirectRefused(this.name, `${this.service} answered HTTP ${status}`);
     const what = `${this.service} answered HTTP ${status}${this.reason(answer.body)}`;
     const wait = this.retryWait(answer);
     if (wait !== undefined) return new DeliveryError(this.name, what, { retryAfterMs: wait });

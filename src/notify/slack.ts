@@ -1,7 +1,7 @@
 import { IncomingWebhook, type IncomingWebhookSendArguments } from '@slack/webhook';
 import { errorMessage } from '../errors.js';
 import type { SlackMessage } from '../render/index.js';
-import { parseRetryAfter } from '../util/http.js';
+import { isRedirect, parseRetryAfter } from '../util/http.js';
 import { DeliveryError, redirectRefused } from './errors.js';
 import type { Transport } from './sender.js';
 
@@ -43,7 +43,7 @@ export class SlackSender implements Transport<SlackMessage> {
     const status = (err as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number') {
       const body = String((err as { body?: unknown }).body ?? '').slice(0, 100);
-      if (status >= 300 && status < 400) return redirectRefused(this.name, `Slack answered HTTP ${status}`);
+      if (isRedirect(status)) return redirectRefused(this.name, `Slack answered HTTP ${status}`);
       const what = `Slack answered HTTP ${status}${body ? ` (${body})` : ''}`;
       if (status === 429)
         return new DeliveryError(this.name, what, { retryAfterMs: this.#retryAfterMs ?? 1_000 });

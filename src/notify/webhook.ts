@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import type { WebhookEvent } from '../render/index.js';
-import { parseRetryAfter } from '../util/http.js';
+import { isRedirect, parseRetryAfter } from '../util/http.js';
 import { DeliveryError, redirectRefused } from './errors.js';
 import type { PostMeta, Transport } from './sender.js';
 
@@ -92,7 +92,7 @@ export class WebhookSender implements Transport<WebhookEvent> {
   #refused(response: Response): DeliveryError {
     const { status } = response;
     const what = `the webhook receiver answered HTTP ${status}`;
-    if (status >= 300 && status < 400) return redirectRefused(this.name, what);
+    if (isRedirect(status)) return redirectRefused(this.name, what);
     const wait = parseRetryAfter(response.headers.get('retry-after'));
     if (RETRYABLE.has(status) || (status === 503 && wait !== undefined))
       return new DeliveryError(this.name, what, { retryAfterMs: wait ?? DEFAULT_WAIT_MS });

@@ -18,3 +18,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 export function retryAfterCapNote(waitMs: number): string {
   return waitMs >= MAX_RETRY_AFTER_MS ? ' (Retry-After is waited 5 minutes at most)' : '';
 }
+
+/** A 3xx: a redirect, which no channel follows (notify/errors.ts, `redirectRefused`). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DeliveryError } from '../../src/notify/errors.js';
 
 /** One answer the receiver gives: a status, headers and a body (JSON when an object). */
 export interface ChatAnswer {
@@ -67,4 +68,20 @@ export async function startChatReceiver(ok: ChatAnswer = { status: 204 }): Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/** What a sender made of an answer: the error's message, whether it is final, and the wait it asks. */
+export async function refusalOf(
+  sender: { post(message: never): Promise<void> },
+  receiver: ChatReceiver,
+  answer: ChatAnswer,
+): Promise<{ message: string; permanent: boolean; retryAfterMs: number | undefined }> {
+  receiver.respond(answer);
+  // The receiver answers whatever is posted: the message's content plays no part.
+  const err = await sender.post({} as never).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof DeliveryError)) throw new Error(`expected a DeliveryError, got ${String(err)}`);
+  return { message: err.message, permanent: err.permanent, retryAfterMs: err.retryAfterMs };
 }

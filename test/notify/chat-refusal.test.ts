@@ -1,24 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordSender } from '../../src/notify/discord.js';
-import { DeliveryError } from '../../src/notify/errors.js';
 import { TeamsSender } from '../../src/notify/teams.js';
-import { type ChatAnswer, type ChatReceiver, startChatReceiver } from '../helpers/chat-receiver.js';
-
-/** What a sender made of an answer: the error's message, whether it is final, and the wait it asks. */
-async function refusalOf(
-  sender: DiscordSender | TeamsSender,
-  receiver: ChatReceiver,
-  answer: ChatAnswer,
-): Promise<{ message: string; permanent: boolean; retryAfterMs: number | undefined }> {
-  receiver.respond(answer);
-  // The receiver answers whatever is posted: the message's content plays no part.
-  const err = await sender.post({} as never).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof DeliveryError)) throw new Error(`expected a DeliveryError, got ${String(err)}`);
-  return { message: err.message, permanent: err.permanent, retryAfterMs: err.retryAfterMs };
-}
+import { type ChatReceiver, refusalOf, startChatReceiver } from '../helpers/chat-receiver.js';
 
 // One rule (ChatWebhook's) turns every refused answer into an error; each service fills in its reason,
 // its wait and its hint. These pin what each says, answer by answer.

@@ -1,12 +1,13 @@
 /**
  * How many reviews an app has in each of consecutive periods, in all and per topic with their stars:
  * exactly what counting its reviews gives, read mostly from per-day counts. A day no period's edge cuts
- * through lies in one period whole, and its counts come from review_day_counts and topic_day_counts
- * (drizzle/0020_day_counts.sql); a day an edge cuts through (a page's periods end now, weeks in a time
+ * through lies in one period whole, and its counts come from review_day_counts, whose rows hold the built-in
+ * topics' counts too, and topic_day_counts (drizzle/0020_day_counts.sql, 0024_topic_counts_in_day_row.sql); a day an edge cuts through (a page's periods end now, weeks in a time
  * zone at its midnight) is counted from the reviews and their `topics` column themselves. A trend over nine
  * periods of 90 days sums about 900 days of counts per app in SQL and reads the reviews of ten days,
  * instead of two years of reviews (bench/README.md, Stored topics).
  */
+import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
@@ -45,19 +46,27 @@ function periodIndex(bounds: readonly number[], at: number): number {
   return low;
 }
 
+/** The day rows' topic columns, summed per period: `billing_reviews` as `billing_reviews`. */
+const TOPIC_COLUMNS = DAY_ROW_TOPICS.map(dayRowColumns);
+const TOPIC_SUMS = TOPIC_COLUMNS.flatMap((c) => [c.reviews, c.stars])
+  .map((c) => `, sum(d.${c}) as ${c}`)
+  .join('');
+
 const statements = preparedOnce((db: StoreDb) => {
   const client = db.$client;
   return {
     /**
-     * Per period ([index, first day, end day] triples, JSON) its reviews (topic null) and each topic's
-     * reviews and stars, summed over its days: one key range search per period and table.
+     * Per period ([index, first day, end day] triples, JSON) its reviews and each built-in topic's reviews
+     * and stars, summed over its days: one key range search per period.
      */
-    sums: client.prepare<[string, string, string, string], { p: number; topic: string | null } & TopicCount>(
-      `select c.value ->> 0 as p, null as topic, sum(d.reviews) as reviews, sum(d.stars) as stars
+    daySums: client.prepare<[string, string], { p: number; reviews: number } & Record<string, number>>(
+      `select c.value ->> 0 as p, sum(d.reviews) as reviews${TOPIC_SUMS}
        from json_each(?) c cross join review_day_counts d
-       where d.app_handle = ? and d.day >= c.value ->> 1 and d.day < c.value ->> 2 group by p
-       union all
-       select c.value ->> 0 as p, d.topic as topic, sum(d.reviews) as reviews, sum(d.stars) as stars
+       where d.app_handle = ? and d.day >= c.value ->> 1 and d.day < c.value ->> 2 group by p`,
+    ),
+    /** The same for the topics outside the day rows (custom ones), a row per period and topic. */
+    topicSums: client.prepare<[string, string], { p: number; topic: string } & TopicCount>(
+      `select c.value ->> 0 as p, d.topic as topic, sum(d.reviews) as reviews, sum(d.stars) as stars
        from json_each(?) c cross join topic_day_counts d
        where d.app_handle = ? and d.day >= c.value ->> 1 and d.day < c.value ->> 2 group by p, d.topic`,
     ),
@@ -130,11 +139,17 @@ export function periodCounts(db: StoreDb, app: string, bounds: readonly number[]
     (_, i) => [-Math.floor(-(bounds[i] as number) / DAY_MS), dayOf(bounds[i + 1] as number)] as const,
   );
   const days = JSON.stringify(whole.flatMap(([first, end], i) => (first < end ? [[i, first, end]] : [])));
-  for (const row of sql.sums.all(days, app, days, app)) {
+  for (const row of sql.daySums.all(days, app)) {
     const period = periods[row.p] as PeriodCounts;
-    if (row.topic === null) period.reviews += row.reviews;
-    else add(period, row.topic, row.reviews, row.stars);
+    period.reviews += row.reviews;
+    DAY_ROW_TOPICS.forEach((topic, i) => {
+      const columns = TOPIC_COLUMNS[i] as { reviews: string; stars: string };
+      const reviews = row[columns.reviews] ?? 0;
+      if (reviews > 0) add(period, topic, reviews, row[columns.stars] ?? 0);
+    });
   }
+  for (const row of sql.topicSums.all(days, app))
+    add(periods[row.p] as PeriodCounts, row.topic, row.reviews, row.stars);
   const ranges = cutRanges(bounds, whole);
   if (ranges.length === 0) return periods;
   const seen = new Set<number>();

@@ -1,55 +1,162 @@
 /**
- * What a newly inserted review adds beside its row: its day in review_day_counts and, per topic of its
- * `topics` column, in topic_day_counts (drizzle/0020_day_counts.sql, 0023_topic_counts_from_column.sql).
- * Written once per insert, by two set-based statements over the new rows, not by a trigger per row,
- * which cost more (drizzle/0022_ingest_topic_rows.sql, bench/README.md "Stored topics"). Edits,
- * refreshes, the backfill and deletes keep both tables in step through the triggers on `reviews`.
+ * What newly inserted reviews add beside their rows: their days in review_day_counts, with the built-in
+ * topics in that row's columns, and their other topics in topic_day_counts (drizzle/0020_day_counts.sql,
+ * 0023_topic_counts_from_column.sql, 0024_topic_counts_in_day_row.sql). Counted in JS from the rows the
+ * insert has in hand, one upsert per app and day (and per custom topic): a poll's new reviews are mostly of
+ * one day, and the set-based statements over the new rows this replaces decoded each review's topics JSON in
+ * SQL, which cost more than the rest of the count (bench/README.md, "Stored topics"). Not a trigger per row,
+ * which cost more still (drizzle/0022_ingest_topic_rows.sql). Edits, refreshes, the backfill and deletes
+ * keep both tables in step through the triggers on `reviews`.
  */
+import type Database from 'better-sqlite3';
+import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
-/** A review's date as the inbox dates it, as its UTC day from 1970-01-01, floored for earlier dates too. */
-const DAY = (at: string) => `((${at}) / 86400000) - ((${at}) % 86400000 < 0)`;
-const AT = 'coalesce(r.created_at, r.first_seen_at)';
+const DAY_MS = 86_400_000;
+/** A day-row topic's bit in a day's mask of topics: billing 1, bugs 2, performance 4 … */
+const TOPIC_BIT: ReadonlyMap<string, number> = new Map(DAY_ROW_TOPICS.map((topic, i) => [topic, i]));
+
+/** A review as the counts see it. */
+export interface CountedReview {
+  appHandle: string;
+  /** Its date as the inbox dates it, coalesce(created_at, first_seen_at), in epoch ms. */
+  at: number;
+  rating: number;
+  topics: ReadonlyArray<{ name: string }>;
+}
+
+type Statement = Database.Statement<[string, number, ...number[]]>;
+
+/**
+ * The upsert of a day's counts naming the columns of the topics in `mask` alone: a day's reviews mostly
+ * hold a few topics, and binding and adding the other columns' zeros would cost each insert more.
+ */
+function dayUpsertSql(mask: number): string {
+  const columns = ['reviews', 'stars'];
+  DAY_ROW_TOPICS.forEach((topic, i) => {
+    if (mask & (1 << i)) columns.push(...Object.values(dayRowColumns(topic)));
+  });
+  return `insert into review_day_counts(app_handle, day, ${columns.join(', ')})
+    values (?, ?${', ?'.repeat(columns.length)})
+    on conflict(app_handle, day) do update set ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+}
 
 const statements = preparedOnce((db) => {
   const client = db.$client;
+  /** By mask; at most one per combination of the built-in topics, prepared when first needed. */
+  const dayUpserts = new Map<number, Statement>();
   return {
-    // Row by row, with no GROUP BY: a row of a day already counted, in this statement too, is a conflict that
-    // adds to it, and a poll's few rows cost less that way than the temporary b-tree a GROUP BY sorts in.
-    days: client.prepare<[number, number]>(
-      `insert into review_day_counts(app_handle, day, reviews, stars)
-       select r.app_handle, ${DAY(AT)}, 1, r.rating from reviews r where r.id between ? and ?
-       on conflict(app_handle, day) do update
-         set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
-    ),
-    // Each name once per review: topicsOf gives each topic once (compile.ts refuses a name defined twice),
-    // and making sure here would decode each review's JSON a second time.
-    topicDays: client.prepare<[number, number]>(
-      `insert into topic_day_counts(app_handle, day, topic, reviews, stars)
-       select r.app_handle, ${DAY(AT)}, t.value ->> '$.name', 1, r.rating
-       from reviews r, json_each(r.topics) t
-       where r.id between ? and ? and r.topics <> '[]' and t.value ->> '$.name' is not null
+    dayUpsert(mask: number): Statement {
+      let statement = dayUpserts.get(mask);
+      if (statement === undefined) {
+        statement = client.prepare<[string, number, ...number[]]>(dayUpsertSql(mask));
+        dayUpserts.set(mask, statement);
+      }
+      return statement;
+    },
+    topicDay: client.prepare<[string, number, string, number, number]>(
+      `insert into topic_day_counts(app_handle, day, topic, reviews, stars) values (?, ?, ?, ?, ?)
        on conflict(app_handle, day, topic) do update
          set reviews = reviews + excluded.reviews, stars = stars + excluded.stars`,
+    ),
+    inserted: client.prepare<
+      [number, number],
+      { appHandle: string; at: number; rating: number; topics: string }
+    >(
+      `select app_handle as appHandle, coalesce(created_at, first_seen_at) as at, rating, topics
+       from reviews where id between ? and ?`,
     ),
   };
 });
 
-/**
- * Adds the reviews with row ids from `firstId` to `lastId` to the per-day counts, in the
- * caller's transaction. Exactly once for each: every row in the range must be one this transaction
- * inserted, and not yet added (a row added twice is counted twice). `insertNewReviews` calls it; so must
- * anything else that inserts reviews (a bulk load in a bench or a test), with the ids it inserted.
- * `withTopics: false` says none of them has a topic: only their days are counted.
- */
-export function indexNewReviews(db: StoreDb, firstId: number, lastId: number, withTopics = true): void {
-  if (lastId < firstId) return;
-  statements(db).days.run(firstId, lastId);
-  if (withTopics) indexTopics(db, firstId, lastId);
+/** One day's counts of an app. */
+interface DayCount {
+  appHandle: string;
+  day: number;
+  reviews: number;
+  stars: number;
+  /** Reviews and stars of each day-row topic, at 2 * bit and 2 * bit + 1. */
+  topics: number[];
+  /** The bits of the day-row topics counted. */
+  mask: number;
+  /** The other topics' reviews and stars, by name. */
+  others: Map<string, [number, number]>;
 }
 
-/** The reviews' topic day counts: a function of its own, which a profile can name. */
-function indexTopics(db: StoreDb, firstId: number, lastId: number): void {
-  statements(db).topicDays.run(firstId, lastId);
+/** One more review, of `rating` stars, in the pair of counters at `at`: its reviews, then their stars. */
+function add(counts: number[], at: number, rating: number): void {
+  counts[at] = (counts[at] ?? 0) + 1;
+  counts[at + 1] = (counts[at + 1] ?? 0) + rating;
+}
+
+function dayCountOf(days: Map<string, DayCount>, review: CountedReview): DayCount {
+  const day = Math.floor(review.at / DAY_MS);
+  const key = `${day} ${review.appHandle}`;
+  let count = days.get(key);
+  if (count === undefined) {
+    count = {
+      appHandle: review.appHandle,
+      day,
+      reviews: 0,
+      stars: 0,
+      topics: [],
+      mask: 0,
+      others: new Map(),
+    };
+    days.set(key, count);
+  }
+  return count;
+}
+
+/**
+ * Adds `reviews`, rows the caller's transaction has just inserted, to the per-day counts. Exactly once
+ * for each: a review added twice is counted twice. `insertNewReviews` calls it with the rows it stored.
+ * A name is counted once per review, however often its topics list it.
+ */
+export function countNewReviews(db: StoreDb, reviews: readonly CountedReview[]): void {
+  const days = new Map<string, DayCount>();
+  for (const review of reviews) {
+    const count = dayCountOf(days, review);
+    count.reviews += 1;
+    count.stars += review.rating;
+    const seen: string[] = [];
+    for (const { name } of review.topics) {
+      if (seen.includes(name)) continue;
+      seen.push(name);
+      const bit = TOPIC_BIT.get(name);
+      if (bit !== undefined) {
+        count.mask |= 1 << bit;
+        add(count.topics, 2 * bit, review.rating);
+      } else {
+        const other = count.others.get(name);
+        if (other) add(other, 0, review.rating);
+        else count.others.set(name, [1, review.rating]);
+      }
+    }
+  }
+  const sql = statements(db);
+  for (const count of days.values()) {
+    const values: number[] = [count.reviews, count.stars];
+    for (let bit = 0; bit < DAY_ROW_TOPICS.length; bit += 1) {
+      if (count.mask & (1 << bit)) values.push(count.topics[2 * bit] ?? 0, count.topics[2 * bit + 1] ?? 0);
+    }
+    sql.dayUpsert(count.mask).run(count.appHandle, count.day, ...values);
+    for (const [name, [n, stars]] of count.others)
+      sql.topicDay.run(count.appHandle, count.day, name, n, stars);
+  }
+}
+
+/**
+ * Adds the reviews with row ids from `firstId` to `lastId`, which the caller's transaction has just
+ * inserted, to the per-day counts, read back from their rows: for a bulk load (a bench, a test) that
+ * writes reviews with SQL of its own. Exactly once for each, as `countNewReviews`.
+ */
+export function indexNewReviews(db: StoreDb, firstId: number, lastId: number): void {
+  if (lastId < firstId) return;
+  const rows = statements(db).inserted.all(firstId, lastId);
+  countNewReviews(
+    db,
+    rows.map((row) => ({ ...row, topics: JSON.parse(row.topics) as Array<{ name: string }> })),
+  );
 }

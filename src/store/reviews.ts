@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FetchedReview } from '../catalog/index.js';
 import type { Db, StoreDb } from './db.js';
 import { changedColumns, type NewReview, type ReviewChange } from './review-fields.js';
-import { indexNewReviews } from './review-index.js';
+import { countNewReviews } from './review-index.js';
 import { type ReviewRow, reviewEdits, reviews } from './schema.js';
 import { type KnownReview, statements } from './statements.js';
 import { reopenIfRerated } from './triage.js';
@@ -78,11 +78,15 @@ export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): Revie
     const stored = insertReview.get(row);
     if (stored) inserted.push({ ...row, id: stored.id, removedAt: null });
   }
-  // Row ids rise one by one within a transaction (a skipped duplicate takes none): the new rows are the range.
-  const first = inserted[0];
-  const last = inserted[inserted.length - 1];
-  const withTopics = inserted.some((row) => row.topics.length > 0);
-  if (first && last) indexNewReviews(db, first.id, last.id, withTopics);
+  countNewReviews(
+    db,
+    inserted.map((row) => ({
+      appHandle: row.appHandle,
+      at: (row.createdAt ?? row.firstSeenAt).getTime(),
+      rating: row.rating,
+      topics: row.topics,
+    })),
+  );
   return inserted;
 }
 

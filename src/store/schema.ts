@@ -3,6 +3,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import { ALERT_KIND_NAMES } from '../kinds.js';
 import { PRIORITIES } from '../scoring/priority.js';
 import type { ReviewTopic } from '../topics/index.js';
+import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
 
 /**
  * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
@@ -372,13 +373,23 @@ export const reviewTags = sqliteTable(
   (t) => [primaryKey({ columns: [t.reviewRowId, t.tag] }), index('review_tags_tag').on(t.tag)],
 );
 
+/** The built-in topics' counters of a day's row (store/day-row-topics.ts), none of them read through drizzle. */
+function dayRowTopicColumns() {
+  return Object.fromEntries(
+    DAY_ROW_TOPICS.flatMap((topic) =>
+      Object.values(dayRowColumns(topic)).map((column) => [column, integer(column).notNull().default(0)]),
+    ),
+  );
+}
+
 /**
  * Per app and UTC day (`day`: days since 1970-01-01 of the inbox's date, coalesce(created_at,
  * first_seen_at)), how many reviews it has and their stars: what a trend's periods add up to over months
  * without reading the reviews (store/period-counts.ts). Written with each insert (store/review-index.ts)
  * and kept by triggers on `reviews` (drizzle/0020_day_counts.sql, which also makes both tables WITHOUT
  * ROWID, a thing drizzle-kit cannot say: a generated rebuild of them would lose it); a day with no review
- * has no row.
+ * has no row. The built-in topics' reviews and stars of the day are in its row too
+ * (drizzle/0024_topic_counts_in_day_row.sql).
  */
 export const reviewDayCounts = sqliteTable(
   'review_day_counts',
@@ -387,12 +398,13 @@ export const reviewDayCounts = sqliteTable(
     day: integer('day').notNull(),
     reviews: integer('reviews').notNull(),
     stars: integer('stars').notNull(),
+    ...dayRowTopicColumns(),
   },
   (t) => [primaryKey({ columns: [t.appHandle, t.day] })],
 );
 
 /**
- * The same per topic, from each review's `topics` column: written with each insert
+ * The same per topic outside the day's row (custom topics), from each review's `topics` column: written with each insert
  * (store/review-index.ts), and kept by the triggers on `reviews` (drizzle/0023_topic_counts_from_column.sql).
  */
 export const topicDayCounts = sqliteTable(

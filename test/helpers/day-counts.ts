@@ -1,7 +1,8 @@
 /**
- * The per-day counts (drizzle/0020_day_counts.sql) as stored, and as counting the rows themselves gives
- * them: the two are equal while the triggers keep the table right.
+ * The per-day counts (drizzle/0020_day_counts.sql, 0024_topic_counts_in_day_row.sql) as stored, and as
+ * counting the rows themselves gives them: the two are equal while the triggers keep the tables right.
  */
+import { DAY_ROW_TOPICS, dayRowColumns } from '../../src/store/day-row-topics.js';
 import type { StoreDb } from '../../src/store/db.js';
 
 const DAY = 86_400_000;
@@ -12,21 +13,28 @@ export interface DayCounts {
   topicDays: string[];
 }
 
+/** The day rows' topic columns read as topic_day_counts rows would hold them: one line per topic counted. */
 export function storedDayCounts(db: StoreDb): DayCounts {
   const client = db.$client;
-  const days = client
-    .prepare<[], { app_handle: string; day: number; reviews: number; stars: number }>(
-      'select * from review_day_counts',
-    )
-    .all()
-    .map((r) => `${r.app_handle} ${r.day} ${r.reviews} ${r.stars}`);
+  const dayRows = client
+    .prepare<[], Record<string, number | string>>('select * from review_day_counts')
+    .all();
+  const days = dayRows.map((r) => `${r.app_handle} ${r.day} ${r.reviews} ${r.stars}`);
+  const inRows = dayRows.flatMap((r) =>
+    DAY_ROW_TOPICS.flatMap((topic) => {
+      const columns = dayRowColumns(topic);
+      return r[columns.reviews] === 0
+        ? []
+        : [`${r.app_handle} ${r.day} ${topic} ${r[columns.reviews]} ${r[columns.stars]}`];
+    }),
+  );
   const topicDays = client
     .prepare<[], { app_handle: string; day: number; topic: string; reviews: number; stars: number }>(
       'select * from topic_day_counts',
     )
     .all()
     .map((r) => `${r.app_handle} ${r.day} ${r.topic} ${r.reviews} ${r.stars}`);
-  return { days: days.sort(), topicDays: topicDays.sort() };
+  return { days: days.sort(), topicDays: [...inRows, ...topicDays].sort() };
 }
 
 /** Counted in JS from each review's date, stars and stored topics JSON, not by SQL. */

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { Rng } from '../../src/simulator/random.js';
 import { ensureApp } from '../../src/store/apps.js';
+import { DAY_ROW_TOPICS } from '../../src/store/day-row-topics.js';
 import { openStore } from '../../src/store/db.js';
 import { type PeriodCounts, periodCounts } from '../../src/store/period-counts.js';
 import { foldDuplicate } from '../../src/store/reconcile.js';
@@ -24,7 +25,7 @@ import {
 } from '../../src/store/reviews.js';
 import { backfillTopics } from '../../src/store/topic-backfill.js';
 import { appTopics } from '../../src/store/topic-summary.js';
-import { BUILT_IN_TAXONOMY, taxonomyWith, topicsOf } from '../../src/topics/index.js';
+import { BUILT_IN_TAXONOMY, BUILT_IN_TOPIC_NAMES, taxonomyWith, topicsOf } from '../../src/topics/index.js';
 import { countedDayCounts, storedDayCounts } from '../helpers/day-counts.js';
 import { tempDir, tempStore } from '../helpers/index.js';
 import { databaseBefore } from '../helpers/migrations.js';
@@ -184,6 +185,44 @@ describe('the per-day counts', () => {
     expect(counts.topicDays).toContain(`rival ${day('2026-11-18')} support 1 5`);
   });
 
+  it("keep a built-in topic in its day's row and a custom one in topic_day_counts, through an insert and an edit", () => {
+    const taxonomy = taxonomyWith({ klaviyo: { words: ['klaviyo'] } });
+    const at = new Date('2026-11-18T08:00:00Z');
+    const seed = (identity: string, rating: number, content: string) =>
+      storeReview(store.db, {
+        appHandle: 'shop',
+        identity,
+        rating,
+        content,
+        createdAt: at,
+        topics: topicsOf(content, taxonomy),
+        topicsVersion: taxonomy.version,
+      });
+    seed('k1', 1, 'The Klaviyo sync lost my data and I want a refund.');
+    seed('k2', 2, 'Klaviyo sync broke again.');
+    seed('plain', 5, 'Lovely.');
+    const client = store.db.$client;
+    const dayRow = () =>
+      client
+        .prepare(
+          'select reviews, stars, billing_reviews, billing_stars, data_loss_reviews from review_day_counts',
+        )
+        .all();
+    expect(dayRow()).toEqual([
+      { reviews: 3, stars: 8, billing_reviews: 1, billing_stars: 1, data_loss_reviews: 1 },
+    ]);
+    const topicRows = () => client.prepare('select topic, reviews, stars from topic_day_counts').all();
+    expect(topicRows()).toEqual([{ topic: 'klaviyo', reviews: 2, stars: 3 }]);
+    expectInStep();
+    // An edit moves both kinds: the trigger takes the refund out of the row and klaviyo out of its own.
+    client.exec(`update reviews set topics = '[]' where identity = 'k1'`);
+    expect(dayRow()).toEqual([
+      { reviews: 3, stars: 8, billing_reviews: 0, billing_stars: 0, data_loss_reviews: 0 },
+    ]);
+    expect(topicRows()).toEqual([{ topic: 'klaviyo', reviews: 1, stars: 2 }]);
+    expectInStep();
+  });
+
   it('follow the topics backfill, under the built-in topics and after a config change', async () => {
     for (let i = 0; i < 30; i++) {
       storeReview(store.db, {
@@ -242,6 +281,11 @@ function storeBefore(dir: string, tag: string) {
   `);
   return { path, old, insert: old.prepare(REVIEW_INSERT) };
 }
+
+it("counts every built-in topic in its day's row, where trends read it without a row per topic", () => {
+  // A built-in topic added later needs a migration adding its two columns, as 0024 added these.
+  expect([...DAY_ROW_TOPICS].sort()).toEqual([...BUILT_IN_TOPIC_NAMES].sort());
+});
 
 it('0020 fills the per-day counts from the reviews and topics a store already holds', () => {
   const temp = tempDir();
@@ -307,6 +351,55 @@ it('0023 drops review_topics, keeping the topic counts and following the topics 
       expect(storedDayCounts(migrated.db).topicDays).toEqual([
         `shop ${day('2026-11-19')} billing 1 3`,
         `shop ${day('2026-11-19')} support 1 2`,
+      ]);
+    } finally {
+      migrated.close();
+    }
+  } finally {
+    temp.cleanup();
+  }
+});
+
+it("0024 moves the built-in topics' counts into the day rows, leaving custom topics' rows as they are", () => {
+  const temp = tempDir();
+  try {
+    const { path, old, insert } = storeBefore(temp.dir, '0024_topic_counts_in_day_row');
+    const topics = (...names: string[]) => JSON.stringify(names.map((name) => ({ name, words: ['w'] })));
+    insert.run(reviewRow('a', 1, Date.parse('2026-11-18T08:00:00Z'), topics('billing', 'klaviyo')));
+    insert.run(reviewRow('b', 2, Date.parse('2026-11-18T09:00:00Z'), topics('billing', 'data-loss')));
+    insert.run(reviewRow('c', 4, Date.parse('2026-11-19T09:00:00Z'), '[]'));
+    // As a poll's insert counted them before 0024: every topic in topic_day_counts.
+    old.exec(`
+      insert into review_day_counts select app_handle, created_at / 86400000 as d, count(*), sum(rating)
+        from reviews group by app_handle, d;
+      insert into topic_day_counts select app_handle, created_at / 86400000 as d, t.value ->> '$.name', count(*),
+        sum(rating) from reviews, json_each(topics) t group by app_handle, d, t.value ->> '$.name';
+    `);
+    old.close();
+
+    const migrated = openStore(path);
+    try {
+      const client = migrated.db.$client;
+      expect(client.prepare('select topic, reviews, stars from topic_day_counts').all()).toEqual([
+        { topic: 'klaviyo', reviews: 1, stars: 1 },
+      ]);
+      expect(
+        client
+          .prepare(
+            'select day, reviews, billing_reviews, billing_stars, data_loss_stars from review_day_counts',
+          )
+          .all(),
+      ).toEqual([
+        { day: day('2026-11-18'), reviews: 2, billing_reviews: 2, billing_stars: 3, data_loss_stars: 2 },
+        { day: day('2026-11-19'), reviews: 1, billing_reviews: 0, billing_stars: 0, data_loss_stars: 0 },
+      ]);
+      expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
+      // In step from here: a review deleted takes its topics out of its day's row.
+      client.exec("delete from reviews where identity = 'b'");
+      expect(storedDayCounts(migrated.db)).toEqual(countedDayCounts(migrated.db));
+      expect(storedDayCounts(migrated.db).topicDays).toEqual([
+        `shop ${day('2026-11-18')} billing 1 1`,
+        `shop ${day('2026-11-18')} klaviyo 1 1`,
       ]);
     } finally {
       migrated.close();

@@ -37,6 +37,8 @@ export type Negation = 'any' | 'required' | 'forbidden';
 export interface Slot {
   forms: ReadonlySet<string>;
   prefixes: readonly string[];
+  /** The slot's number within its taxonomy, from 0 (`PatternIndex.slotCount`): what a word's role lists. */
+  id: number;
 }
 
 export interface Pattern {
@@ -56,6 +58,12 @@ export interface Pattern {
 export interface PatternIndex {
   byForm: ReadonlyMap<string, readonly Pattern[]>;
   byPrefix: readonly Pattern[];
+  /** The ids of the slots each form fits, and of those each prefix fits a word starting with. */
+  slotsByForm: ReadonlyMap<string, readonly number[]>;
+  slotsByPrefix: ReadonlyMap<string, readonly number[]>;
+  /** The longest of those prefixes, in characters. */
+  longestPrefix: number;
+  slotCount: number;
 }
 
 export interface Taxonomy {
@@ -83,7 +91,7 @@ export class TopicRuleError extends Error {
   }
 }
 
-function slotOf(text: string): Slot | undefined {
+function slotOf(text: string, id: number): Slot | undefined {
   const forms = new Set<string>();
   const prefixes: string[] = [];
   for (const alternative of text.split('|')) {
@@ -98,11 +106,20 @@ function slotOf(text: string): Slot | undefined {
       for (const form of formsOf(normalizeWord(word))) forms.add(form);
     }
   }
-  return forms.size === 0 && prefixes.length === 0 ? undefined : { forms, prefixes };
+  return forms.size === 0 && prefixes.length === 0 ? undefined : { forms, prefixes, id };
 }
 
-/** A rule as a pattern; throws `TopicRuleError` for one that matches nothing. */
-export function compilePattern(topicName: string, topic: number, rule: string, veto: boolean): Pattern {
+/**
+ * A rule as a pattern; throws `TopicRuleError` for one that matches nothing. Its slots are numbered on from
+ * `firstSlot`: a taxonomy numbers all of its patterns' slots in one sequence.
+ */
+export function compilePattern(
+  topicName: string,
+  topic: number,
+  rule: string,
+  veto: boolean,
+  firstSlot = 0,
+): Pattern {
   let body = rule.trim();
   let negation: Negation = 'any';
   if (body.startsWith('!')) negation = 'required';
@@ -119,7 +136,7 @@ export function compilePattern(topicName: string, topic: number, rule: string, v
       continue;
     }
     // Hyphens and apostrophes inside a word stay: the tokenizer keeps "set-up" and "doesn't" whole.
-    const slot = slotOf(part);
+    const slot = slotOf(part, firstSlot + slots.length);
     if (slot === undefined) throw new TopicRuleError(topicName, rule, 'has a word that matches nothing');
     slots.push(slot);
     gaps.push(slots.length === 1 ? 0 : gap);
@@ -129,19 +146,33 @@ export function compilePattern(topicName: string, topic: number, rule: string, v
   return { topic, slots, gaps, negation, clauseStart, veto };
 }
 
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
 function indexOf(patterns: readonly Pattern[]): PatternIndex {
   const byForm = new Map<string, Pattern[]>();
   const byPrefix: Pattern[] = [];
+  const slotsByForm = new Map<string, number[]>();
+  const slotsByPrefix = new Map<string, number[]>();
+  let longestPrefix = 0;
+  let slotCount = 0;
   for (const pattern of patterns) {
-    const first = pattern.slots[0] as Slot;
-    for (const form of first.forms) {
-      const list = byForm.get(form);
-      if (list === undefined) byForm.set(form, [pattern]);
-      else list.push(pattern);
+    for (const slot of pattern.slots) {
+      for (const form of slot.forms) pushTo(slotsByForm, form, slot.id);
+      for (const prefix of slot.prefixes) {
+        pushTo(slotsByPrefix, prefix, slot.id);
+        longestPrefix = Math.max(longestPrefix, prefix.length);
+      }
+      slotCount = Math.max(slotCount, slot.id + 1);
     }
+    const first = pattern.slots[0] as Slot;
+    for (const form of first.forms) pushTo(byForm, form, pattern);
     if (first.prefixes.length > 0) byPrefix.push(pattern);
   }
-  return { byForm, byPrefix };
+  return { byForm, byPrefix, slotsByForm, slotsByPrefix, longestPrefix, slotCount };
 }
 
 /**
@@ -164,11 +195,17 @@ function versionOf(topics: readonly TopicDefinition[]): string {
 export function compileTaxonomy(topics: readonly TopicDefinition[]): Taxonomy {
   const names = new Set<string>();
   const patterns: Pattern[] = [];
+  let slots = 0;
+  const add = (topic: TopicDefinition, i: number, rule: string, veto: boolean) => {
+    const pattern = compilePattern(topic.name, i, rule, veto, slots);
+    slots += pattern.slots.length;
+    patterns.push(pattern);
+  };
   topics.forEach((topic, i) => {
     if (names.has(topic.name)) throw new TopicRuleError(topic.name, '', 'is defined twice');
     names.add(topic.name);
-    for (const rule of topic.words) patterns.push(compilePattern(topic.name, i, rule, false));
-    for (const rule of topic.unless ?? []) patterns.push(compilePattern(topic.name, i, rule, true));
+    for (const rule of topic.words) add(topic, i, rule, false);
+    for (const rule of topic.unless ?? []) add(topic, i, rule, true);
   });
   const frozen = topics.map((t) =>
     Object.freeze({ ...t, words: [...t.words], ...(t.unless ? { unless: [...t.unless] } : {}) }),

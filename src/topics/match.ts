@@ -59,17 +59,17 @@ function negationBefore(words: Words, at: number): number {
   return -1;
 }
 
-function fits(slot: Slot, word: string): boolean {
-  if (slot.forms.has(word)) return true;
-  for (const prefix of slot.prefixes) if (word.startsWith(prefix)) return true;
-  return false;
+/** Whether a word fits a slot: one of its forms, or starting with one of its prefixes (its role knows). */
+function fits(slot: Slot, role: WordRole): boolean {
+  return role.slots.includes(slot.id);
 }
 
 /**
  * The index of the last token of the pattern matched from `at`, or -1. At a gap the nearest fitting
  * word wins, but for the last word the farthest does: "lost all my data" rather than "lost all".
  */
-function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
+function endOf(pattern: Pattern, words: Words, at: number): number {
+  const { tokens, roles } = words;
   const clause = (tokens[at] as Token).clause;
   if (pattern.clauseStart && at > 0 && (tokens[at - 1] as Token).clause === clause) return -1;
   let position = at;
@@ -81,7 +81,7 @@ function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
     for (let i = position + 1; i <= last; i += 1) {
       const token = tokens[i] as Token;
       if (token.clause !== clause) break;
-      if (fits(slot, token.norm)) {
+      if (fits(slot, roles[i] as WordRole)) {
         found = i;
         if (!lastSlot) break;
       }
@@ -97,7 +97,7 @@ function endOf(pattern: Pattern, tokens: readonly Token[], at: number): number {
  * negation starts its evidence at it: "never replied", "doesn't work".
  */
 function matchAt(pattern: Pattern, words: Words, at: number): [number, number] | undefined {
-  const to = endOf(pattern, words.tokens, at);
+  const to = endOf(pattern, words, at);
   if (to < 0) return undefined;
   if (pattern.negation === 'any') return [at, to];
   const negation = negationBefore(words, at);
@@ -123,12 +123,19 @@ interface WordRole {
   next: ReadonlyMap<string, readonly Pattern[]> | undefined;
   /** Whether the word turns what follows into its opposite: asked of the words before most matches. */
   negation: boolean;
+  /**
+   * The ids of the slots the word fits (`Slot.id`), of every pattern at every place: whether a word fits
+   * is then one look in a short list, most often empty, not a set's hash and a test of each prefix.
+   */
+  slots: readonly number[];
 }
 
-/** A review's tokens and the role of each. */
+/** A review's tokens, the role of each, and the slots they fit (`PRESENT`). */
 interface Words {
   tokens: readonly Token[];
   roles: readonly WordRole[];
+  present: Int32Array;
+  stamp: number;
 }
 
 /**
@@ -139,14 +146,25 @@ const ROLES = new WeakMap<Taxonomy, Map<string, WordRole>>();
 const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
 /** The role of most words: one object for all of them. */
-const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false };
+const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false, slots: [] };
+
+/** The ids of the slots `word` fits, ascending. */
+function slotsOf(taxonomy: Taxonomy, word: string): number[] {
+  const { slotsByForm, slotsByPrefix, longestPrefix } = taxonomy.index;
+  const ids = new Set(slotsByForm.get(word));
+  for (let length = Math.min(word.length, longestPrefix); length > 0; length -= 1) {
+    for (const id of slotsByPrefix.get(word.slice(0, length)) ?? []) ids.add(id);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
 
 function roleOf(taxonomy: Taxonomy, word: string): WordRole {
   const { byForm, byPrefix } = taxonomy.index;
+  const slots = slotsOf(taxonomy, word);
+  const negation = isNegation(word);
+  if (slots.length === 0 && !negation) return NO_ROLE;
   const exact = byForm.get(word) ?? NONE;
   const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
-  const negation = isNegation(word);
-  if (exact.length === 0 && prefixed.length === 0 && !negation) return NO_ROLE;
   const starts: Pattern[] = [];
   const next = new Map<string, Pattern[]>();
   for (const pattern of prefixed.length === 0 ? exact : [...exact, ...prefixed]) {
@@ -161,7 +179,7 @@ function roleOf(taxonomy: Taxonomy, word: string): WordRole {
       else list.push(pattern);
     }
   }
-  return { starts, next: next.size === 0 ? undefined : next, negation };
+  return { starts, next: next.size === 0 ? undefined : next, negation, slots };
 }
 
 /** The role of each word of `tokens`. */
@@ -189,13 +207,32 @@ function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
  * in spansOf: a closure is made anew at each call, and a poll matches every new review.
  */
 function tryAt(pattern: Pattern, words: Words, at: number, spans: Span[]): void {
+  const { slots } = pattern;
+  for (let s = 1; s < slots.length; s += 1) {
+    if (words.present[(slots[s] as Slot).id] !== words.stamp) return;
+  }
   const match = matchAt(pattern, words, at);
   if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
 }
 
+/**
+ * Per taxonomy, the slots some word of the review being matched fits: `present[id] === stamp`, the stamp
+ * new for each review, so that nothing is cleared between them. A pattern whose later words the review
+ * lacks is not tried: most tries fail so (bench/README.md, "Stored topics").
+ */
+const PRESENT = new WeakMap<Taxonomy, { present: Int32Array; stamp: number }>();
+
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
   const roles = rolesOf(taxonomy, tokens);
-  const words: Words = { tokens, roles };
+  let marks = PRESENT.get(taxonomy);
+  if (marks === undefined || marks.stamp === 0x7fffffff) {
+    marks = { present: new Int32Array(taxonomy.index.slotCount), stamp: 0 };
+    PRESENT.set(taxonomy, marks);
+  }
+  const stamp = ++marks.stamp;
+  const { present } = marks;
+  for (const role of roles) for (const id of role.slots) present[id] = stamp;
+  const words: Words = { tokens, roles, present, stamp };
   const spans: Span[] = [];
   for (let at = 0; at < tokens.length; at += 1) {
     const role = roles[at] as WordRole;

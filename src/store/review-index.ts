@@ -20,8 +20,9 @@ const TOPIC_BIT: ReadonlyMap<string, number> = new Map(DAY_ROW_TOPICS.map((topic
 /** A review as the counts see it. */
 export interface CountedReview {
   appHandle: string;
-  /** Its date as the inbox dates it, coalesce(created_at, first_seen_at), in epoch ms. */
-  at: number;
+  /** Its date as the inbox dates it: created_at, or else first_seen_at. */
+  createdAt: Date | null;
+  firstSeenAt: Date;
   rating: number;
   topics: ReadonlyArray<{ name: string }>;
 }
@@ -62,9 +63,9 @@ const statements = preparedOnce((db) => {
     ),
     inserted: client.prepare<
       [number, number],
-      { appHandle: string; at: number; rating: number; topics: string }
+      { appHandle: string; createdAt: number | null; firstSeenAt: number; rating: number; topics: string }
     >(
-      `select app_handle as appHandle, coalesce(created_at, first_seen_at) as at, rating, topics
+      `select app_handle as appHandle, created_at as createdAt, first_seen_at as firstSeenAt, rating, topics
        from reviews where id between ? and ?`,
     ),
   };
@@ -91,7 +92,7 @@ function add(counts: number[], at: number, rating: number): void {
 }
 
 function dayCountOf(days: Map<string, DayCount>, review: CountedReview): DayCount {
-  const day = Math.floor(review.at / DAY_MS);
+  const day = Math.floor((review.createdAt ?? review.firstSeenAt).getTime() / DAY_MS);
   const key = `${day} ${review.appHandle}`;
   let count = days.get(key);
   if (count === undefined) {
@@ -120,20 +121,24 @@ export function countNewReviews(db: StoreDb, reviews: readonly CountedReview[]):
     const count = dayCountOf(days, review);
     count.reviews += 1;
     count.stars += review.rating;
-    const seen: string[] = [];
+    // Each name once per review, however often its topics list it: the bits of this review's, and the others.
+    let bits = 0;
+    let others: string[] | undefined;
     for (const { name } of review.topics) {
-      if (seen.includes(name)) continue;
-      seen.push(name);
       const bit = TOPIC_BIT.get(name);
       if (bit !== undefined) {
-        count.mask |= 1 << bit;
+        if (bits & (1 << bit)) continue;
+        bits |= 1 << bit;
         add(count.topics, 2 * bit, review.rating);
       } else {
+        if (others?.includes(name)) continue;
+        (others ??= []).push(name);
         const other = count.others.get(name);
         if (other) add(other, 0, review.rating);
         else count.others.set(name, [1, review.rating]);
       }
     }
+    count.mask |= bits;
   }
   const sql = statements(db);
   for (const count of days.values()) {
@@ -157,6 +162,11 @@ export function indexNewReviews(db: StoreDb, firstId: number, lastId: number): v
   const rows = statements(db).inserted.all(firstId, lastId);
   countNewReviews(
     db,
-    rows.map((row) => ({ ...row, topics: JSON.parse(row.topics) as Array<{ name: string }> })),
+    rows.map((row) => ({
+      ...row,
+      createdAt: row.createdAt === null ? null : new Date(row.createdAt),
+      firstSeenAt: new Date(row.firstSeenAt),
+      topics: JSON.parse(row.topics) as Array<{ name: string }>,
+    })),
   );
 }

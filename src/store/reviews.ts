@@ -78,15 +78,7 @@ export function insertNewReviews(db: StoreDb, rows: readonly NewReview[]): Revie
     const stored = insertReview.get(row);
     if (stored) inserted.push({ ...row, id: stored.id, removedAt: null });
   }
-  countNewReviews(
-    db,
-    inserted.map((row) => ({
-      appHandle: row.appHandle,
-      at: (row.createdAt ?? row.firstSeenAt).getTime(),
-      rating: row.rating,
-      topics: row.topics,
-    })),
-  );
+  countNewReviews(db, inserted);
   return inserted;
 }
 

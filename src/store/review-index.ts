@@ -8,13 +8,12 @@
  * which cost more still (drizzle/0022_ingest_topic_rows.sql). Edits, refreshes, the backfill and deletes
  * keep both tables in step through the triggers on `reviews`.
  */
-import type Database from 'better-sqlite3';
 import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
 const DAY_MS = 86_400_000;
-/** A day-row topic's bit in a day's mask of topics: billing 1, bugs 2, performance 4 … */
+/** A day-row topic's place: its counters at 2 * bit, and its bit in a review's mask of those it holds. */
 const TOPIC_BIT: ReadonlyMap<string, number> = new Map(DAY_ROW_TOPICS.map((topic, i) => [topic, i]));
 
 /** A review as the counts see it. */
@@ -27,17 +26,18 @@ export interface CountedReview {
   topics: ReadonlyArray<{ name: string }>;
 }
 
-type Statement = Database.Statement<[string, number, ...number[]]>;
-
 /**
- * The upsert of a day's counts naming the columns of the topics in `mask` alone: a day's reviews mostly
- * hold a few topics, and binding and adding the other columns' zeros would cost each insert more.
+ * The upsert of a day's counts: with `topics`, the built-in topics' columns too. A day none of whose new
+ * reviews has a built-in topic binds four values rather than twenty-four.
  */
-function dayUpsertSql(mask: number): string {
+function dayUpsertSql(topics: boolean): string {
   const columns = ['reviews', 'stars'];
-  DAY_ROW_TOPICS.forEach((topic, i) => {
-    if (mask & (1 << i)) columns.push(...Object.values(dayRowColumns(topic)));
-  });
+  if (topics) {
+    for (const topic of DAY_ROW_TOPICS) {
+      const { reviews, stars } = dayRowColumns(topic);
+      columns.push(reviews, stars);
+    }
+  }
   return `insert into review_day_counts(app_handle, day, ${columns.join(', ')})
     values (?, ?${', ?'.repeat(columns.length)})
     on conflict(app_handle, day) do update set ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
@@ -45,17 +45,9 @@ function dayUpsertSql(mask: number): string {
 
 const statements = preparedOnce((db) => {
   const client = db.$client;
-  /** By mask; at most one per combination of the built-in topics, prepared when first needed. */
-  const dayUpserts = new Map<number, Statement>();
   return {
-    dayUpsert(mask: number): Statement {
-      let statement = dayUpserts.get(mask);
-      if (statement === undefined) {
-        statement = client.prepare<[string, number, ...number[]]>(dayUpsertSql(mask));
-        dayUpserts.set(mask, statement);
-      }
-      return statement;
-    },
+    day: client.prepare<[string, number, number, number]>(dayUpsertSql(false)),
+    dayWithTopics: client.prepare<[string, number, ...number[]]>(dayUpsertSql(true)),
     topicDay: client.prepare<[string, number, string, number, number]>(
       `insert into topic_day_counts(app_handle, day, topic, reviews, stars) values (?, ?, ?, ?, ?)
        on conflict(app_handle, day, topic) do update
@@ -77,10 +69,8 @@ interface DayCount {
   day: number;
   reviews: number;
   stars: number;
-  /** Reviews and stars of each day-row topic, at 2 * bit and 2 * bit + 1. */
+  /** Reviews and stars of each day-row topic, at 2 * bit and 2 * bit + 1; empty while none is counted. */
   topics: number[];
-  /** The bits of the day-row topics counted. */
-  mask: number;
   /** The other topics' reviews and stars, by name. */
   others: Map<string, [number, number]>;
 }
@@ -102,7 +92,6 @@ function dayCountOf(days: Map<string, DayCount>, review: CountedReview): DayCoun
       reviews: 0,
       stars: 0,
       topics: [],
-      mask: 0,
       others: new Map(),
     };
     days.set(key, count);
@@ -121,7 +110,7 @@ export function countNewReviews(db: StoreDb, reviews: readonly CountedReview[]):
     const count = dayCountOf(days, review);
     count.reviews += 1;
     count.stars += review.rating;
-    // Each name once per review, however often its topics list it: the bits of this review's, and the others.
+    // The bits of this review's built-in topics, and its other names: each counted once.
     let bits = 0;
     let others: string[] | undefined;
     for (const { name } of review.topics) {
@@ -138,15 +127,14 @@ export function countNewReviews(db: StoreDb, reviews: readonly CountedReview[]):
         else count.others.set(name, [1, review.rating]);
       }
     }
-    count.mask |= bits;
   }
   const sql = statements(db);
   for (const count of days.values()) {
-    const values: number[] = [count.reviews, count.stars];
-    for (let bit = 0; bit < DAY_ROW_TOPICS.length; bit += 1) {
-      if (count.mask & (1 << bit)) values.push(count.topics[2 * bit] ?? 0, count.topics[2 * bit + 1] ?? 0);
+    if (count.topics.length === 0) sql.day.run(count.appHandle, count.day, count.reviews, count.stars);
+    else {
+      const topics = Array.from({ length: 2 * DAY_ROW_TOPICS.length }, (_, i) => count.topics[i] ?? 0);
+      sql.dayWithTopics.run(count.appHandle, count.day, count.reviews, count.stars, ...topics);
     }
-    sql.dayUpsert(count.mask).run(count.appHandle, count.day, ...values);
     for (const [name, [n, stars]] of count.others)
       sql.topicDay.run(count.appHandle, count.day, name, n, stars);
   }

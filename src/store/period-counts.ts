@@ -2,10 +2,11 @@
  * How many reviews an app has in each of consecutive periods, in all and per topic with their stars:
  * exactly what counting its reviews gives, read mostly from per-day counts. A day no period's edge cuts
  * through lies in one period whole, and its counts come from review_day_counts, whose rows hold the built-in
- * topics' counts too, and topic_day_counts (drizzle/0020_day_counts.sql, 0024_topic_counts_in_day_row.sql); a day an edge cuts through (a page's periods end now, weeks in a time
- * zone at its midnight) is counted from the reviews and their `topics` column themselves. A trend over nine
- * periods of 90 days sums about 900 days of counts per app in SQL and reads the reviews of ten days,
- * instead of two years of reviews (bench/README.md, Stored topics).
+ * topics' counts too, and topic_day_counts (drizzle/0020_day_counts.sql, 0024_topic_counts_in_day_row.sql).
+ * A day an edge cuts through (a page's periods end now, weeks in a time zone at its midnight) is counted from
+ * the reviews and their `topics` column themselves. A trend over nine periods of 90 days sums about 900 days
+ * of counts per app in SQL and reads the reviews of ten days, instead of two years of reviews
+ * (bench/README.md, Stored topics).
  */
 import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
@@ -46,8 +47,8 @@ function periodIndex(bounds: readonly number[], at: number): number {
   return low;
 }
 
-/** The day rows' topic columns, summed per period: `billing_reviews` as `billing_reviews`. */
-const TOPIC_COLUMNS = DAY_ROW_TOPICS.map(dayRowColumns);
+/** Each built-in topic with its two columns in the day rows, whose sums per period keep their names. */
+const TOPIC_COLUMNS = DAY_ROW_TOPICS.map((topic) => ({ topic, ...dayRowColumns(topic) }));
 const TOPIC_SUMS = TOPIC_COLUMNS.flatMap((c) => [c.reviews, c.stars])
   .map((c) => `, sum(d.${c}) as ${c}`)
   .join('');
@@ -142,11 +143,10 @@ export function periodCounts(db: StoreDb, app: string, bounds: readonly number[]
   for (const row of sql.daySums.all(days, app)) {
     const period = periods[row.p] as PeriodCounts;
     period.reviews += row.reviews;
-    DAY_ROW_TOPICS.forEach((topic, i) => {
-      const columns = TOPIC_COLUMNS[i] as { reviews: string; stars: string };
-      const reviews = row[columns.reviews] ?? 0;
-      if (reviews > 0) add(period, topic, reviews, row[columns.stars] ?? 0);
-    });
+    for (const { topic, reviews, stars } of TOPIC_COLUMNS) {
+      const count = row[reviews] ?? 0;
+      if (count > 0) add(period, topic, count, row[stars] ?? 0);
+    }
   }
   for (const row of sql.topicSums.all(days, app))
     add(periods[row.p] as PeriodCounts, row.topic, row.reviews, row.stars);

@@ -376,9 +376,10 @@ export const reviewTags = sqliteTable(
 /** The built-in topics' counters of a day's row (store/day-row-topics.ts), none of them read through drizzle. */
 function dayRowTopicColumns() {
   return Object.fromEntries(
-    DAY_ROW_TOPICS.flatMap((topic) =>
-      Object.values(dayRowColumns(topic)).map((column) => [column, integer(column).notNull().default(0)]),
-    ),
+    DAY_ROW_TOPICS.flatMap((topic) => {
+      const { reviews, stars } = dayRowColumns(topic);
+      return [reviews, stars].map((column) => [column, integer(column).notNull().default(0)]);
+    }),
   );
 }
 
@@ -404,8 +405,9 @@ export const reviewDayCounts = sqliteTable(
 );
 
 /**
- * The same per topic outside the day's row (custom topics), from each review's `topics` column: written with each insert
- * (store/review-index.ts), and kept by the triggers on `reviews` (drizzle/0023_topic_counts_from_column.sql).
+ * The same per topic outside the day's row (custom topics), from each review's `topics` column: written with
+ * each insert (store/review-index.ts), and kept by the triggers on `reviews`
+ * (drizzle/0023_topic_counts_from_column.sql, 0024_topic_counts_in_day_row.sql).
  */
 export const topicDayCounts = sqliteTable(
   'topic_day_counts',

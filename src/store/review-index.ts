@@ -120,8 +120,9 @@ export function countNewReviews(db: StoreDb, reviews: readonly CountedReview[]):
         bits |= 1 << bit;
         add(count.topics, 2 * bit, review.rating);
       } else {
-        if (others?.includes(name)) continue;
-        (others ??= []).push(name);
+        others ??= [];
+        if (others.includes(name)) continue;
+        others.push(name);
         const other = count.others.get(name);
         if (other) add(other, 0, review.rating);
         else count.others.set(name, [1, review.rating]);

@@ -18,8 +18,9 @@ export const DAY_ROW_TOPICS = [
   'usability',
 ] as const;
 
-/** The two columns of a day-row topic: `data-loss` counts in `data_loss_reviews` and `data_loss_stars`. */
-export function dayRowColumns(topic: string): { reviews: string; stars: string } {
-  const stem = topic.replaceAll('-', '_');
-  return { reviews: `${stem}_reviews`, stars: `${stem}_stars` };
-}
+/** Each day-row topic with its two columns: `data-loss` counts in `data_loss_reviews` and `data_loss_stars`. */
+export const DAY_ROW_COLUMNS: ReadonlyArray<{ topic: string; reviews: string; stars: string }> =
+  DAY_ROW_TOPICS.map((topic) => {
+    const stem = topic.replaceAll('-', '_');
+    return { topic, reviews: `${stem}_reviews`, stars: `${stem}_stars` };
+  });

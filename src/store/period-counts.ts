@@ -8,7 +8,7 @@
  * of counts per app in SQL and reads the reviews of ten days, instead of two years of reviews
  * (bench/README.md, Stored topics).
  */
-import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
+import { DAY_ROW_COLUMNS } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
@@ -47,9 +47,8 @@ function periodIndex(bounds: readonly number[], at: number): number {
   return low;
 }
 
-/** Each built-in topic with its two columns in the day rows, whose sums per period keep their names. */
-const TOPIC_COLUMNS = DAY_ROW_TOPICS.map((topic) => ({ topic, ...dayRowColumns(topic) }));
-const TOPIC_SUMS = TOPIC_COLUMNS.flatMap((c) => [c.reviews, c.stars])
+/** The day rows' topic columns, summed per period under their own names. */
+const TOPIC_SUMS = DAY_ROW_COLUMNS.flatMap((c) => [c.reviews, c.stars])
   .map((c) => `, sum(d.${c}) as ${c}`)
   .join('');
 
@@ -143,7 +142,7 @@ export function periodCounts(db: StoreDb, app: string, bounds: readonly number[]
   for (const row of sql.daySums.all(days, app)) {
     const period = periods[row.p] as PeriodCounts;
     period.reviews += row.reviews;
-    for (const { topic, reviews, stars } of TOPIC_COLUMNS) {
+    for (const { topic, reviews, stars } of DAY_ROW_COLUMNS) {
       const count = row[reviews] ?? 0;
       if (count > 0) add(period, topic, count, row[stars] ?? 0);
     }

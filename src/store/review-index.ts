@@ -8,7 +8,7 @@
  * which cost more still (drizzle/0022_ingest_topic_rows.sql). Edits, refreshes, the backfill and deletes
  * keep both tables in step through the triggers on `reviews`.
  */
-import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
+import { DAY_ROW_COLUMNS, DAY_ROW_TOPICS } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
@@ -32,12 +32,7 @@ export interface CountedReview {
  */
 function dayUpsertSql(topics: boolean): string {
   const columns = ['reviews', 'stars'];
-  if (topics) {
-    for (const topic of DAY_ROW_TOPICS) {
-      const { reviews, stars } = dayRowColumns(topic);
-      columns.push(reviews, stars);
-    }
-  }
+  if (topics) for (const { reviews, stars } of DAY_ROW_COLUMNS) columns.push(reviews, stars);
   return `insert into review_day_counts(app_handle, day, ${columns.join(', ')})
     values (?, ?${', ?'.repeat(columns.length)})
     on conflict(app_handle, day) do update set ${columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;

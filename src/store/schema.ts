@@ -3,7 +3,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 import { ALERT_KIND_NAMES } from '../kinds.js';
 import { PRIORITIES } from '../scoring/priority.js';
 import type { ReviewTopic } from '../topics/index.js';
-import { DAY_ROW_TOPICS, dayRowColumns } from './day-row-topics.js';
+import { DAY_ROW_COLUMNS } from './day-row-topics.js';
 
 /**
  * No ON DELETE CASCADE anywhere: drizzle-kit rebuilds tables for some changes, and a rebuild with cascading
@@ -376,10 +376,9 @@ export const reviewTags = sqliteTable(
 /** The built-in topics' counters of a day's row (store/day-row-topics.ts), none of them read through drizzle. */
 function dayRowTopicColumns() {
   return Object.fromEntries(
-    DAY_ROW_TOPICS.flatMap((topic) => {
-      const { reviews, stars } = dayRowColumns(topic);
-      return [reviews, stars].map((column) => [column, integer(column).notNull().default(0)]);
-    }),
+    DAY_ROW_COLUMNS.flatMap(({ reviews, stars }) =>
+      [reviews, stars].map((column) => [column, integer(column).notNull().default(0)]),
+    ),
   );
 }
 

@@ -2,7 +2,7 @@
  * The per-day counts (drizzle/0020_day_counts.sql, 0024_topic_counts_in_day_row.sql) as stored, and as
  * counting the rows themselves gives them: the two are equal while the triggers keep the tables right.
  */
-import { DAY_ROW_TOPICS, dayRowColumns } from '../../src/store/day-row-topics.js';
+import { DAY_ROW_COLUMNS } from '../../src/store/day-row-topics.js';
 import type { StoreDb } from '../../src/store/db.js';
 
 const DAY = 86_400_000;
@@ -21,8 +21,7 @@ export function storedDayCounts(db: StoreDb): DayCounts {
     .all();
   const days = dayRows.map((r) => `${r.app_handle} ${r.day} ${r.reviews} ${r.stars}`);
   const inRows = dayRows.flatMap((r) =>
-    DAY_ROW_TOPICS.flatMap((topic) => {
-      const columns = dayRowColumns(topic);
+    DAY_ROW_COLUMNS.flatMap(({ topic, ...columns }) => {
       return r[columns.reviews] === 0
         ? []
         : [`${r.app_handle} ${r.day} ${topic} ${r[columns.reviews]} ${r[columns.stars]}`];

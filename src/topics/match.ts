@@ -92,19 +92,6 @@ function endOf(pattern: Pattern, words: Words, at: number): number {
   return position;
 }
 
-/**
- * Where the pattern's evidence runs when it matches at `at`, or undefined. A pattern that needs a
- * negation starts its evidence at it: "never replied", "doesn't work".
- */
-function matchAt(pattern: Pattern, words: Words, at: number): [number, number] | undefined {
-  const to = endOf(pattern, words, at);
-  if (to < 0) return undefined;
-  if (pattern.negation === 'any') return [at, to];
-  const negation = negationBefore(words, at);
-  if (pattern.negation === 'forbidden') return negation < 0 ? [at, to] : undefined;
-  return negation < 0 ? undefined : [negation, to];
-}
-
 interface Span {
   topic: number;
   from: number;
@@ -130,7 +117,7 @@ interface WordRole {
   slots: readonly number[];
 }
 
-/** A review's tokens, the role of each, and the slots they fit (`PRESENT`). */
+/** A review's tokens, the role of each, and the slots they fit (`MatchState`). */
 interface Words {
   tokens: readonly Token[];
   roles: readonly WordRole[];
@@ -138,11 +125,23 @@ interface Words {
   stamp: number;
 }
 
-/**
- * The roles of words seen, per taxonomy: a review's words are mostly words other reviews used, and a word
- * that has none is most of them. Forgotten all at once when full.
- */
-const ROLES = new WeakMap<Taxonomy, Map<string, WordRole>>();
+/** What matching keeps per taxonomy from one review to the next. */
+interface MatchState {
+  /**
+   * The roles of words seen: a review's words are mostly words other reviews used, and a word that has
+   * none is most of them. Forgotten all at once when full.
+   */
+  roles: Map<string, WordRole>;
+  /**
+   * The slots some word of the review being matched fits: `present[id] === stamp`, the stamp new for each
+   * review, so that nothing is cleared between them. A pattern whose later words the review lacks is not
+   * tried: most tries fail so (bench/README.md, "Stored topics").
+   */
+  present: Int32Array;
+  stamp: number;
+}
+
+const STATES = new WeakMap<Taxonomy, MatchState>();
 const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
 /** The role of most words: one object for all of them. */
@@ -182,13 +181,19 @@ function roleOf(taxonomy: Taxonomy, word: string): WordRole {
   return { starts, next: next.size === 0 ? undefined : next, negation, slots };
 }
 
-/** The role of each word of `tokens`. */
-function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
-  let known = ROLES.get(taxonomy);
-  if (known === undefined) {
-    known = new Map();
-    ROLES.set(taxonomy, known);
+/** The role of each word of `tokens`, and every slot they fit marked present under a new stamp. */
+function wordsIn(taxonomy: Taxonomy, tokens: readonly Token[]): Words {
+  let state = STATES.get(taxonomy);
+  if (state === undefined) {
+    state = { roles: new Map(), present: new Int32Array(taxonomy.index.slotCount), stamp: 0 };
+    STATES.set(taxonomy, state);
   }
+  if (state.stamp === 0x7fffffff) {
+    state.present.fill(0);
+    state.stamp = 0;
+  }
+  const stamp = ++state.stamp;
+  const { roles: known, present } = state;
   const roles: WordRole[] = [];
   for (const token of tokens) {
     let role = known.get(token.norm);
@@ -198,48 +203,49 @@ function rolesOf(taxonomy: Taxonomy, tokens: readonly Token[]): WordRole[] {
       known.set(token.norm, role);
     }
     roles.push(role);
+    const { slots } = role;
+    for (let k = 0; k < slots.length; k += 1) present[slots[k] as number] = stamp;
   }
-  return roles;
+  return { tokens, roles, present, stamp };
 }
 
 /**
- * Adds the pattern's span to `spans` when it matches at `at`. Here, as bySpanOrder, rather than a closure
- * in spansOf: a closure is made anew at each call, and a poll matches every new review.
+ * Adds the pattern's span to `spans` when it matches at `at`. A pattern that needs a negation starts its
+ * evidence at it: "never replied", "doesn't work". Here rather than a closure in spansOf: a closure is made
+ * anew at each call, and a poll matches every new review.
  */
 function tryAt(pattern: Pattern, words: Words, at: number, spans: Span[]): void {
   const { slots } = pattern;
   for (let s = 1; s < slots.length; s += 1) {
     if (words.present[(slots[s] as Slot).id] !== words.stamp) return;
   }
-  const match = matchAt(pattern, words, at);
-  if (match) spans.push({ topic: pattern.topic, from: match[0], to: match[1], veto: pattern.veto });
+  const to = endOf(pattern, words, at);
+  if (to < 0) return;
+  let from = at;
+  if (pattern.negation !== 'any') {
+    const negation = negationBefore(words, at);
+    if (pattern.negation === 'forbidden') {
+      if (negation >= 0) return;
+    } else if (negation < 0) return;
+    else from = negation;
+  }
+  spans.push({ topic: pattern.topic, from, to, veto: pattern.veto });
 }
 
-/**
- * Per taxonomy, the slots some word of the review being matched fits: `present[id] === stamp`, the stamp
- * new for each review, so that nothing is cleared between them. A pattern whose later words the review
- * lacks is not tried: most tries fail so (bench/README.md, "Stored topics").
- */
-const PRESENT = new WeakMap<Taxonomy, { present: Int32Array; stamp: number }>();
-
 function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
-  const roles = rolesOf(taxonomy, tokens);
-  let marks = PRESENT.get(taxonomy);
-  if (marks === undefined || marks.stamp === 0x7fffffff) {
-    marks = { present: new Int32Array(taxonomy.index.slotCount), stamp: 0 };
-    PRESENT.set(taxonomy, marks);
-  }
-  const stamp = ++marks.stamp;
-  const { present } = marks;
-  for (const role of roles) for (const id of role.slots) present[id] = stamp;
-  const words: Words = { tokens, roles, present, stamp };
+  const words = wordsIn(taxonomy, tokens);
+  const { roles } = words;
   const spans: Span[] = [];
   for (let at = 0; at < tokens.length; at += 1) {
-    const role = roles[at] as WordRole;
-    for (const pattern of role.starts) tryAt(pattern, words, at, spans);
+    const { starts, next } = roles[at] as WordRole;
     const following = tokens[at + 1];
-    if (role.next === undefined || following === undefined) continue;
-    for (const pattern of role.next.get(following.norm) ?? NONE) tryAt(pattern, words, at, spans);
+    const nextOnes =
+      next === undefined || following === undefined ? NONE : (next.get(following.norm) ?? NONE);
+    // One loop over both lists, so that tryAt has one call site: V8 compiles a copy of it per site.
+    for (let k = 0, count = starts.length + nextOnes.length; k < count; k += 1) {
+      const pattern = (k < starts.length ? starts[k] : nextOnes[k - starts.length]) as Pattern;
+      tryAt(pattern, words, at, spans);
+    }
   }
   return spans;
 }
@@ -247,6 +253,19 @@ function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
 /** By topic, in the taxonomy's order, then by start and longest first: what wordsOf reads. */
 function bySpanOrder(a: Span, b: Span): number {
   return a.topic - b.topic || a.from - b.from || b.to - a.to;
+}
+
+/**
+ * Sorts a review's spans by bySpanOrder, stably as Array.prototype.sort does. By insertion: a review has a
+ * handful, and the built-in sort's call of a comparator costs more than the comparing (bench/README.md).
+ */
+function sortSpans(spans: Span[]): void {
+  for (let i = 1; i < spans.length; i += 1) {
+    const span = spans[i] as Span;
+    let j = i - 1;
+    for (; j >= 0 && bySpanOrder(spans[j] as Span, span) > 0; j -= 1) spans[j + 1] = spans[j] as Span;
+    spans[j + 1] = span;
+  }
 }
 
 /** Whether a veto among `spans[from..to)` overlaps `span`. */
@@ -297,7 +316,7 @@ export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   const tokens = tokenize(text);
   if (tokens.length === 0) return [];
   const spans = spansOf(tokens, taxonomy);
-  spans.sort(bySpanOrder);
+  sortSpans(spans);
   const result: ReviewTopic[] = [];
   for (let from = 0; from < spans.length; ) {
     const topic = (spans[from] as Span).topic;

@@ -31,9 +31,6 @@ function possessiveDropped(word: string): string {
   return word.endsWith("'s") ? word.slice(0, -2) : word;
 }
 
-/** Only ASCII: a text typed without curly apostrophes, accents or emoji, as most reviews are. */
-const NOT_ASCII = /[^\p{ASCII}]/u;
-
 /** An ASCII letter or digit, lowercase as the text is lowercased first. */
 function isWordCode(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
@@ -62,7 +59,7 @@ function breaksClause(text: string, from: number, to: number): boolean {
 
 /** A "." between digits or letters joins a token ("2.3", "judge.me"); at a token's end it breaks. */
 export function tokenize(text: string): Token[] {
-  return NOT_ASCII.test(text) ? unicodeTokens(text) : asciiTokens(text);
+  return asciiTokens(text) ?? unicodeTokens(text);
 }
 
 function unicodeTokens(text: string): Token[] {
@@ -80,10 +77,13 @@ function unicodeTokens(text: string): Token[] {
 }
 
 /**
- * WORD's tokens of an ASCII text, which NFKC leaves as it is and which lowercases letter for letter, read
- * character by character: a regular expression's match for every word costs more (bench/README.md).
+ * WORD's tokens of an ASCII text (one typed without curly apostrophes, accents or emoji, as most reviews
+ * are), which NFKC leaves as it is and which lowercases letter for letter, read character by character: a
+ * regular expression's match for every word costs more (bench/README.md). Undefined at the first character
+ * past ASCII in the lowercased text, found where the loop reads it: unicodeTokens reads such a text. The one
+ * character that lowercases into ASCII, the Kelvin sign, gives "k" on both paths.
  */
-function asciiTokens(text: string): Token[] {
+function asciiTokens(text: string): Token[] | undefined {
   const tokens: Token[] = [];
   const lower = text.toLowerCase();
   const length = lower.length;
@@ -96,6 +96,7 @@ function asciiTokens(text: string): Token[] {
     const start = at;
     if (code === 0x24 && at + 1 < length && isWordCode(lower.charCodeAt(at + 1))) at += 1;
     else if (!isWordCode(code)) {
+      if (code > 0x7f) return undefined;
       at += 1;
       continue;
     }

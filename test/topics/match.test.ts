@@ -110,6 +110,8 @@ describe('topicsOf', () => {
       "$5 off, $$10 and $ 3; it's. set-up -x x- 2.3. judge.me's a.b.c 'quoted' don''t end.",
       "Won't-fix... e-mail--again 3.5x $9.99/mo CRASH'S?!\n\nNew line - dash ' apostrophe '",
       "trailing joiners: word- word. word' $",
+      // The Kelvin sign is the one character past ASCII that lowercases into it: the ASCII path reads it.
+      '\u212Aeeps crashing since the \u212A update',
     ]) {
       // An emoji is no word: it only sends the text down the Unicode path.
       expect(tokenize(text)).toEqual(tokenize(`${text} \u{1F621}`));

@@ -144,17 +144,24 @@ interface MatchState {
 const STATES = new WeakMap<Taxonomy, MatchState>();
 const ROLE_WORDS = 20_000;
 const NONE: readonly Pattern[] = [];
+const NO_SLOTS: readonly number[] = [];
 /** The role of most words: one object for all of them. */
-const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false, slots: [] };
+const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false, slots: NO_SLOTS };
 
-/** The ids of the slots `word` fits, ascending. */
-function slotsOf(taxonomy: Taxonomy, word: string): number[] {
+/**
+ * The ids of the slots `word` fits, ascending and distinct. Most words fit no prefix: their form's list in
+ * the index, already so, is the answer (a new word costs the first reviews holding it; real reviews bring
+ * thousands).
+ */
+function slotsOf(taxonomy: Taxonomy, word: string): readonly number[] {
   const { slotsByForm, slotsByPrefix, longestPrefix } = taxonomy.index;
-  const ids = new Set(slotsByForm.get(word));
+  const ids = slotsByForm.get(word) ?? NO_SLOTS;
+  let merged: number[] | undefined;
   for (let length = Math.min(word.length, longestPrefix); length > 0; length -= 1) {
-    for (const id of slotsByPrefix.get(word.slice(0, length)) ?? []) ids.add(id);
+    const more = slotsByPrefix.get(word.slice(0, length));
+    if (more !== undefined) merged = [...(merged ?? ids), ...more];
   }
-  return [...ids].sort((a, b) => a - b);
+  return merged === undefined ? ids : [...new Set(merged)].sort((a, b) => a - b);
 }
 
 function roleOf(taxonomy: Taxonomy, word: string): WordRole {

@@ -7,13 +7,14 @@ import {
   Worker,
 } from 'bullmq';
 import { messagesOf, type OutboxMessage } from '../alerts/messages.js';
+import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { deliver } from '../notify/deliver.js';
 import type { ChannelSender } from '../notify/sender.js';
 import type { Throttle } from '../notify/throttle.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../store/db.js';
-import { undeliveredDeliveries } from '../store/outbox.js';
+import { heldDeliveryIds, undeliveredDeliveries } from '../store/outbox.js';
 import { flushJobId, NOTIFY_JOB, NOTIFY_QUEUE, type NotifyJobData, notifyJobId, SWEEP_JOB } from './names.js';
 
 export interface NotifyResult {
@@ -46,6 +47,19 @@ export async function enqueueMessages(queue: Queue<NotifyJobData>, messages: Out
           : { deliveryIds: message.deliveryIds },
       opts: { ...notifyJobOptions(), jobId: notifyJobId(message) },
     })),
+  );
+}
+
+/** Enqueues the flush of what the throttle holds for a channel and app, unless one is queued already. */
+async function enqueueFlush(
+  queue: Queue<NotifyJobData>,
+  flush: { channel: string; app: string },
+  delayMs = 0,
+): Promise<void> {
+  await queue.add(
+    NOTIFY_JOB,
+    { deliveryIds: [], flush: { channel: flush.channel, app: flush.app } },
+    { ...notifyJobOptions(), jobId: flushJobId(flush.channel, flush.app), delay: delayMs },
   );
 }
 
@@ -85,7 +99,7 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
     now: options.now ?? (() => new Date()),
     ...(metrics ? { count: metrics.notification.bind(metrics) } : {}),
   };
-  return new Worker<NotifyJobData, NotifyResult>(
+  const worker = new Worker<NotifyJobData, NotifyResult>(
     NOTIFY_QUEUE,
     async (job, token) => {
       if (job.name === SWEEP_JOB) {
@@ -109,15 +123,7 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
         case 'sent':
           return { status: 'sent', deliveries: outcome.deliveries };
         case 'held':
-          await options.queue.add(
-            NOTIFY_JOB,
-            { deliveryIds: [], flush: { channel: outcome.channel, app: outcome.app } },
-            {
-              ...notifyJobOptions(),
-              jobId: flushJobId(outcome.channel, outcome.app),
-              delay: outcome.waitMs,
-            },
-          );
+          await enqueueFlush(options.queue, outcome, outcome.waitMs);
           return { status: 'held', deliveries: outcome.deliveries };
         case 'wait':
           await job.moveToDelayed(Date.now() + outcome.waitMs, token);
@@ -138,4 +144,22 @@ export function createNotifyWorker(options: NotifyWorkerOptions): Worker<NotifyJ
       autorun: false,
     },
   );
+  // While a flush is queued, sending or waiting to retry, an alert the throttle holds cannot enqueue one
+  // (BullMQ ignores an add under a queued job id), and a flush retried sends only what it sent first. So
+  // once a flush is done, what was held meanwhile gets its own flush now, not at the next sweep.
+  const flushHeldSince = async (flush: { channel: string; app: string }) => {
+    if (heldDeliveryIds(store.db, flush.channel, flush.app).length > 0)
+      await enqueueFlush(options.queue, flush);
+  };
+  worker.on('completed', (job, result) => {
+    const { flush } = job.data;
+    if (flush === undefined || result.status !== 'sent') return;
+    flushHeldSince(flush).catch((err: unknown) => {
+      logger.warn(
+        { channel: flush.channel, app: flush.app },
+        `could not enqueue the flush of alerts held during the last one (${errorMessage(err)}); the sweep will`,
+      );
+    });
+  });
+  return worker;
 }

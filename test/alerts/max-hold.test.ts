@@ -10,6 +10,8 @@ import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 const MAX_HOLD_MS = 3_000;
 /** How late past maxHold the flush may arrive on a loaded CI box; far below the hour the window would take. */
 const SLACK_MS = 30_000;
+/** The Retry-After of the 429 that makes a flush wait: long enough to hold another alert meanwhile. */
+const RETRY_AFTER_S = 12;
 
 let sim: Simulator;
 let slack: FakeSlack;
@@ -88,3 +90,60 @@ it('sends held alerts as one grouped message within maxHold, though the throttle
   expect(heldFor).toBeLessThan(MAX_HOLD_MS + SLACK_MS);
   expect(harness.log.lines().some((line) => /held for alerts\.throttle\.maxHold/.test(line.msg))).toBe(true);
 }, 60_000);
+
+it('sends an alert held while a flush waits to retry in a flush of its own, not at the next sweep', async () => {
+  const harness = await startHarness({
+    catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 200 },
+    poll: { baselinePages: 3, backoff: '100ms' },
+    apps: [{ handle: 'shop', notify: ['support'] }],
+    alerts: {
+      lowRating: { maxRating: 2 },
+      throttle: { max: 1, window: '1h', maxHold: `${MAX_HOLD_MS}ms` },
+      incident: { count: 50 },
+      ratingDrop: { minDrop: 5, displayed: false },
+    },
+    channels: { support: { type: 'slack', webhookUrl: slack.url } },
+  });
+  h = harness;
+  const db = harness.worker.store.db;
+  const status = (ids: number[]) => deliveryStates(db, ids).map((d) => d.status);
+  await harness.poll(['shop']);
+  sim.controls.addReviews('shop', [{ rating: 1, review_content: 'First' }]);
+  const [first] = await harness.poll(['shop']);
+  await harness.settle(first?.deliveryIds ?? []);
+  expect(slack.accepted()).toHaveLength(1);
+
+  // The flush of the two held next is answered 429: it waits (this harness runs no sweep) and keeps its job id.
+  slack.respond({ status: 429, retryAfter: RETRY_AFTER_S });
+  sim.controls.addReviews('shop', [
+    { rating: 1, review_content: 'Second' },
+    { rating: 2, review_content: 'Third' },
+  ]);
+  const [second] = await harness.poll(['shop']);
+  await harness.settle(second?.deliveryIds ?? []);
+  await waitFor(
+    () => slack.calls.length === 2,
+    MAX_HOLD_MS + SLACK_MS,
+    () => 'the flush never tried to send',
+  );
+
+  sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Fourth' }]);
+  const [third] = await harness.poll(['shop']);
+  const fourth = third?.deliveryIds ?? [];
+  await harness.settle(fourth);
+  // Held while the flush waits: the case this test is about, so it is checked, not assumed.
+  expect(status(fourth)).toEqual(['held']);
+  expect(slack.accepted()).toHaveLength(1);
+
+  await waitFor(
+    () => status(fourth)[0] === 'sent',
+    RETRY_AFTER_S * 1000 + SLACK_MS,
+    () => `the alert held during the flush is ${status(fourth).join(', ')}`,
+  );
+  const bodies = slack.accepted().map((call) => JSON.stringify(call.body));
+  expect(bodies).toHaveLength(3);
+  expect(bodies[1]).toContain('Second');
+  expect(bodies[1]).toContain('Third');
+  expect(bodies[1]).not.toContain('Fourth');
+  expect(bodies[2]).toContain('Fourth');
+}, 90_000);

@@ -31,8 +31,9 @@ afterEach(async () => {
   await slack.close();
 });
 
-it('sends held alerts as one grouped message within maxHold, though the throttle window is still full', async () => {
-  const harness = await startHarness({
+/** A worker sending `shop`'s low reviews to `support`, one message an hour, held ones after MAX_HOLD_MS. */
+async function startThrottled(): Promise<Harness> {
+  h = await startHarness({
     catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 200 },
     poll: { baselinePages: 3, backoff: '100ms' },
     apps: [{ handle: 'shop', notify: ['support'] }],
@@ -44,7 +45,11 @@ it('sends held alerts as one grouped message within maxHold, though the throttle
     },
     channels: { support: { type: 'slack', webhookUrl: slack.url } },
   });
-  h = harness;
+  return h;
+}
+
+it('sends held alerts as one grouped message within maxHold, though the throttle window is still full', async () => {
+  const harness = await startThrottled();
   const db = harness.worker.store.db;
   await harness.poll(['shop']);
   expect(slack.calls).toHaveLength(0);
@@ -92,19 +97,7 @@ it('sends held alerts as one grouped message within maxHold, though the throttle
 }, 60_000);
 
 it('sends an alert held while a flush waits to retry in a flush of its own, not at the next sweep', async () => {
-  const harness = await startHarness({
-    catalog: { baseUrl: sim.url, apiKey: 'k', maxRequestsPerSecond: 200 },
-    poll: { baselinePages: 3, backoff: '100ms' },
-    apps: [{ handle: 'shop', notify: ['support'] }],
-    alerts: {
-      lowRating: { maxRating: 2 },
-      throttle: { max: 1, window: '1h', maxHold: `${MAX_HOLD_MS}ms` },
-      incident: { count: 50 },
-      ratingDrop: { minDrop: 5, displayed: false },
-    },
-    channels: { support: { type: 'slack', webhookUrl: slack.url } },
-  });
-  h = harness;
+  const harness = await startThrottled();
   const db = harness.worker.store.db;
   const status = (ids: number[]) => deliveryStates(db, ids).map((d) => d.status);
   await harness.poll(['shop']);

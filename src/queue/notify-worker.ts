@@ -15,7 +15,7 @@ import type { Throttle } from '../notify/throttle.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../store/db.js';
 import { heldDeliveryIds, undeliveredDeliveries } from '../store/outbox.js';
-import { flushJobId, NOTIFY_JOB, NOTIFY_QUEUE, type NotifyJobData, notifyJobId, SWEEP_JOB } from './names.js';
+import { NOTIFY_JOB, NOTIFY_QUEUE, type NotifyJobData, notifyJobId, SWEEP_JOB } from './names.js';
 
 export interface NotifyResult {
   status: 'sent' | 'held' | 'skipped' | 'swept';
@@ -35,19 +35,22 @@ export function notifyJobOptions(): JobsOptions {
   };
 }
 
-/** Adds outbox messages to the notify queue; job ids make a message already queued a no-op. */
+/** The notify job of an outbox message; its job id makes a message already queued a no-op. */
+function jobOf(message: OutboxMessage, delayMs = 0) {
+  return {
+    name: NOTIFY_JOB,
+    data:
+      message.kind === 'flush'
+        ? { deliveryIds: [], flush: { channel: message.channel, app: message.app } }
+        : { deliveryIds: message.deliveryIds },
+    opts: { ...notifyJobOptions(), jobId: notifyJobId(message), delay: delayMs },
+  };
+}
+
+/** Adds outbox messages to the notify queue. */
 export async function enqueueMessages(queue: Queue<NotifyJobData>, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  await queue.addBulk(
-    messages.map((message) => ({
-      name: NOTIFY_JOB,
-      data:
-        message.kind === 'flush'
-          ? { deliveryIds: [], flush: { channel: message.channel, app: message.app } }
-          : { deliveryIds: message.deliveryIds },
-      opts: { ...notifyJobOptions(), jobId: notifyJobId(message) },
-    })),
-  );
+  await queue.addBulk(messages.map((message) => jobOf(message)));
 }
 
 /** Enqueues the flush of what the throttle holds for a channel and app, unless one is queued already. */
@@ -56,11 +59,8 @@ async function enqueueFlush(
   flush: { channel: string; app: string },
   delayMs = 0,
 ): Promise<void> {
-  await queue.add(
-    NOTIFY_JOB,
-    { deliveryIds: [], flush: { channel: flush.channel, app: flush.app } },
-    { ...notifyJobOptions(), jobId: flushJobId(flush.channel, flush.app), delay: delayMs },
-  );
+  const job = jobOf({ kind: 'flush', channel: flush.channel, app: flush.app, deliveryIds: [] }, delayMs);
+  await queue.add(job.name, job.data, job.opts);
 }
 
 /** Enqueues whatever the outbox still owes (pending, or held by a throttle); returns how many deliveries. */

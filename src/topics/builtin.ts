@@ -94,7 +94,7 @@ const billing: TopicDefinition = {
     'payment gateway|gateways|processor',
     'free shipping|gift|gifts|sample|samples|returns',
     'shipping|ship ... rates|rate|price|prices|cost|costs|$*',
-    'subscription|subscriptions app|box|boxes|product|products|order|orders|widget|portal|management|customers',
+    'subscription|subscriptions app|box|boxes|product|products|order|orders|widget|portal|management|customers|page|pages|tab|tabs|screen|section',
     'their|customer|customers|own ... subscription|subscriptions',
     'full|bundle|sale|variant|product|discounted|original|compare-at price|prices',
     'customers|customer|shoppers|buyers ... pay|paid|paying|charged',

@@ -47,6 +47,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       'Prices in other currencies are wrong',
       'sends review requests for orders that were refunded',
       'Subscribers are all marked unsubscribed',
+      // A subscription app's own screens hold its merchants' customers' subscriptions (the demo's review).
+      'Crashes every time I open the subscriptions page',
     ],
   },
   bugs: {

@@ -256,6 +256,8 @@ const bugs: TopicDefinition = {
     // A balance or a setting reset is lost data, not a malfunction (test/fixtures/topics/LABELLING.md, data-loss).
     'reset|resets|resetting|reverted|back to zero|default|defaults',
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
+    // A reply that never came, not a malfunction: "waited for a reply from support, still nothing".
+    'reply|replies|response|answer|answers|callback|word ... still nothing',
     // Idioms and the merchant's own doing, not a malfunction.
     'stuck with|paying',
     '^on its own',

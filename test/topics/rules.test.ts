@@ -102,6 +102,8 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
       "it won't process orders with discounts",
     ],
     no: [
+      // One of the simulator's reviews: what never came is a reply (support), not the app's doing.
+      'Waited five days for a reply from support, still nothing',
       'zero impact on load time',
       'the chatbot loops you back to the help centre',
       'Works fine',

@@ -104,6 +104,7 @@ describe('reviewwatch CLI', () => {
       const since = new Date(Date.now() - 365 * 86_400_000).toISOString();
       const shown = await runCli(['topics', '--since', since], env);
       expect(shown.code).toBe(0);
+      expect(shown.stderr).not.toMatch(/no database was at/);
       expect(shown.stdout).toMatch(/^shop-two: \d+ reviews$/m);
       expect(shown.stdout).toMatch(/^ {2}TOPIC +REVIEWS +SHARE +STARS +TREND$/m);
       expect(shown.stdout).toMatch(/^ {2}billing +\d+ +\d+%/m);
@@ -120,6 +121,15 @@ describe('reviewwatch CLI', () => {
       const backfill = await runCli(['topics', '--backfill'], env);
       expect(backfill.code).toBe(0);
       expect(backfill.stdout).toMatch(/already has its topics under this config/);
+      // Pointed at no database (a mistyped DATABASE_PATH), it says so rather than only "0 reviews"; once.
+      const elsewhere = { ...env, DATABASE_PATH: join(world.dir, 'typo', 'reviewwatch.db') };
+      const empty = await runCli(['topics'], elsewhere);
+      expect(empty.code).toBe(0);
+      expect(empty.stdout).toMatch(/^shop-two: 0 reviews$/m);
+      expect(empty.stderr).toContain(
+        `no database was at ${elsewhere.DATABASE_PATH}: created an empty one. If the worker stores elsewhere, set DATABASE_PATH`,
+      );
+      expect((await runCli(['topics'], elsewhere)).stderr).not.toMatch(/no database was at/);
     },
     CLI_TEST_MS,
   );

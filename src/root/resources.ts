@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSenders } from '../notify/channels.js';
@@ -42,13 +41,12 @@ export async function withResources<T>(
       settings,
       get store() {
         if (!store) {
-          const created = !existsSync(settings.databasePath);
           const opened = openStore(settings.databasePath);
           releasers.add('SQLite', () => opened.close());
           store = opened;
           // An empty table or "0 reviews" would not tell a mistyped DATABASE_PATH, or a command run away
           // from the worker's directory, from a store with nothing in it yet.
-          if (created) {
+          if (opened.created) {
             process.stderr.write(
               `reviewwatch: no database was at ${settings.databasePath}: created an empty one. If the worker stores elsewhere, set DATABASE_PATH to its database.\n`,
             );

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from 'better-sqlite3';
@@ -21,6 +21,8 @@ export type Db = BaseSQLiteDatabase<'sync', RunResult, typeof schema>;
 export interface Store {
   db: BetterSQLite3Database<typeof schema> & { $client: Database.Database };
   path: string;
+  /** Whether this open created the file (always, in memory). */
+  created: boolean;
   /** Write transactions of concurrent callers, committed together (see write-batch.ts). */
   writes: WriteBatch;
   close(): void;
@@ -36,6 +38,7 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
  */
 export function openStore(path: string): Store {
   let client: Database.Database;
+  const created = path === ':memory:' || !existsSync(path);
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     client = new Database(path);
@@ -72,6 +75,7 @@ export function openStore(path: string): Store {
   return {
     db,
     path,
+    created,
     writes: new WriteBatch(client),
     close: () => {
       if (client.open) client.close();

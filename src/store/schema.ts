@@ -417,7 +417,11 @@ export const topicDayCounts = sqliteTable(
     reviews: integer('reviews').notNull(),
     stars: integer('stars').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.appHandle, t.day, t.topic] })],
+  (t) => [
+    primaryKey({ columns: [t.appHandle, t.day, t.topic] }),
+    // The app-days holding a custom topic, for the inbox's filter on a rare one (store/inbox/plan.ts).
+    index('topic_day_counts_topic').on(t.topic, t.day, t.appHandle),
+  ],
 );
 
 /** A review's notes thread: append-only. */

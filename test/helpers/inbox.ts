@@ -1,4 +1,5 @@
 import type { Store } from '../../src/store/db.js';
+import type { ReviewTopic } from '../../src/topics/index.js';
 import { storeReview } from './reviews.js';
 
 export interface SeedReview {
@@ -12,6 +13,8 @@ export interface SeedReview {
   firstSeenAt?: number;
   timeUsingApp?: string;
   appUrl?: string;
+  /** Its stored topics; by default those the built-in topics find in `content`. */
+  topics?: ReviewTopic[];
 }
 
 /** Rows for the inbox written the way a poll writes them (one poll run per app), without the network. */
@@ -71,6 +74,7 @@ export class ReviewSeeder {
       appUrl: seed.appUrl ?? `https://apps.example.com/${app}`,
       firstSeenAt: new Date(seed.firstSeenAt ?? createdAt ?? Date.UTC(2026, 10, 1)),
       pollRunId: this.#runOf(app),
+      ...(seed.topics && { topics: seed.topics }),
     });
   }
 

@@ -615,6 +615,126 @@ describe('every way a search runs gives the same pages', () => {
   });
 });
 
+describe('a topic filter reaches the same reviews along the dates or from its days', () => {
+  const SORTS: InboxSort[] = ['newest', 'seen', 'severity', 'app'];
+  const topic = (name: string) => ({ name, words: [name] });
+
+  interface Seeded {
+    id: number;
+    at: number;
+    app: string;
+    rating: number;
+    topics: string[];
+  }
+
+  /**
+   * Reviews over a few days with their edges (midnight exactly, a date that did not parse, before 1970),
+   * a custom topic `klaviyo` on few of them and the built-in `billing` on more.
+   */
+  function seedStore(): Seeded[] {
+    const rng = new Rng(11);
+    const rows: Seeded[] = [];
+    for (let i = 0; i < 150; i++) {
+      const day = Math.floor(rng.next() * 6) - 1;
+      const at = rng.next() < 0.1 ? day * DAY : day * DAY + Math.floor(rng.next() * DAY);
+      const when = i % 10 === 9 ? -DAY / 3 : NOW - day * DAY + (at - day * DAY);
+      const topics = [...(rng.next() < 0.3 ? ['billing'] : []), ...(rng.next() < 0.08 ? ['klaviyo'] : [])];
+      const app = ['shop', 'rival', 'other'][Math.floor(rng.next() * 3)] as string;
+      const rating = 1 + Math.floor(rng.next() * 5);
+      const unparsed = rng.next() < 0.15;
+      const id = seed.review({
+        app,
+        rating,
+        content: topics.join(' ') || 'nothing',
+        createdAt: unparsed ? null : when,
+        firstSeenAt: unparsed ? when : when + Math.floor(rng.next() * 3 * DAY),
+        topics: topics.map(topic),
+      });
+      if (rating <= 2) seed.alert(id, rating === 1 ? 'high' : 'medium');
+      rows.push({ id, at: when, app, rating, topics });
+    }
+    return rows;
+  }
+
+  function pages(
+    filter: InboxFilter,
+    sort: InboxSort,
+    limit: number,
+    topicPath?: 'along-dates' | 'from-days',
+  ) {
+    const ids: number[][] = [];
+    const cursors: Array<string | undefined> = [];
+    let cursor: string | undefined;
+    do {
+      const page = listInbox(store.db, filter, {
+        limit,
+        sort,
+        ...(cursor ? { cursor } : {}),
+        ...(topicPath ? { topicPath } : {}),
+      });
+      ids.push(page.rows.map((r) => r.id));
+      cursors.push(page.next);
+      cursor = page.next;
+    } while (cursor && ids.length < 200);
+    return { ids, cursors };
+  }
+
+  it('for each sort, filter and page size: the same pages and cursors on both paths', () => {
+    const rows = seedStore();
+    const klaviyo = rows.filter((r) => r.topics.includes('klaviyo'));
+    expect(klaviyo.length).toBeGreaterThan(5);
+    // Some of its days hold reviews without it, which the days' path must leave out.
+    expect(rows.length - klaviyo.length).toBeGreaterThan(100);
+    const filters: InboxFilter[] = [
+      { topic: 'klaviyo' },
+      { topic: 'klaviyo', stars: [1, 2] },
+      { topic: 'klaviyo', apps: ['shop'] },
+      { topic: 'klaviyo', apps: ['shop', 'rival'], from: new Date(NOW - 2 * DAY) },
+      { topic: 'klaviyo', to: new Date(0) },
+      { topic: 'klaviyo', text: 'billing' },
+      { topic: 'billing', from: new Date(NOW - 3 * DAY), to: new Date(NOW) },
+      { topic: 'nothing-has-it' },
+    ];
+    for (const filter of filters) {
+      const expected = rows
+        .filter((r) => r.topics.includes(filter.topic as string))
+        .filter((r) => !filter.stars || filter.stars.includes(r.rating))
+        .filter((r) => !filter.apps || filter.apps.includes(r.app)).length;
+      for (const sort of SORTS) {
+        for (const limit of [1, 4, 50]) {
+          const label = `${JSON.stringify(filter)}, ${sort}, pages of ${limit}`;
+          const chosen = pages(filter, sort, limit);
+          expect(pages(filter, sort, limit, 'from-days'), label).toEqual(chosen);
+          expect(pages(filter, sort, limit, 'along-dates'), label).toEqual(chosen);
+          if (!filter.from && !filter.to && !filter.text)
+            expect(chosen.ids.flat(), label).toHaveLength(expected);
+        }
+      }
+      const buckets = { all: {}, competitors: { apps: ['rival'] } };
+      const counts = countInbox(store.db, filter, buckets, { topicPath: 'from-days' });
+      expect(countInbox(store.db, filter, buckets, { topicPath: 'along-dates' })).toEqual(counts);
+    }
+  });
+
+  it('starts from the app-days of a custom topic few reviews have, and walks the dates for others', () => {
+    seedStore();
+    // A store where the topic is rare: its days' reviews are fewer than a walk would read to fill a page.
+    for (let i = 0; i < 400; i++) seed.review({ content: 'x', createdAt: NOW - (10 + i) * DAY });
+    const p = (filter: InboxFilter) => explainInbox(store.db, filter).join(' | ');
+    expect(p({ topic: 'klaviyo' })).toMatch(
+      /SEARCH d USING (COVERING )?INDEX topic_day_counts_topic \(topic=\?\) \| SEARCH d_r USING (COVERING )?INDEX reviews_app_inbox/,
+    );
+    expect(p({ topic: 'nothing-has-it' })).toMatch(/topic_day_counts_topic/);
+    // A built-in topic is common: a page fills within a short walk.
+    expect(p({ topic: 'billing' })).not.toMatch(/topic_day_counts/);
+    expect(p({ topic: 'billing' })).toMatch(/^CO-ROUTINE p \| SCAN r USING (COVERING )?INDEX reviews_inbox/);
+    // A custom topic most reviews have: the walk finds a page sooner than its days' reviews are read.
+    for (let i = 0; i < 600; i++)
+      seed.review({ content: 'x', createdAt: NOW - (10 + (i % 400)) * DAY, topics: [topic('common')] });
+    expect(p({ topic: 'common' })).not.toMatch(/topic_day_counts/);
+  });
+});
+
 describe('a review with everything', () => {
   it('has its triage, notes, audit, edits and alerts with their deliveries', () => {
     const id = seed.review({ rating: 2 });

@@ -2,6 +2,7 @@
  * The choices a list query makes that SQLite cannot make well without statistics (`planOf`): which index
  * to walk, and how a search reaches its matches, from cheap counts.
  */
+import { DAY_ROW_TOPICS } from '../day-row-topics.js';
 import type { StoreDb } from '../db.js';
 import type { InboxSort } from './cursor.js';
 import { ftsQuery, type InboxFilter, onlyTriaged } from './filter.js';
@@ -24,6 +25,11 @@ export interface Plan {
   text: SearchPath;
   /** For a filter only triaged reviews match (a status other than new, an assignee). */
   triage: 'from-triage' | 'along-dates';
+  /**
+   * For a topic filter: each walked review's topics checked (`along-dates`), or, for a custom topic few
+   * reviews have, only the reviews of the app-days its counts hold looked up and sorted (`from-days`).
+   */
+  topic: 'along-dates' | 'from-days';
 }
 
 /**
@@ -60,6 +66,45 @@ export interface PlanOptions {
   triagedRowsToSort?: number;
   /** Takes this path for a search whatever the counts say (tests: every path gives the same pages). */
   searchPath?: SearchPath;
+  /** Takes this path for a custom topic whatever the counts say (tests: both give the same pages). */
+  topicPath?: Plan['topic'];
+}
+
+/** A topic held on more app-days than this is walked along the dates without counting further. */
+export const TOPIC_DAYS_TO_SORT = 2_000;
+
+/**
+ * What a review costs each path, in µs, measured at 1,000,000 reviews (bench/topics-store.ts): walking the
+ * dates reads each review's `topics` (about 1 µs a review walked); starting from the app-days looks up
+ * every review of those days, checks its topics and sorts those it keeps (about 3 µs a review).
+ */
+const WALK_COST = 1;
+const DAY_REVIEW_COST = 3;
+
+/** The page a walk fills, for its length: a page and the row that says whether another follows. */
+const PAGE_ROWS = 51;
+
+/**
+ * How a topic filter reaches its reviews. A built-in topic is common (a few per cent of reviews and more):
+ * a walk along the dates fills a page soon. A custom topic may be rare ("Klaviyo" in a few hundred of a
+ * million reviews), and a walk for it would read every review of the period: its day counts
+ * (topic_day_counts, drizzle/0025_topic_day_counts_by_topic.sql) say which app-days hold it and how many
+ * reviews those days hold in all, which are then all a list needs to look at. Starting from them costs
+ * those reviews; the walk costs about a page divided by the topic's share of the store, at most the store.
+ */
+function topicPathOf(db: StoreDb, topic: string): Plan['topic'] {
+  const client = db.$client;
+  const days = client
+    .prepare<[string, number], { days: number; topical: number | null; reviews: number | null }>(
+      `select count(*) as days, sum(d.reviews) as topical, sum(c.reviews) as reviews
+       from (select app_handle, day, reviews from topic_day_counts where topic = ? limit ?) d
+       join review_day_counts c on c.app_handle = d.app_handle and c.day = d.day`,
+    )
+    .get(topic, TOPIC_DAYS_TO_SORT + 1);
+  if (days === undefined || days.days > TOPIC_DAYS_TO_SORT) return 'along-dates';
+  const stored = client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
+  const walked = Math.min(stored, (PAGE_ROWS * stored) / Math.max(1, days.topical ?? 0));
+  return (days.reviews ?? 0) * DAY_REVIEW_COST < walked * WALK_COST ? 'from-days' : 'along-dates';
 }
 
 /**
@@ -120,5 +165,9 @@ export function planOf(
     if (found !== undefined && found >= toProbe) text = 'probed';
     else if (found !== undefined && found >= toSort) text = 'gathered';
   }
-  return { apps, text, triage };
+  // A built-in topic has no app-days of its own to start from: its counts are columns of every day's row.
+  let topic: Plan['topic'] = 'along-dates';
+  if (filter.topic !== undefined && !(DAY_ROW_TOPICS as readonly string[]).includes(filter.topic))
+    topic = options.topicPath ?? topicPathOf(db, filter.topic);
+  return { apps, text, triage, topic };
 }

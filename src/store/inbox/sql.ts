@@ -15,6 +15,9 @@ import type { Plan, SearchPath } from './plan.js';
 import { inboxRowSql } from './rows.js';
 
 export const AT = 'coalesce(r.created_at, r.first_seen_at)';
+/** The same date of a review in `d_r`, which a topic's app-days look up (`baseOf`), and its day's length. */
+const DAY_AT = 'coalesce(d_r.created_at, d_r.first_seen_at)';
+const DAY_MS = 86_400_000;
 
 /**
  * The full-text index keys each review by the list's order (drizzle/0010_fts_by_date.sql): the hour of its
@@ -198,6 +201,15 @@ export function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor:
       JSON.stringify({ name: filter.topic }).slice(1, -1),
       filter.topic,
     );
+    // A rare custom topic: only the reviews of the app-days its counts hold, looked up by the apps' date
+    // index and sorted (plan.ts, `topicPathOf`). Those days hold every review with the topic.
+    if (plan.topic === 'from-days') {
+      add(
+        `r.id in (select d_r.id from topic_day_counts d cross join reviews d_r on d_r.app_handle = d.app_handle
+          and ${DAY_AT} >= d.day * ${DAY_MS} and ${DAY_AT} < (d.day + 1) * ${DAY_MS} where d.topic = ?)`,
+        filter.topic,
+      );
+    }
   }
   // Checked on the review's row, which every path reads anyway; no index has it. `only` therefore walks
   // until it finds a page of removed reviews: bounded by the period, as any rare filter without an index.

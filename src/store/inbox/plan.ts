@@ -1,6 +1,6 @@
 /**
  * The choices a list query makes that SQLite cannot make well without statistics (`planOf`): which index
- * to walk, and how a search reaches its matches, from cheap counts.
+ * to walk, and how a search or a topic reaches its matches, from cheap counts.
  */
 import { DAY_ROW_TOPICS } from '../day-row-topics.js';
 import type { StoreDb } from '../db.js';

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,11 @@ interface Figures {
   peakRssMiB: number;
   /** CPU time of this process (the poll worker, its store writes, BullMQ) per app, user + system. */
   cpuMsPerApp: number;
+  /**
+   * Of it, the main thread's, where Linux tells it (mainThreadMicros): the poll itself. The rest is V8's
+   * threads (optimizing compiles, the collector's helpers) and libuv's.
+   */
+  mainThreadMsPerApp?: number;
   /** With `--attribute`: the profile's time in TOPIC_WORK, and its busy time, per app (topicWork). */
   topicsMsPerApp?: number;
   busyMsPerApp?: number;
@@ -159,6 +164,19 @@ async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promi
   );
 }
 
+/**
+ * The CPU time of this process's main thread so far, in µs, from /proc (Linux); undefined elsewhere.
+ * process.cpuUsage() counts every thread: this tells the poll's own work from V8 compiling it on its
+ * worker threads, which a fresh process does in its first cycles (bench/README.md, "Stored topics").
+ */
+function mainThreadMicros(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples RSS while `work` runs. */
 async function measured(
   phase: string,
@@ -174,8 +192,10 @@ async function measured(
   const started = performance.now();
   const profiler = await startProfiler(phase);
   const cpu = process.cpuUsage();
+  const main = mainThreadMicros();
   await work();
   const used = process.cpuUsage(cpu);
+  const mainAfter = mainThreadMicros();
   const profiled = await profiler?.stop();
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
@@ -189,6 +209,8 @@ async function measured(
     requestsPerApp: round(requests / apps, 3),
     peakRssMiB: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
     cpuMsPerApp: round((used.user + used.system) / 1000 / apps, 3),
+    ...(main !== undefined &&
+      mainAfter !== undefined && { mainThreadMsPerApp: round((mainAfter - main) / 1000 / apps, 3) }),
     ...(profiled && {
       topicsMsPerApp: round(profiled.topicsMs / apps, 3),
       busyMsPerApp: round(profiled.busyMs / apps, 3),

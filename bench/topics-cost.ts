@@ -29,6 +29,8 @@ type Cycle = keyof typeof CYCLES;
 interface Figure {
   phase: string;
   cpuMsPerApp: number;
+  /** Of it, the main thread's (Linux): the rest is V8's compiler and collector threads, and libuv's. */
+  mainThreadMsPerApp?: number;
 }
 
 /** One `bench/poll.ts` run; resolves with its figures, or rejects with the end of what it printed. */
@@ -49,14 +51,23 @@ function pollBench(topics: 'on' | 'off', out: string): Promise<Figure[]> {
   });
 }
 
-function cpuOf(figures: readonly Figure[], cycle: Cycle): number {
+function figureOf(figures: readonly Figure[], cycle: Cycle): Figure {
   const figure = figures.find((f) => f.phase === CYCLES[cycle]);
   if (figure === undefined) throw new Error(`bench/poll.ts reported no "${CYCLES[cycle]}"`);
-  return figure.cpuMsPerApp;
+  return figure;
+}
+
+function cpuOf(figures: readonly Figure[], cycle: Cycle): number {
+  return figureOf(figures, cycle).cpuMsPerApp;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'reviewwatch-topics-cost-'));
 const differences: Record<Cycle, number[]> = { baseline: [], fiveNew: [] };
+/** On minus off, ms an app, of the main thread and of the others, where bench/poll.ts could tell them. */
+const threads: Record<Cycle, { main: number[]; others: number[] }> = {
+  baseline: { main: [], others: [] },
+  fiveNew: { main: [], others: [] },
+};
 const rows: string[] = [];
 try {
   for (let pair = 1; pair <= PAIRS; pair += 1) {
@@ -76,6 +87,11 @@ try {
     const cells = (['baseline', 'fiveNew'] as const).map((cycle) => {
       const difference = (100 * cpuOf(on, cycle)) / cpuOf(off, cycle) - 100;
       differences[cycle].push(difference);
+      const [onMain, offMain] = [figureOf(on, cycle), figureOf(off, cycle)].map((f) => f.mainThreadMsPerApp);
+      if (onMain !== undefined && offMain !== undefined) {
+        threads[cycle].main.push(onMain - offMain);
+        threads[cycle].others.push(cpuOf(on, cycle) - onMain - (cpuOf(off, cycle) - offMain));
+      }
       return `${cpuOf(on, cycle).toFixed(3)} / ${cpuOf(off, cycle).toFixed(3)} (${difference >= 0 ? '+' : ''}${difference.toFixed(1)}%)`;
     });
     rows.push(`| ${pair} | ${order[0]} | ${cells.join(' | ')} |`);
@@ -85,12 +101,23 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-function summary(list: readonly number[]): string {
+/** The mean of `list` and its standard error. */
+function meanAndError(list: readonly number[]): { mean: number; error: number } {
   const mean = list.reduce((a, b) => a + b, 0) / list.length;
   const variance = list.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, list.length - 1);
-  const error = Math.sqrt(variance / list.length);
-  const sign = mean >= 0 ? '+' : '';
-  return `**${sign}${mean.toFixed(1)}%** ± ${error.toFixed(1)} (${Math.min(...list).toFixed(1)} to ${Math.max(...list).toFixed(1)})`;
+  return { mean, error: Math.sqrt(variance / list.length) };
+}
+
+const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+
+function summary(list: readonly number[]): string {
+  const { mean, error } = meanAndError(list);
+  return `**${signed(mean, 1)}%** ± ${error.toFixed(1)} (${Math.min(...list).toFixed(1)} to ${Math.max(...list).toFixed(1)})`;
+}
+
+function ms(list: readonly number[]): string {
+  const { mean, error } = meanAndError(list);
+  return `${signed(mean, 3)} ± ${error.toFixed(3)}`;
 }
 
 const report = [
@@ -100,7 +127,23 @@ const report = [
   '| ---: | --- | --- | --- |',
   ...rows,
   `| mean ± standard error (range) | | ${summary(differences.baseline)} | ${summary(differences.fiveNew)} |`,
+  ...(threads.baseline.main.length === 0
+    ? []
+    : [
+        '',
+        'On minus off, ms an app (mean ± standard error): the main thread, where the poll runs, and the',
+        "others (V8's optimizing compiler and collector helpers, libuv's threads)",
+        '',
+        '| cycle | main thread | other threads |',
+        '| --- | ---: | ---: |',
+        ...(['baseline', 'fiveNew'] as const).map(
+          (cycle) => `| ${CYCLES[cycle]} | ${ms(threads[cycle].main)} | ${ms(threads[cycle].others)} |`,
+        ),
+      ]),
 ].join('\n');
 process.stdout.write(`${report}\n`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/topics-cost-${Date.now()}.json`, JSON.stringify({ APPS, differences }, null, 2));
+writeFileSync(
+  `bench/results/topics-cost-${Date.now()}.json`,
+  JSON.stringify({ APPS, differences, threads }, null, 2),
+);

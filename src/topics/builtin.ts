@@ -167,7 +167,8 @@ const bugs: TopicDefinition = {
     'neither|none ... show|shows|work|works|load|loads|appear|appears|display|displays|sync|syncs',
     'still nothing',
     'stuck',
-    'wrong',
+    // Not after a negation: "nothing wrong with it", "you can't go wrong" are praise.
+    '~wrong',
     'incorrect|incorrectly',
     'duplicate|duplicated|duplicates|doubled',
     'sent|fired|firing|showing|shows|appears|appearing|added|adds|send|sends ... twice',

@@ -104,6 +104,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
     no: [
       // One of the simulator's reviews: what never came is a reply (support), not the app's doing.
       'Waited five days for a reply from support, still nothing',
+      // Praise: "wrong" after a negation describes no malfunction (a review of the demo's loop).
+      'Average. Nothing wrong, nothing special.',
+      "You can't go wrong with this app",
       'zero impact on load time',
       'the chatbot loops you back to the help centre',
       'Works fine',

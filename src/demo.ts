@@ -81,40 +81,91 @@ const WAVE_EVERY_MS = 2_000;
 const WAVE_AFTER_MS = 55_000;
 
 /**
- * Then one review every few seconds, always the same ones in the same order, round and round: mostly
- * content merchants, with two low reviews a round (96 s), so that after the script a new user sees an
- * alert now and then rather than a stream of them. Each low one is always by the same merchant: one
- * merchant saying the same thing again is no wave, so the loop makes no topic spike of its own (the
- * spike rule wants three reviewers).
+ * Then one review every few seconds, the same merchants in the same order, round and round: mostly content
+ * merchants, with two low reviews a round (96 s), so that after the script a new user sees an alert now and
+ * then rather than a stream of them. Each low one is always by the same merchant: one merchant saying the
+ * same thing again is no wave, so the loop makes no topic spike of its own (the spike rule wants three
+ * reviewers). A merchant of three stars or fewer says each of its texts once, one a round, then nothing
+ * more: the same words again would look like one review alerted twice. Content merchants (four and five
+ * stars: no alert, and under the inbox's default stars) say theirs every round.
  */
-const ARRIVALS: ScriptedReview[] = (
+const ARRIVALS: ReadonlyArray<{
+  handle: string;
+  reviewer: string;
+  rating: number;
+  texts: readonly string[];
+}> = (
   [
-    ['acme-bundles', 'Maple Goods', 5, 'Bundles set up in minutes. Sales are up.'],
-    ['bolt-subscriptions', 'Atlas Pets', 4, 'Good app once the last bug was fixed.'],
-    [DEMO_RIVAL, 'Crest Outfitters', 4, 'Does the job, a bit pricey.'],
-    ['cobalt-reviews', 'Cinder Candles', 5, 'Great support, they fixed my import in an hour.'],
-    ['acme-bundles', 'Fable Prints', 3, 'Fine, but the discount rules are confusing.'],
-    ['bolt-subscriptions', 'Willow Wool', 5, 'Our subscribers love the skip-a-month option.'],
-    ['cobalt-reviews', 'Harbor Tea', 2, 'The widget slows my store down and support takes days to reply.'],
-    ['acme-bundles', 'Quill & Ink', 5, 'Easy to use and the bundles look native to our theme.'],
-    [DEMO_RIVAL, 'Dune Outdoor', 5, 'Solid bundles app, no complaints.'],
-    ['cobalt-reviews', 'Birch Bath', 4, 'Review requests go out on time. Would like more widget layouts.'],
-    ['bolt-subscriptions', 'Copper Kettle', 5, 'Churn is down since we added the cancel survey.'],
-    ['acme-bundles', 'Pine Paper', 4, 'Works well. The analytics page could load faster.'],
-    ['cobalt-reviews', 'Ember Goods', 5, 'Photo reviews made our product pages so much better.'],
-    [DEMO_RIVAL, 'Tidal Threads', 3, 'Okay for simple bundles.'],
-    ['bolt-subscriptions', 'Sage Soap', 4, 'Setup took an afternoon, worth it.'],
-    ['acme-bundles', 'Lark Leather', 5, 'Support walked me through the tiered discounts.'],
-    ['cobalt-reviews', 'Fern Florals', 5, 'Imported all our old reviews without a hitch.'],
-    ['bolt-subscriptions', 'Mesa Coffee', 5, 'Customers can change their delivery dates themselves.'],
-    [DEMO_RIVAL, 'Rowan Records', 1, 'Stopped working after the update, no reply from support.'],
-    ['acme-bundles', 'Glow Candles', 4, 'Nice upsells, a bit of a learning curve.'],
-    ['cobalt-reviews', 'Iris Jewelry', 4, 'Does what we need. The email template editor is basic.'],
-    ['bolt-subscriptions', 'Cedar Soap', 5, 'Billing is clear and the app just runs.'],
-    [DEMO_RIVAL, 'Nimbus Nuts', 4, 'Good value for a small shop.'],
-    ['acme-bundles', 'Juniper Home', 5, 'Our average order went up the first week.'],
+    ['acme-bundles', 'Maple Goods', 5, ['Bundles set up in minutes. Sales are up.']],
+    ['bolt-subscriptions', 'Atlas Pets', 4, ['Good app once the last bug was fixed.']],
+    [DEMO_RIVAL, 'Crest Outfitters', 4, ['Does the job, a bit pricey.']],
+    ['cobalt-reviews', 'Cinder Candles', 5, ['Great support, they fixed my import in an hour.']],
+    [
+      'acme-bundles',
+      'Fable Prints',
+      3,
+      [
+        'Fine, but the discount rules are confusing.',
+        'Better after the help article, though tiered discounts still take me a while.',
+        'Does the job. I wish the bundle editor showed a preview.',
+      ],
+    ],
+    ['bolt-subscriptions', 'Willow Wool', 5, ['Our subscribers love the skip-a-month option.']],
+    [
+      'cobalt-reviews',
+      'Harbor Tea',
+      2,
+      [
+        'The widget slows my store down and support takes days to reply.',
+        'A second week of slow product pages. Support answered once, then nothing.',
+        'Turned the widget off for the holiday sale: our pages load twice as fast without it.',
+      ],
+    ],
+    ['acme-bundles', 'Quill & Ink', 5, ['Easy to use and the bundles look native to our theme.']],
+    [DEMO_RIVAL, 'Dune Outdoor', 5, ['Solid bundles app, no complaints.']],
+    ['cobalt-reviews', 'Birch Bath', 4, ['Review requests go out on time. Would like more widget layouts.']],
+    ['bolt-subscriptions', 'Copper Kettle', 5, ['Churn is down since we added the cancel survey.']],
+    ['acme-bundles', 'Pine Paper', 4, ['Works well. The analytics page could load faster.']],
+    ['cobalt-reviews', 'Ember Goods', 5, ['Photo reviews made our product pages so much better.']],
+    [
+      DEMO_RIVAL,
+      'Tidal Threads',
+      3,
+      [
+        'Okay for simple bundles.',
+        'Fine for two-item bundles, clumsy beyond that.',
+        'Average. Nothing wrong, nothing special.',
+      ],
+    ],
+    ['bolt-subscriptions', 'Sage Soap', 4, ['Setup took an afternoon, worth it.']],
+    ['acme-bundles', 'Lark Leather', 5, ['Support walked me through the tiered discounts.']],
+    ['cobalt-reviews', 'Fern Florals', 5, ['Imported all our old reviews without a hitch.']],
+    ['bolt-subscriptions', 'Mesa Coffee', 5, ['Customers can change their delivery dates themselves.']],
+    [
+      DEMO_RIVAL,
+      'Rowan Records',
+      1,
+      [
+        'Stopped working after the update, no reply from support.',
+        'Still broken a week after the update, and the changelog says nothing about it.',
+        'Gave up waiting for a fix and moved our bundles to another app.',
+      ],
+    ],
+    ['acme-bundles', 'Glow Candles', 4, ['Nice upsells, a bit of a learning curve.']],
+    ['cobalt-reviews', 'Iris Jewelry', 4, ['Does what we need. The email template editor is basic.']],
+    ['bolt-subscriptions', 'Cedar Soap', 5, ['Billing is clear and the app just runs.']],
+    [DEMO_RIVAL, 'Nimbus Nuts', 4, ['Good value for a small shop.']],
+    ['acme-bundles', 'Juniper Home', 5, ['Our average order went up the first week.']],
   ] as const
-).map(([handle, reviewer, rating, review_content]) => ({ handle, reviewer, rating, review_content }));
+).map(([handle, reviewer, rating, texts]) => ({ handle, reviewer, rating, texts }));
+
+/** The `n`th review of the loop (from 0), or undefined when its merchant has nothing left to say. */
+export function demoArrival(n: number): ScriptedReview | undefined {
+  const { texts, ...review } = ARRIVALS[n % ARRIVALS.length] as (typeof ARRIVALS)[number];
+  const round = Math.floor(n / ARRIVALS.length);
+  const text = review.rating >= 4 ? texts[round % texts.length] : texts[round];
+  return text === undefined ? undefined : { ...review, review_content: text };
+}
 
 /**
  * The market's script, in ticks of MARKET_TICK_MS: the competitor cuts its price (tick 4, ~40 s in), a
@@ -333,10 +384,10 @@ function runScript(simulator: Simulator, worker: Worker, config: Config): () => 
       }, WAVE_EVERY_MS);
     }, WAVE_AFTER_MS);
     let next = 0;
-    timer = setInterval(
-      () => publish(ARRIVALS[next++ % ARRIVALS.length] as ScriptedReview),
-      ARRIVAL_EVERY_MS,
-    );
+    timer = setInterval(() => {
+      const review = demoArrival(next++);
+      if (review !== undefined) publish(review);
+    }, ARRIVAL_EVERY_MS);
   };
   void script();
   return () => {

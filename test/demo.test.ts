@@ -4,7 +4,7 @@
  * are this test's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, startDemo } from '../src/demo.js';
+import { type Demo, demoArrival, startDemo } from '../src/demo.js';
 import { captureLog, tempDir, uniquePrefix } from './helpers/index.js';
 
 describe('the demo', () => {
@@ -56,4 +56,20 @@ describe('the demo', () => {
     // One message for the wave: its later reviews make no second spike.
     expect(all.match(/📈 Topic spike/g)).toHaveLength(1);
   }, 150_000);
+});
+
+describe("the demo's arrivals", () => {
+  it('never send a low review with the same words twice, and keep the content ones coming', () => {
+    const arrivals = Array.from({ length: 24 * 20 }, (_, n) => demoArrival(n));
+    const low = arrivals.filter((a) => a !== undefined && a.rating <= 3);
+    const said = low.map((a) => `${a?.reviewer}: ${a?.review_content}`);
+    expect(new Set(said).size).toBe(said.length);
+    // Two alerts a round (one and two stars) for the first rounds, then none: still a few after the script.
+    const alerted = low.filter((a) => (a?.rating ?? 5) <= 2);
+    expect(alerted.length).toBeGreaterThanOrEqual(6);
+    // One merchant per low slot: the loop alone never makes a wave of three reviewers.
+    expect(new Set(alerted.map((a) => `${a?.handle} ${a?.reviewer}`)).size).toBe(2);
+    expect(arrivals.slice(-24).filter((a) => a !== undefined).length).toBeGreaterThan(10);
+    expect(arrivals.slice(-24).every((a) => a === undefined || a.rating >= 4)).toBe(true);
+  });
 });

@@ -29,17 +29,24 @@ beforeEach(() => {
 });
 afterEach(() => store.cleanup());
 
-/** Every page of a list, following the cursors. */
-function walk(filter: InboxFilter, limit: number): number[][] {
-  const pages: number[][] = [];
+/** Every page of a list, following the cursors: each page's review ids, and the cursor after it. */
+function pagesOf(
+  filter: InboxFilter,
+  options: Omit<NonNullable<Parameters<typeof listInbox>[2]>, 'cursor'>,
+): { ids: number[][]; cursors: Array<string | undefined> } {
+  const ids: number[][] = [];
+  const cursors: Array<string | undefined> = [];
   let cursor: string | undefined;
   do {
-    const page = listInbox(store.db, filter, { limit, ...(cursor ? { cursor } : {}) });
-    pages.push(page.rows.map((r) => r.id));
+    const page = listInbox(store.db, filter, { ...options, ...(cursor ? { cursor } : {}) });
+    ids.push(page.rows.map((r) => r.id));
+    cursors.push(page.next);
     cursor = page.next;
-  } while (cursor && pages.length < 100);
-  return pages;
+  } while (cursor && ids.length < 200);
+  return { ids, cursors };
 }
+
+const walk = (filter: InboxFilter, limit: number) => pagesOf(filter, { limit }).ids;
 
 const ids = (filter: InboxFilter) => listInbox(store.db, filter, { limit: 500 }).rows.map((r) => r.id);
 
@@ -571,22 +578,8 @@ describe('every way a search runs gives the same pages', () => {
       const expected = newestFirst.filter(matches).map((r) => r.id);
       for (const limit of [1, 3, 7, 50]) {
         const pages: Record<string, { ids: number[][]; cursors: Array<string | undefined> }> = {};
-        for (const searchPath of [undefined, ...PATHS]) {
-          const ids: number[][] = [];
-          const cursors: Array<string | undefined> = [];
-          let cursor: string | undefined;
-          do {
-            const page = listInbox(store.db, filter, {
-              limit,
-              ...(cursor ? { cursor } : {}),
-              ...(searchPath ? { searchPath } : {}),
-            });
-            ids.push(page.rows.map((r) => r.id));
-            cursors.push(page.next);
-            cursor = page.next;
-          } while (cursor && ids.length < 200);
-          pages[searchPath ?? 'chosen'] = { ids, cursors };
-        }
+        for (const searchPath of [undefined, ...PATHS])
+          pages[searchPath ?? 'chosen'] = pagesOf(filter, { limit, ...(searchPath ? { searchPath } : {}) });
         const label = `${JSON.stringify(filter)}, pages of ${limit}`;
         expect(pages.chosen?.ids.flat(), label).toEqual(expected);
         expect(pages.chosen?.ids.every((p, i, all) => p.length === limit || i === all.length - 1)).toBe(true);
@@ -656,29 +649,6 @@ describe('a topic filter reaches the same reviews along the dates or from its da
     return rows;
   }
 
-  function pages(
-    filter: InboxFilter,
-    sort: InboxSort,
-    limit: number,
-    topicPath?: 'along-dates' | 'from-days',
-  ) {
-    const ids: number[][] = [];
-    const cursors: Array<string | undefined> = [];
-    let cursor: string | undefined;
-    do {
-      const page = listInbox(store.db, filter, {
-        limit,
-        sort,
-        ...(cursor ? { cursor } : {}),
-        ...(topicPath ? { topicPath } : {}),
-      });
-      ids.push(page.rows.map((r) => r.id));
-      cursors.push(page.next);
-      cursor = page.next;
-    } while (cursor && ids.length < 200);
-    return { ids, cursors };
-  }
-
   it('for each sort, filter and page size: the same pages and cursors on both paths', () => {
     const rows = seedStore();
     const klaviyo = rows.filter((r) => r.topics.includes('klaviyo'));
@@ -703,9 +673,9 @@ describe('a topic filter reaches the same reviews along the dates or from its da
       for (const sort of SORTS) {
         for (const limit of [1, 4, 50]) {
           const label = `${JSON.stringify(filter)}, ${sort}, pages of ${limit}`;
-          const chosen = pages(filter, sort, limit);
-          expect(pages(filter, sort, limit, 'from-days'), label).toEqual(chosen);
-          expect(pages(filter, sort, limit, 'along-dates'), label).toEqual(chosen);
+          const chosen = pagesOf(filter, { limit, sort });
+          expect(pagesOf(filter, { limit, sort, topicPath: 'from-days' }), label).toEqual(chosen);
+          expect(pagesOf(filter, { limit, sort, topicPath: 'along-dates' }), label).toEqual(chosen);
           if (!filter.from && !filter.to && !filter.text)
             expect(chosen.ids.flat(), label).toHaveLength(expected);
         }

@@ -167,8 +167,7 @@ const bugs: TopicDefinition = {
     'neither|none ... show|shows|work|works|load|loads|appear|appears|display|displays|sync|syncs',
     'still nothing',
     'stuck',
-    // Not after a negation: "nothing wrong with it", "you can't go wrong" are praise.
-    '~wrong',
+    'wrong',
     'incorrect|incorrectly',
     'duplicate|duplicated|duplicates|doubled',
     'sent|fired|firing|showing|shows|appears|appearing|added|adds|send|sends ... twice',
@@ -259,6 +258,13 @@ const bugs: TopicDefinition = {
     'support|they|team|developer|developers|devs|dev|anyone|nobody|someone ... respond|responded',
     // A reply that never came, not a malfunction: "waited for a reply from support, still nothing".
     'reply|replies|response|answer|answers|callback|word ... still nothing',
+    // Praise: "nothing wrong with it", "nothing ever goes wrong", "you can't go wrong" (not "I don't know
+    // what's wrong", a complaint).
+    'nothing|never wrong',
+    'nothing is|was|seems|looks wrong',
+    'nothing went|goes wrong',
+    'nothing ever went|goes|go wrong',
+    "can't|cant|cannot|won't|wont|not go wrong",
     // Idioms and the merchant's own doing, not a malfunction.
     'stuck with|paying',
     '^on its own',

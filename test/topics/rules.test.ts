@@ -54,6 +54,9 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
   bugs: {
     yes: [
       'Something went wrong at checkout every time',
+      "Not sure what's wrong with it.",
+      "I don't know what's wrong.",
+      'Nothing works and something went wrong',
       "the stars weren't lining up under the title",
       'the widget overlap hides our chat button',
       'my bundles page shows a 404 since yesterday',
@@ -104,9 +107,11 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
     no: [
       // One of the simulator's reviews: what never came is a reply (support), not the app's doing.
       'Waited five days for a reply from support, still nothing',
-      // Praise: "wrong" after a negation describes no malfunction (a review of the demo's loop).
+      // Praise: nothing wrong, nothing going wrong (a review of the demo's loop among them).
       'Average. Nothing wrong, nothing special.',
       "You can't go wrong with this app",
+      'Nothing went wrong during setup.',
+      'Nothing ever goes wrong with this app.',
       'zero impact on load time',
       'the chatbot loops you back to the help centre',
       'Works fine',

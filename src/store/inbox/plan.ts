@@ -47,9 +47,12 @@ export const SEARCH_MATCHES_TO_SORT = 10_000;
  * reviews) matches: 28,000 of a million reviews. Counting that far costs about 2 ms (bench/README.md).
  */
 function searchMatchesToProbe(db: StoreDb): number {
-  const reviews =
-    db.$client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
-  return Math.max(SEARCH_MATCHES_TO_SORT, Math.round(Math.sqrt(800 * reviews)));
+  return Math.max(SEARCH_MATCHES_TO_SORT, Math.round(Math.sqrt(800 * storedReviews(db))));
+}
+
+/** About how many reviews are stored: the highest row id, which a count would take far longer to give. */
+function storedReviews(db: StoreDb): number {
+  return db.$client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
 }
 /** App filters naming at most this share of the stored apps use the apps' index; see `planOf`. */
 export const APP_SHARE_FOR_APP_INDEX = 0.05;
@@ -68,10 +71,43 @@ export interface PlanOptions {
   searchPath?: SearchPath;
   /** Takes this path for a custom topic whatever the counts say (tests: both give the same pages). */
   topicPath?: Plan['topic'];
+  /** Overrides TOPIC_DAYS_TO_SORT (tests). */
+  topicDaysToSort?: number;
 }
 
-/** A topic held on more app-days than this is walked along the dates without counting further. */
+/** A topic on more of the filter's app-days than this is walked along the dates, without counting further. */
 export const TOPIC_DAYS_TO_SORT = 2_000;
+
+/** A day of the per-day counts: `floor(date / DAY_MS)` of the review's own date (store/review-index.ts). */
+export const DAY_MS = 86_400_000;
+
+/**
+ * The condition on a topic's day-count rows, `d`, that the filter leaves possible: its apps, and its
+ * period's days when the period is of the review's own date (under `seen` it is of when it was first seen,
+ * which the counts do not know).
+ */
+export function topicDaysWhere(
+  topic: string,
+  filter: InboxFilter,
+  sort: InboxSort,
+): { sql: string; params: unknown[] } {
+  const where = ['d.topic = ?'];
+  const params: unknown[] = [topic];
+  if (filter.apps) {
+    where.push('d.app_handle in (select value from json_each(?))');
+    params.push(JSON.stringify([...new Set(filter.apps)]));
+  }
+  if (sort !== 'seen' && filter.from) {
+    where.push('d.day >= ?');
+    params.push(Math.floor(filter.from.getTime() / DAY_MS));
+  }
+  // `to` is exclusive: the last day is that of the moment before it.
+  if (sort !== 'seen' && filter.to) {
+    where.push('d.day <= ?');
+    params.push(Math.floor((filter.to.getTime() - 1) / DAY_MS));
+  }
+  return { sql: where.join(' and '), params };
+}
 
 /**
  * What a review costs each path, in µs, measured at 1,000,000 reviews (bench/topics-store.ts): walking the
@@ -92,19 +128,25 @@ const PAGE_ROWS = 51;
  * reviews those days hold in all, which are then all a list needs to look at. Starting from them costs
  * those reviews; the walk costs about a page divided by the topic's share of the store, at most the store.
  */
-function topicPathOf(db: StoreDb, topic: string): Plan['topic'] {
-  const client = db.$client;
-  const days = client
-    .prepare<[string, number], { days: number; topical: number | null; reviews: number | null }>(
+function topicPathOf(
+  db: StoreDb,
+  topic: string,
+  filter: InboxFilter,
+  sort: InboxSort,
+  daysToSort: number,
+): Plan['topic'] {
+  const days = topicDaysWhere(topic, filter, sort);
+  const counted = db.$client
+    .prepare<unknown[], { days: number; topical: number | null; reviews: number | null }>(
       `select count(*) as days, sum(d.reviews) as topical, sum(c.reviews) as reviews
-       from (select app_handle, day, reviews from topic_day_counts where topic = ? limit ?) d
+       from (select app_handle, day, reviews from topic_day_counts d where ${days.sql} limit ?) d
        join review_day_counts c on c.app_handle = d.app_handle and c.day = d.day`,
     )
-    .get(topic, TOPIC_DAYS_TO_SORT + 1);
-  if (days === undefined || days.days > TOPIC_DAYS_TO_SORT) return 'along-dates';
-  const stored = client.prepare<[], { n: number | null }>('select max(id) as n from reviews').get()?.n ?? 0;
-  const walked = Math.min(stored, (PAGE_ROWS * stored) / Math.max(1, days.topical ?? 0));
-  return (days.reviews ?? 0) * DAY_REVIEW_COST < walked * WALK_COST ? 'from-days' : 'along-dates';
+    .get(...days.params, daysToSort + 1);
+  if (counted === undefined || counted.days > daysToSort) return 'along-dates';
+  const stored = storedReviews(db);
+  const walked = Math.min(stored, (PAGE_ROWS * stored) / Math.max(1, counted.topical ?? 0));
+  return (counted.reviews ?? 0) * DAY_REVIEW_COST < walked * WALK_COST ? 'from-days' : 'along-dates';
 }
 
 /**
@@ -168,6 +210,8 @@ export function planOf(
   // A built-in topic has no app-days of its own to start from: its counts are columns of every day's row.
   let topic: Plan['topic'] = 'along-dates';
   if (filter.topic !== undefined && !(DAY_ROW_TOPICS as readonly string[]).includes(filter.topic))
-    topic = options.topicPath ?? topicPathOf(db, filter.topic);
+    topic =
+      options.topicPath ??
+      topicPathOf(db, filter.topic, filter, sort, options.topicDaysToSort ?? TOPIC_DAYS_TO_SORT);
   return { apps, text, triage, topic };
 }

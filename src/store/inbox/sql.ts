@@ -11,13 +11,12 @@ import { PRIORITIES } from '../../scoring/priority.js';
 import type { TriageStatus } from '../schema.js';
 import type { Cursor, InboxSort } from './cursor.js';
 import { ftsQuery, type InboxFilter, onlyTriaged } from './filter.js';
-import type { Plan, SearchPath } from './plan.js';
+import { DAY_MS, type Plan, type SearchPath, topicDaysWhere } from './plan.js';
 import { inboxRowSql } from './rows.js';
 
 export const AT = 'coalesce(r.created_at, r.first_seen_at)';
-/** The same date of a review in `d_r`, which a topic's app-days look up (`baseOf`), and its day's length. */
+/** The same date of a review in `d_r`, which a topic's app-days look up (`baseOf`). */
 const DAY_AT = 'coalesce(d_r.created_at, d_r.first_seen_at)';
-const DAY_MS = 86_400_000;
 
 /**
  * The full-text index keys each review by the list's order (drizzle/0010_fts_by_date.sql): the hour of its
@@ -204,10 +203,11 @@ export function baseOf(filter: InboxFilter, plan: Plan, sort: InboxSort, cursor:
     // A rare custom topic: only the reviews of the app-days its counts hold, looked up by the apps' date
     // index and sorted (plan.ts, `topicPathOf`). Those days hold every review with the topic.
     if (plan.topic === 'from-days') {
+      const days = topicDaysWhere(filter.topic, filter, sort);
       add(
         `r.id in (select d_r.id from topic_day_counts d cross join reviews d_r on d_r.app_handle = d.app_handle
-          and ${DAY_AT} >= d.day * ${DAY_MS} and ${DAY_AT} < (d.day + 1) * ${DAY_MS} where d.topic = ?)`,
-        filter.topic,
+          and ${DAY_AT} >= d.day * ${DAY_MS} and ${DAY_AT} < (d.day + 1) * ${DAY_MS} where ${days.sql})`,
+        ...days.params,
       );
     }
   }

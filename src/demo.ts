@@ -83,11 +83,11 @@ const WAVE_AFTER_MS = 55_000;
 /**
  * Then one review every few seconds, the same merchants in the same order, round and round: mostly content
  * merchants, with two low reviews a round (96 s), so that after the script a new user sees an alert now and
- * then rather than a stream of them. Each low one is always by the same merchant: one merchant saying the
- * same thing again is no wave, so the loop makes no topic spike of its own (the spike rule wants three
- * reviewers). A merchant of three stars or fewer says each of its texts once, one a round, then nothing
- * more: the same words again would look like one review alerted twice. Content merchants (four and five
- * stars: no alert, and under the inbox's default stars) say theirs every round.
+ * then (for three rounds) rather than a stream of them. Each low one is always by the same merchant: one
+ * merchant saying the same thing again is no wave, so the loop makes no topic spike of its own (the spike
+ * rule wants three reviewers). A merchant of three stars or fewer says each of its texts once, one a round,
+ * then nothing more: the same words again would look like one review alerted twice. Content merchants (four
+ * and five stars, which raise no alert) say theirs every round.
  */
 const ARRIVALS: ReadonlyArray<{
   handle: string;

@@ -12,7 +12,8 @@ import { DAY_ROW_COLUMNS } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
 import { preparedOnce } from './prepared.js';
 
-const DAY_MS = 86_400_000;
+/** A day's length: the stored day counts' days are `dayOf`, whole UTC days from 1970-01-01. */
+export const DAY_MS = 86_400_000;
 
 /** The inbox's date of a review `r`, spelled as in its indexes (drizzle/0008_inbox.sql). */
 const R_AT = 'coalesce(r.created_at, r.first_seen_at)';

@@ -4,6 +4,7 @@
  */
 import { DAY_ROW_TOPICS } from '../day-row-topics.js';
 import type { StoreDb } from '../db.js';
+import { dayOf } from '../period-counts.js';
 import type { InboxSort } from './cursor.js';
 import { ftsQuery, type InboxFilter, onlyTriaged } from './filter.js';
 import type { Direction } from './sql.js';
@@ -78,9 +79,6 @@ export interface PlanOptions {
 /** A topic on more of the filter's app-days than this is walked along the dates, without counting further. */
 export const TOPIC_DAYS_TO_SORT = 2_000;
 
-/** A day of the per-day counts: `floor(date / DAY_MS)` of the review's own date (store/review-index.ts). */
-export const DAY_MS = 86_400_000;
-
 /**
  * The condition on a topic's day-count rows, `d`, that the filter leaves possible: its apps, and its
  * period's days when the period is of the review's own date (under `seen` it is of when it was first seen,
@@ -99,12 +97,12 @@ export function topicDaysWhere(
   }
   if (sort !== 'seen' && filter.from) {
     where.push('d.day >= ?');
-    params.push(Math.floor(filter.from.getTime() / DAY_MS));
+    params.push(dayOf(filter.from.getTime()));
   }
   // `to` is exclusive: the last day is that of the moment before it.
   if (sort !== 'seen' && filter.to) {
     where.push('d.day <= ?');
-    params.push(Math.floor((filter.to.getTime() - 1) / DAY_MS));
+    params.push(dayOf(filter.to.getTime() - 1));
   }
   return { sql: where.join(' and '), params };
 }

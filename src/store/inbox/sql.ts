@@ -8,10 +8,11 @@
  * and 0016_inbox_views.sql.
  */
 import { PRIORITIES } from '../../scoring/priority.js';
+import { DAY_MS } from '../period-counts.js';
 import type { TriageStatus } from '../schema.js';
 import type { Cursor, InboxSort } from './cursor.js';
 import { ftsQuery, type InboxFilter, onlyTriaged } from './filter.js';
-import { DAY_MS, type Plan, type SearchPath, topicDaysWhere } from './plan.js';
+import { type Plan, type SearchPath, topicDaysWhere } from './plan.js';
 import { inboxRowSql } from './rows.js';
 
 export const AT = 'coalesce(r.created_at, r.first_seen_at)';

@@ -21,7 +21,7 @@ export type Db = BaseSQLiteDatabase<'sync', RunResult, typeof schema>;
 export interface Store {
   db: BetterSQLite3Database<typeof schema> & { $client: Database.Database };
   path: string;
-  /** Whether this open created the file (always, in memory). */
+  /** Whether this open created the database file (never in memory, where there is none). */
   created: boolean;
   /** Write transactions of concurrent callers, committed together (see write-batch.ts). */
   writes: WriteBatch;
@@ -38,7 +38,7 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
  */
 export function openStore(path: string): Store {
   let client: Database.Database;
-  const created = path === ':memory:' || !existsSync(path);
+  const created = path !== ':memory:' && !existsSync(path);
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     client = new Database(path);

@@ -37,18 +37,25 @@ export function isMarketKind(kind: string): kind is MarketAlertKind {
 }
 
 /**
- * Per channel type, what it is. The rest of a type's row (its config schema, its sender, its renderers)
- * lives in notify/channel-types.ts, which must have a row for each of these.
+ * Per channel type, what it is, and who reads it: people, for whom fewer messages saying more are better
+ * (a possible incident carries the poll's review alerts it lists), or programs, which get one event per
+ * alert. The rest of a type's row (its config schema, its sender, its renderers) lives in
+ * notify/channel-types.ts, which must have a row for each of these.
  */
 export const CHANNEL_TYPES = {
-  slack: { label: 'Slack' },
-  email: { label: 'email' },
-  console: { label: 'console' },
-  webhook: { label: 'webhook' },
-  teams: { label: 'Microsoft Teams' },
-  discord: { label: 'Discord' },
-} as const satisfies Record<string, { label: string }>;
+  slack: { label: 'Slack', readers: 'people' },
+  email: { label: 'email', readers: 'people' },
+  console: { label: 'console', readers: 'people' },
+  webhook: { label: 'webhook', readers: 'programs' },
+  teams: { label: 'Microsoft Teams', readers: 'people' },
+  discord: { label: 'Discord', readers: 'people' },
+} as const satisfies Record<string, { label: string; readers: 'people' | 'programs' }>;
 
 export type ChannelType = keyof typeof CHANNEL_TYPES;
 
 export const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPES) as [ChannelType, ...ChannelType[]];
+
+/** Whether a possible incident's message carries the review alerts of its poll on this type (CHANNEL_TYPES). */
+export function incidentCarriesReviews(type: ChannelType): boolean {
+  return CHANNEL_TYPES[type].readers === 'people';
+}

@@ -1,4 +1,4 @@
-import type { Priority } from './types.js';
+import type { Priority, ReviewRef } from './types.js';
 
 export interface IncidentRule {
   /** Low reviews of one app within the window that make an incident. */
@@ -34,4 +34,12 @@ export function detectIncident<T extends LowReviewSeen>(
   const inWindow = lowReviews.filter((r) => r.firstSeenAt.getTime() >= since);
   if (inWindow.length < rule.count || !inWindow.some((r) => r.isNew)) return undefined;
   return { reviews: inWindow, priority: inWindow.length >= rule.count * 2 ? 'critical' : 'high' };
+}
+
+/**
+ * Whether two quotes are of one review: the same id and date. A possible incident's review alerts ride in
+ * its message (notify/deliver.ts), which lists the rest of its reviews as alerted before.
+ */
+export function sameReview(a: ReviewRef, b: ReviewRef): boolean {
+  return a.reviewId === b.reviewId && a.createdDate === b.createdDate;
 }

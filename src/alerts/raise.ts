@@ -1,5 +1,6 @@
 import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
+import { incidentCarriesReviews } from '../kinds.js';
 import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
 import { PRIORITIES } from '../scoring/priority.js';
 import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '../store/apps.js';
@@ -41,7 +42,7 @@ export interface AlertPolicy {
   incident: IncidentRule;
   groupAbove: number;
   scoring: ScoringRules;
-  channels: Readonly<Record<string, Pick<ChannelConfig, 'minPriority'>>>;
+  channels: Readonly<Record<string, Pick<ChannelConfig, 'minPriority' | 'type'>>>;
   apps: ReadonlyMap<string, AppPolicy>;
 }
 
@@ -110,7 +111,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
   const raised: Raised[] = [];
   // Every alert written counts (metrics), a drop said as a line or kept for the digest too.
   const written: Array<Alert['kind']> = [];
-  for (const { alert, priority, dedupeKey, score, reviewRowId, deliver } of pending) {
+  for (const { alert, priority, dedupeKey, score, reviewRowId, deliver, carries } of pending) {
     const id = insertAlert(db, {
       appHandle: handle,
       kind: alert.kind,
@@ -124,7 +125,7 @@ export function raiseAlerts(db: StoreDb, policy: AlertPolicy, findings: PollFind
     });
     if (id === undefined) continue;
     written.push(alert.kind);
-    if (deliver) raised.push({ id, alert, priority, grouped: alert.kind === 'review' });
+    if (deliver) raised.push({ id, alert, priority, reviewRowId, carries });
   }
   return {
     kinds: written,
@@ -140,13 +141,16 @@ interface Pending {
   score?: number;
   reviewRowId?: number;
   deliver: boolean;
+  /** A possible incident's reviews, by row id: the poll's alerts of them ride in its message (writeDeliveries). */
+  carries?: readonly number[];
 }
 
 interface Raised {
   id: number;
   alert: Alert;
   priority: Priority;
-  grouped: boolean;
+  reviewRowId: number | undefined;
+  carries: readonly number[] | undefined;
 }
 
 /** The poll's review alerts (new low reviews, re-ratings down) and the incident they may make. */
@@ -197,7 +201,7 @@ function reviewAlerts(
           PRIORITIES.find((p) => p === alert.priority || p === told.alert.priority) ?? 'high';
       }
       // Kept for the app page and the incident's own quiet window; the spike says it (one wave, one message).
-      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: !told });
+      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: !told, carries: incident.rowIds });
     }
     for (const { alert, dedupeKey } of spikes) {
       pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true });
@@ -284,6 +288,12 @@ function sayDrop(
   };
 }
 
+/**
+ * A delivery per routed channel, with the group key that makes its message: the review alerts of a
+ * possible incident raised by the same poll ride in the incident's message on a channel people read
+ * (one message saying both, not the reviews and then the incident listing them again); the rest of the
+ * poll's review alerts go out as one group when there are more than `groupAbove`, else each alone.
+ */
 function writeDeliveries(
   db: StoreDb,
   policy: AlertPolicy,
@@ -292,14 +302,27 @@ function writeDeliveries(
   raised: Raised[],
 ): OutboxMessage[] {
   const rows: Array<{ id: number; groupKey: string | null; channel: string; app: string }> = [];
+  const incident = raised.find((a) => a.carries !== undefined);
+  const carried = new Set(incident?.carries);
   for (const channel of notify) {
     const routed = raised.filter((a) => routeAlert(a.priority, [channel], policy.channels).length > 0);
-    const reviews = routed.filter((a) => a.grouped);
+    const type = policy.channels[channel]?.type;
+    const incidentKey =
+      incident && routed.includes(incident) && type !== undefined && incidentCarriesReviews(type)
+        ? `p${findings.pollRunId}-${channel}-incident`
+        : undefined;
+    const rides = (a: Raised) =>
+      incidentKey !== undefined && a.reviewRowId !== undefined && carried.has(a.reviewRowId);
+    const reviews = routed.filter((a) => a.alert.kind === 'review' && !rides(a));
     const group = reviews.length > policy.groupAbove;
     for (const alert of routed) {
       const index = reviews.indexOf(alert);
       const groupKey =
-        group && index >= 0 ? `p${findings.pollRunId}-${channel}-${Math.floor(index / GROUP_SIZE)}` : null;
+        alert === incident || rides(alert)
+          ? (incidentKey ?? null)
+          : group && index >= 0
+            ? `p${findings.pollRunId}-${channel}-${Math.floor(index / GROUP_SIZE)}`
+            : null;
       const id = insertDelivery(db, {
         alertId: alert.id,
         channel,

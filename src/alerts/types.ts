@@ -259,8 +259,9 @@ export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert | Topic
 
 /**
  * One message to one channel: a single alert, or the review alerts of one app grouped into one message
- * (when a poll finds more than `groupAbove` of them, or a throttle held some back).
+ * (when a poll finds more than `groupAbove` of them, or a throttle held some back, or they ride in the
+ * possible incident their poll raised: `incident` then heads the message).
  */
 export type Notification =
   | { kind: 'single'; alert: Alert }
-  | { kind: 'group'; app: AppRef; alerts: ReviewAlert[] };
+  | { kind: 'group'; app: AppRef; alerts: ReviewAlert[]; incident?: IncidentAlert };

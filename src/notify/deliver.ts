@@ -1,6 +1,8 @@
+import { sameReview } from '../alerts/incident.js';
 import { GROUP_SIZE } from '../alerts/raise.js';
 import type { Alert, Notification, ReviewAlert } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
+import { incidentCarriesReviews } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
 import {
@@ -127,7 +129,7 @@ export async function deliver(
   if (flushKey) setGroupKey(store.db, pendingIds, flushKey);
   const sentIds = new Set<number>();
   try {
-    for (const chunk of notificationsOf(deliveries)) {
+    for (const chunk of notificationsOf(deliveries, incidentCarriesReviews(sender.type))) {
       await sender.send(chunk.notification, {
         deliveryIds: chunk.ids,
         createdAt: firstCreated(deliveries, chunk.ids),
@@ -193,16 +195,42 @@ function firstCreated(deliveries: ReadonlyArray<DeliveryWithAlert<Alert>>, ids: 
   return new Date(Math.min(...times));
 }
 
-/** One message for a single delivery; a group of review alerts otherwise, other kinds on their own. */
+/**
+ * The messages of a batch of deliveries to one channel. With `incidentCarries` (a channel people read:
+ * src/kinds.ts), a possible incident carries the review alerts of the batch that it lists and that share
+ * its group key: its poll's (alerts/raise.ts, writeDeliveries), or a throttle's flush. The other review
+ * alerts go as one group, or alone; other kinds each on their own.
+ */
 export function notificationsOf(
   deliveries: Array<DeliveryWithAlert<Alert>>,
+  incidentCarries: boolean,
 ): Array<{ notification: Notification; ids: number[] }> {
-  const reviews = deliveries.filter((d): d is DeliveryWithAlert<ReviewAlert> => d.alert.kind === 'review');
   const out: Array<{ notification: Notification; ids: number[] }> = [];
+  const reviews = deliveries.filter((d): d is DeliveryWithAlert<ReviewAlert> => d.alert.kind === 'review');
+  const carried = new Set<number>();
+  for (const d of deliveries) {
+    if (!incidentCarries || d.alert.kind !== 'incident' || d.groupKey === null) continue;
+    const incident = d.alert;
+    const riding = reviews
+      .filter(
+        (r) =>
+          r.groupKey === d.groupKey &&
+          !carried.has(r.id) &&
+          incident.reviews.some((listed) => sameReview(listed, r.alert.review)),
+      )
+      .slice(0, GROUP_SIZE);
+    if (riding.length === 0) continue;
+    for (const r of [d, ...riding]) carried.add(r.id);
+    out.push({
+      notification: { kind: 'group', app: incident.app, alerts: riding.map((r) => r.alert), incident },
+      ids: [d.id, ...riding.map((r) => r.id)],
+    });
+  }
+  const alone = reviews.filter((d) => !carried.has(d.id));
   // A group never holds more than GROUP_SIZE reviews: more would not fit Slack's limits, and a review
   // left out of a message must not be marked sent with it.
-  for (let i = 0; i < reviews.length; i += GROUP_SIZE) {
-    const chunk = reviews.slice(i, i + GROUP_SIZE);
+  for (let i = 0; i < alone.length; i += GROUP_SIZE) {
+    const chunk = alone.slice(i, i + GROUP_SIZE);
     const [single] = chunk;
     if (chunk.length === 1 && single) {
       out.push({ notification: { kind: 'single', alert: single.alert }, ids: [single.id] });
@@ -214,7 +242,7 @@ export function notificationsOf(
     }
   }
   for (const d of deliveries) {
-    if (d.alert.kind !== 'review')
+    if (d.alert.kind !== 'review' && !carried.has(d.id))
       out.push({ notification: { kind: 'single', alert: d.alert }, ids: [d.id] });
   }
   return out;

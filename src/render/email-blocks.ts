@@ -160,11 +160,16 @@ export function reviewCardBody(item: ReviewItem): string {
       : `<div style="font-size:13px;color:#52525b;margin:6px 0 0;">Why: ${escapeHtml(item.reasons.join(' · '))}</div>`;
   const content =
     item.content === '' ? `<em style="color:${COLORS.muted};">(no text)</em>` : multiline(item.content);
+  const link =
+    item.url === undefined
+      ? ''
+      : `<div style="font-size:13px;margin:6px 0 0;"><a href="${escapeHtml(item.url)}">Open in the inbox</a></div>`;
   return (
     `<div style="font-size:15px;font-weight:bold;">${escapeHtml(item.heading)}</div>` +
     `<div style="font-size:13px;color:${COLORS.muted};margin:2px 0 6px;">${escapeHtml(item.details.join(' · '))}</div>` +
     `<div style="font-size:14px;line-height:20px;">${content}</div>` +
-    reasons
+    reasons +
+    link
   );
 }
 

@@ -26,6 +26,8 @@ export interface SectionBlock {
   type: 'section';
   text?: MrkdwnObject;
   fields?: MrkdwnObject[];
+  /** A button beside the text: a listed review's link to the inbox. */
+  accessory?: ButtonElement;
 }
 
 export interface ContextBlock {

@@ -14,6 +14,7 @@ export function reviewItemText(item: ReviewItem, n: number): string {
   const lines = [`${n}. ${item.heading}`, indent(item.details.join(' · '), '   ')];
   lines.push(item.content === '' ? '   (no text)' : indent(item.content, '   > '));
   if (item.reasons.length > 0) lines.push(`   Why: ${item.reasons.join(' · ')}`);
+  if (item.url !== undefined) lines.push(`   Open in the inbox: ${item.url}`);
   return lines.join('\n');
 }
 

@@ -114,6 +114,8 @@ export interface ReviewItem {
   reasons: string[];
   /** '' when the review has no text. */
   content: string;
+  /** The review in the inbox, when the message lists several and the inbox has an address. */
+  url?: string;
 }
 
 /**

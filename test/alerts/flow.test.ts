@@ -12,6 +12,7 @@ import { drained } from '../helpers/queue.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 import { type FakeSmtp, startFakeSmtp } from '../helpers/smtp.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let sim: Simulator;
 let slack: FakeSlack;
@@ -300,5 +301,61 @@ describe('rating drops and incidents', () => {
     expect(incidents).toHaveLength(1);
     const payload = incidents[0]?.payload as { reviews: Array<{ content: string }> } | undefined;
     expect(payload?.reviews.map((r) => r.content).sort()).toEqual(['A', 'B', 'C']);
+  });
+
+  it('send a possible incident with the low reviews of its poll as one message where people read it', async () => {
+    const hooks = await startWebhookReceiver();
+    try {
+      const secret = `whsec_${Buffer.from('a webhook key of thirty-two bytes').toString('base64')}`;
+      await baselineThen(
+        config({
+          apps: [{ handle: 'shop', notify: ['support', 'mail', 'hooks'] }, { handle: 'rival' }],
+          channels: {
+            support: { type: 'slack', webhookUrl: slack.url },
+            mail: { type: 'email', from: 'reviewwatch@example.com', to: ['support@example.com'] },
+            hooks: { type: 'webhook', url: hooks.url, secret },
+          },
+        }),
+      );
+      sim.controls.addReviews('shop', [{ rating: 1, review_content: 'Crashed on checkout' }]);
+      await pollAndSettle();
+      expect(slack.accepted()).toHaveLength(1);
+      sim.controls.addReviews('shop', [
+        { rating: 2, review_content: 'Refund never came' },
+        { rating: 1, reviewer: 'Mal <!channel>', review_content: 'Support never replied' },
+      ]);
+      const { ids } = await pollAndSettle();
+
+      // Slack: one message for the poll, not its two reviews and then an incident listing them again.
+      const bodies = slack.accepted().map((call) => JSON.stringify(call.body));
+      expect(bodies).toHaveLength(2);
+      const incident = bodies[1] ?? '';
+      expect(incident).toContain('⚠ Possible incident: 3 low reviews of');
+      for (const text of ['Crashed on checkout', 'Refund never came', 'Support never replied'])
+        expect(incident.split(text).length - 1).toBe(1);
+      // The poll's reviews with their scores and why; the first, alerted a poll before, marked so.
+      expect(incident.match(/_Why: /g)).toHaveLength(2);
+      expect(incident.split('alerted before').length - 1).toBe(1);
+      expect(incident).toContain('Mal &lt;!channel&gt;');
+      expect(incident).not.toContain('<!channel>');
+      const subjects = smtp.mails.map((m) => m.subject ?? '');
+      expect(subjects).toHaveLength(2);
+      expect(subjects[1]).toMatch(/^⚠ .*: 3 low reviews in 24 h$/);
+      expect(smtp.mails[1]?.text).toContain('Refund never came');
+
+      // A program still gets an event per alert.
+      expect(hooks.calls.map((c) => c.body.type).sort()).toEqual([
+        'incident',
+        'review.low',
+        'review.low',
+        'review.low',
+      ]);
+      // Each alert of the poll was delivered, on every channel, by those messages.
+      const states = deliveryStates(h.worker.store.db, ids);
+      expect(states).toHaveLength(9);
+      expect(states.every((s) => s.status === 'sent')).toBe(true);
+    } finally {
+      await hooks.close();
+    }
   });
 });

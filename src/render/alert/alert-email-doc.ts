@@ -3,6 +3,7 @@
  * rendered from this, so they always carry the same information. Every string is plain (unescaped).
  */
 import type {
+  AppRef,
   Notification,
   ReviewAlert,
   ReviewRef,
@@ -29,6 +30,7 @@ import {
   tenureText,
 } from '../wording.js';
 import {
+  ALERTED_BEFORE,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -66,14 +68,20 @@ export interface EmailDoc {
   source: DataSource;
 }
 
-function listed(review: ReviewRef, alert?: ReviewAlert): EmailReviewItem {
-  const item = reviewItem(
-    review,
-    `${formatDate(review.createdDate)}${alert ? lateMark(alert) : ''}`,
-    MAX_EMAIL_REVIEW_CHARACTERS,
-    alert?.severity,
-  );
-  return alert === undefined ? item : { ...item, priority: alert.severity.priority };
+/** A review in a list, linked to the inbox; `date` says more of when it came ("alerted before"). */
+function listed(
+  listing: { app: AppRef; source: DataSource },
+  review: ReviewRef,
+  alert?: ReviewAlert,
+  date = `${formatDate(review.createdDate)}${alert ? lateMark(alert) : ''}`,
+): EmailReviewItem {
+  const item = reviewItem(review, date, MAX_EMAIL_REVIEW_CHARACTERS, alert?.severity);
+  const url = inboxLinks({ app: listing.app, review }, listing.source)[0]?.url;
+  return {
+    ...item,
+    ...(url === undefined ? {} : { url }),
+    ...(alert === undefined ? {} : { priority: alert.severity.priority }),
+  };
 }
 
 type Content = Omit<EmailDoc, 'source'>;
@@ -129,22 +137,28 @@ export function emailDocOf(notification: Notification, source: DataSource = {}):
       source,
     };
   }
-  const content = contentOf(notification);
+  const content = contentOf(notification, source);
   const about =
     notification.kind === 'group' ? { app: notification.app } : (notification.alert as ReviewsAlert);
   return { ...content, links: [...inboxLinks(about, source), ...content.links], source };
 }
 
-function contentOf(notification: Notification): Content {
+function contentOf(notification: Notification, source: DataSource): Content {
   if (notification.kind === 'group') {
-    const { alerts, headline, counts, rating, shared } = groupSummary(notification.app, notification.alerts);
+    const { icon, alerts, headline, counts, rating, shared, earlier } = groupSummary(notification);
+    const listing = { app: notification.app, source };
     return {
-      title: `★ ${headline}`,
+      title: `${icon} ${headline}`,
       priority: notificationPriority(notification),
       summary: `${shared ? `${shared} · ` : ''}${counts}${counts === '' ? '' : ' · '}most severe first${rating ? ` · ▼ ${rating}` : ''}`,
       facts: [],
       reasons: [],
-      reviews: alerts.map((a) => listed(a.review, a)),
+      reviews: [
+        ...alerts.map((a) => listed(listing, a.review, a)),
+        ...earlier.map((r) =>
+          listed(listing, r, undefined, `${formatDate(r.createdDate)} · ${ALERTED_BEFORE}`),
+        ),
+      ],
       links: appLinks(notification.app),
     };
   }
@@ -170,7 +184,7 @@ function contentOf(notification: Notification): Content {
         ...(alert.about ? { summary: `What they share: ${alert.about}` } : {}),
         facts: [{ label: 'Priority', value: priorityLabel(alert.priority) }],
         reasons: [],
-        reviews: alert.reviews.map((r) => listed(r)),
+        reviews: alert.reviews.map((r) => listed({ app: alert.app, source }, r)),
         links: appLinks(alert.app),
       };
     case 'topic-spike':

@@ -22,7 +22,10 @@ const SUBJECT_EXCERPT = 40;
 export function emailSubject(notification: Notification, source: DataSource = {}): string {
   let subject: string;
   if (notification.kind === 'group') {
-    subject = `★ ${appTag(notification.app)}: ${plural(notification.alerts.length, 'new low review')}`;
+    const { app, alerts, incident } = notification;
+    subject = incident
+      ? `⚠ ${appTag(app)}: ${incidentShort(incident)}`
+      : `★ ${appTag(app)}: ${plural(alerts.length, 'new low review')}`;
   } else {
     const { alert } = notification;
     switch (alert.kind) {

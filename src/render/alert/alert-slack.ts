@@ -46,6 +46,7 @@ import {
   tenureText,
 } from '../wording.js';
 import {
+  ALERTED_BEFORE,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -194,11 +195,21 @@ function moreNote(omitted: number, noun: string): string | undefined {
   return omitted === 0 ? undefined : `… and ${plural(omitted, `more ${noun}`)}`;
 }
 
-function listedReview(review: ReviewRef, detail: string): SectionBlock {
+/** A review in a list, with a button to it in the inbox when the inbox has an address. */
+function listedReview(
+  app: AppRef,
+  review: ReviewRef,
+  detail: string,
+  options: SlackRenderOptions,
+): SectionBlock {
   const content = reviewContent(review);
   const said = content === '' ? '_(no text)_' : `> ${escapeMrkdwn(excerpt(content, LIST_EXCERPT))}`;
   const who = `${stars(review.rating)} *${escapeMrkdwn(reviewerLine(review))}* · ${escapeMrkdwn(detail)}`;
-  return section(`${who}\n${said}`);
+  const block = section(`${who}\n${said}`);
+  const link = inboxLinks({ app, review }, options).find((l) => l.url.length <= MAX_LINK_URL);
+  if (link === undefined) return block;
+  const text = { type: 'plain_text' as const, text: link.label };
+  return { ...block, accessory: { type: 'button', text, url: link.url, action_id: 'reviewwatch-review' } };
 }
 
 function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
@@ -215,7 +226,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
           `*Priority:* ${priorityLabel(alert.priority)}${alert.about ? ` · ${escapeMrkdwn(alert.about)}` : ''}`,
         ),
       ],
-      alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
+      alert.reviews.map((r) => listedReview(alert.app, r, formatDate(r.createdDate), options)),
       actions(alert, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),
@@ -223,26 +234,37 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
 }
 
 export function renderSlackGroup(notification: GroupNotification, options: SlackRenderOptions): SlackMessage {
-  const { alerts, headline, counts, rating, shared } = groupSummary(notification.app, notification.alerts);
+  const { icon, alerts, headline, counts, rating, shared, earlier } = groupSummary(notification);
   const items = alerts.map((a) => {
-    const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
+    const listed = listedReview(
+      notification.app,
+      a.review,
+      `${severityLabel(a.severity)}${lateMark(a)}`,
+      options,
+    );
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
     if (reasons === '' || listed.text === undefined) return listed;
-    return section(`${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_`);
+    return {
+      ...listed,
+      text: { ...listed.text, text: `${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_` },
+    };
   });
+  const before = earlier.map((r) =>
+    listedReview(notification.app, r, `${formatDate(r.createdDate)} · ${ALERTED_BEFORE}`, options),
+  );
   return {
     text: fallback(
-      `★ ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,
+      `${icon} ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,
       options,
     ),
     blocks: fitList(
       [
-        ...headerBlocks(`★ ${headline}`, options),
+        ...headerBlocks(`${icon} ${headline}`, options),
         context(`${escapeMrkdwn(counts)}${counts === '' ? '' : ' · '}most severe first`),
         ...(shared ? [context(`*What they share:* ${escapeMrkdwn(shared)}`)] : []),
         ...(rating ? [context(`▼ ${rating}`)] : []),
       ],
-      items,
+      [...items, ...before],
       actions(notification, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),

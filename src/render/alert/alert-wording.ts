@@ -2,16 +2,20 @@
  * What an alert says, in plain unescaped text: its headline, a group's order and counts, a rating
  * drop's facts and explanation. Slack, email and the console all word an alert from here.
  */
+
+import { sameReview } from '../../alerts/incident.js';
 import type {
   AppRef,
   IncidentAlert,
   Notification,
   RatingDropAlert,
   ReviewAlert,
+  ReviewRef,
 } from '../../alerts/types.js';
 import { PRIORITIES, type Priority } from '../../scoring/priority.js';
 import { summarizeBurst } from '../../topics/index.js';
 import { formatCount, plural, starsLabel } from '../../util/plural.js';
+import type { GroupNotification } from '../renderers.js';
 import { appName, type Fact, formatTimestamp, priorityLabel } from '../wording.js';
 
 export function reviewHeadline(alert: ReviewAlert): string {
@@ -40,9 +44,12 @@ export function topPriority(priorities: readonly Priority[]): Priority {
   return PRIORITIES.find((p) => priorities.includes(p)) ?? 'low';
 }
 
-/** How urgent a notification is: a group is as urgent as its most urgent review. */
+/** How urgent a notification is: a group is as urgent as its most urgent review, or its incident. */
 export function notificationPriority(notification: Notification): Priority {
-  if (notification.kind === 'group') return topPriority(notification.alerts.map((a) => a.severity.priority));
+  if (notification.kind === 'group') {
+    const { alerts, incident } = notification;
+    return topPriority([...alerts.map((a) => a.severity.priority), ...(incident ? [incident.priority] : [])]);
+  }
   const { alert } = notification;
   return alert.kind === 'review' ? alert.severity.priority : alert.priority;
 }
@@ -68,28 +75,38 @@ function groupHeadline(app: AppRef, count: number): string {
   return `${plural(count, 'new low review')} of ${appName(app)}`;
 }
 
+/** How a message carrying a possible incident marks its reviews that were alerted before it. */
+export const ALERTED_BEFORE = 'alerted before';
+
 /** What a group's message leads with, on every channel. */
 export interface GroupSummary {
+  /** "★", or "⚠" for a possible incident carrying its poll's reviews. */
+  icon: string;
   /** Most severe first. */
   alerts: ReviewAlert[];
-  /** "6 new low reviews of My App" */
+  /** "6 new low reviews of My App", or the incident's headline. */
   headline: string;
   /** "2 critical · 3 high · 1 low" */
   counts: string;
   /** The rating fall the reviews explain ("Rating now 4.2 (was 4.3)"), if they explain one. */
   rating: string | undefined;
-  /** What most of them share, if anything. */
+  /** What most of them share, if anything: the incident's reviews, all of them, when it has some. */
   shared: string | undefined;
+  /** The incident's other reviews, alerted before this message: listed after, without their scores. */
+  earlier: ReviewRef[];
 }
 
-export function groupSummary(app: AppRef, alerts: readonly ReviewAlert[]): GroupSummary {
-  const sorted = bySeverity(alerts);
+export function groupSummary(notification: GroupNotification): GroupSummary {
+  const { app, incident } = notification;
+  const sorted = bySeverity(notification.alerts);
   return {
+    icon: incident ? '⚠' : '★',
     alerts: sorted,
-    headline: groupHeadline(app, sorted.length),
+    headline: incident ? incidentHeadline(incident) : groupHeadline(app, sorted.length),
     counts: priorityCounts(sorted),
     rating: ratingNowLine(sorted),
-    shared: groupAbout(sorted),
+    shared: incident ? incident.about : groupAbout(sorted),
+    earlier: incident ? incident.reviews.filter((r) => !sorted.some((a) => sameReview(a.review, r))) : [],
   };
 }
 

@@ -207,6 +207,7 @@ export const WEBHOOK_ALERTS = {
 
 export const WEBHOOK_RENDERERS: ChannelRenderers<WebhookEvent> = {
   alerts: WEBHOOK_ALERTS,
+  // A program gets an event per alert: no incident carries reviews on a webhook (src/kinds.ts, readers).
   group: (notification: GroupNotification, source) =>
     lowReviews(notification.app, notification.alerts, source),
   digest: (data: DigestData, options) => ({ type: 'digest.weekly', data: digestEventData(data, options) }),

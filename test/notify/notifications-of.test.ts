@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Alert } from '../../src/alerts/types.js';
+import { notificationsOf } from '../../src/notify/deliver.js';
+import type { DeliveryWithAlert } from '../../src/store/outbox.js';
+import { incident, reviewAlert } from '../fixtures/alert-sample.js';
+
+function delivery(id: number, alert: Alert, groupKey: string | null): DeliveryWithAlert<Alert> {
+  return {
+    id,
+    alertId: id,
+    channel: 'support',
+    appHandle: 'my-app',
+    status: 'pending',
+    groupKey,
+    attempts: 0,
+    lastError: null,
+    createdAt: new Date(0),
+    sentAt: null,
+    heldAt: null,
+    alert,
+    priority: 'high',
+  };
+}
+
+// An incident of reviews 100..103, and alerts of two of them and of one it does not list.
+const wave = incident(4);
+const listed = (i: number) => reviewAlert({ ...wave.reviews[i] });
+const other = reviewAlert({ reviewId: '999', content: 'Something else' });
+
+describe('notificationsOf', () => {
+  it("puts the review alerts an incident lists and shares its key with in the incident's message", () => {
+    const batch = [
+      delivery(1, listed(2), 'p1-support-incident'),
+      delivery(2, listed(3), 'p1-support-incident'),
+      delivery(3, wave, 'p1-support-incident'),
+      delivery(4, other, 'p1-support-incident'),
+    ];
+    const out = notificationsOf(batch, true);
+    expect(out.map((m) => m.ids)).toEqual([[3, 1, 2], [4]]);
+    const [first] = out;
+    expect(first?.notification).toMatchObject({ kind: 'group', incident: wave });
+    expect(
+      first?.notification.kind === 'group' && first.notification.alerts.map((a) => a.review.reviewId),
+    ).toEqual(['102', '103']);
+  });
+
+  it('sends each alone where programs read it, or where the incident has no key', () => {
+    const keyed = [delivery(1, listed(0), 'k'), delivery(2, wave, 'k')];
+    expect(notificationsOf(keyed, false).map((m) => m.notification.kind)).toEqual(['single', 'single']);
+    const unkeyed = [delivery(1, listed(0), null), delivery(2, wave, null)];
+    expect(notificationsOf(unkeyed, true).map((m) => m.ids)).toEqual([[1], [2]]);
+  });
+
+  it('leaves an incident without its reviews in the batch a single message', () => {
+    const out = notificationsOf([delivery(1, wave, 'k'), delivery(2, other, 'k')], true);
+    expect(out.map((m) => [m.notification.kind, m.ids])).toEqual([
+      ['single', [2]],
+      ['single', [1]],
+    ]);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { Notification } from '../../../src/alerts/types.js';
+import {
+  alertChatDoc,
+  emailSubject,
+  renderEmail,
+  renderSlack,
+  SLACK_LIMITS,
+  slackBlocksSize,
+} from '../../../src/render/index.js';
+import { app, incident, reviewAlert } from '../../fixtures/alert-sample.js';
+
+/** An incident of `count` reviews whose last `riding` ride in its message, each with its score and why. */
+function carrying(count: number, riding: number): Notification {
+  const wave = incident(count);
+  const alerts = wave.reviews.slice(count - riding).map((r, i) =>
+    reviewAlert(
+      { ...r },
+      {
+        score: 50 + i,
+        priority: 'medium',
+        reasons: ['1 star', `mentions bugs: broken <${i}>`],
+      },
+    ),
+  );
+  return { kind: 'group', app, alerts, incident: { ...wave, about: '3 of 4 about bugs' } };
+}
+
+describe('a possible incident carrying its poll’s review alerts', () => {
+  it('leads with the incident on Slack, the new reviews with their why, the earlier marked', () => {
+    const message = renderSlack(carrying(4, 2));
+    const body = JSON.stringify(message.blocks);
+    expect(message.text).toMatch(/^⚠ Possible incident: 4 low reviews of My App within 24 h/);
+    expect(body).toContain('What they share:* 3 of 4 about bugs');
+    expect(body.match(/_Why: /g)).toHaveLength(2);
+    expect(body).toContain('broken &lt;0&gt;');
+    expect(body.match(/alerted before/g)).toHaveLength(2);
+    for (let i = 0; i < 4; i++) expect(body).toContain(`Checkout broken ${i}.`);
+  });
+
+  it('fits Slack’s limits with twenty riding and more listed, saying how many are left out', () => {
+    const message = renderSlack(carrying(60, 20));
+    expect(message.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
+    expect(slackBlocksSize(message.blocks)).toBeLessThanOrEqual(SLACK_LIMITS.message);
+    expect(JSON.stringify(message.blocks)).toMatch(/… and \d+ more reviews/);
+  });
+
+  it('is an incident in an email subject and body, and in a chat card', () => {
+    const notification = carrying(4, 2);
+    expect(emailSubject(notification)).toBe('⚠ my-app: 4 low reviews in 24 h');
+    const { text } = renderEmail(notification);
+    expect(text).toContain('Possible incident: 4 low reviews of My App within 24 h');
+    expect(text.match(/alerted before/g)).toHaveLength(2);
+    const card = alertChatDoc(notification, {});
+    expect(card.title).toBe('⚠ Possible incident: 4 low reviews of My App within 24 h');
+    expect(card.items.filter((item) => item.details.includes('Why: '))).toHaveLength(2);
+    expect(card.items.filter((item) => item.details.includes('alerted before'))).toHaveLength(2);
+  });
+
+  it('links each listed review to the inbox, in Slack and in email', () => {
+    const source = { inboxUrl: 'https://rw.example/' };
+    const slack = renderSlack(carrying(4, 2), source);
+    const buttons = slack.blocks.flatMap((b) =>
+      b.type === 'section' && b.accessory ? [b.accessory.url] : [],
+    );
+    // The poll's reviews most severe first, then those alerted before.
+    const review = (id: number) => `https://rw.example/apps/my-app/reviews/${id}`;
+    expect(buttons).toEqual([103, 102, 100, 101].map(review));
+    const { text, html } = renderEmail(carrying(4, 2), source);
+    for (const id of [100, 101, 102, 103]) {
+      expect(text).toContain(`Open in the inbox: ${review(id)}`);
+      expect(html).toContain(`<a href="${review(id)}">Open in the inbox</a>`);
+    }
+  });
+});

@@ -159,10 +159,13 @@ const ARRIVALS: ReadonlyArray<{
   ] as const
 ).map(([handle, reviewer, rating, texts]) => ({ handle, reviewer, rating, texts }));
 
+/** How many reviews one round of the loop brings: each merchant of ARRIVALS once. */
+export const ARRIVALS_PER_ROUND = ARRIVALS.length;
+
 /** The `n`th review of the loop (from 0), or undefined when its merchant has nothing left to say. */
 export function demoArrival(n: number): ScriptedReview | undefined {
-  const { texts, ...review } = ARRIVALS[n % ARRIVALS.length] as (typeof ARRIVALS)[number];
-  const round = Math.floor(n / ARRIVALS.length);
+  const { texts, ...review } = ARRIVALS[n % ARRIVALS_PER_ROUND] as (typeof ARRIVALS)[number];
+  const round = Math.floor(n / ARRIVALS_PER_ROUND);
   const text = review.rating >= 4 ? texts[round % texts.length] : texts[round];
   return text === undefined ? undefined : { ...review, review_content: text };
 }

@@ -4,7 +4,7 @@
  * are this test's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, demoArrival, startDemo } from '../src/demo.js';
+import { ARRIVALS_PER_ROUND, type Demo, demoArrival, startDemo } from '../src/demo.js';
 import { captureLog, tempDir, uniquePrefix } from './helpers/index.js';
 
 describe('the demo', () => {
@@ -60,7 +60,7 @@ describe('the demo', () => {
 
 describe("the demo's arrivals", () => {
   it('never send a low review with the same words twice, and keep the content ones coming', () => {
-    const arrivals = Array.from({ length: 24 * 20 }, (_, n) => demoArrival(n));
+    const arrivals = Array.from({ length: ARRIVALS_PER_ROUND * 20 }, (_, n) => demoArrival(n));
     const low = arrivals.filter((a) => a !== undefined && a.rating <= 3);
     const said = low.map((a) => `${a?.reviewer}: ${a?.review_content}`);
     expect(new Set(said).size).toBe(said.length);
@@ -69,7 +69,7 @@ describe("the demo's arrivals", () => {
     expect(alerted.length).toBeGreaterThanOrEqual(6);
     // One merchant per low slot: the loop alone never makes a wave of three reviewers.
     expect(new Set(alerted.map((a) => `${a?.handle} ${a?.reviewer}`)).size).toBe(2);
-    expect(arrivals.slice(-24).filter((a) => a !== undefined).length).toBeGreaterThan(10);
-    expect(arrivals.slice(-24).every((a) => a === undefined || a.rating >= 4)).toBe(true);
+    expect(arrivals.slice(-ARRIVALS_PER_ROUND).filter((a) => a !== undefined).length).toBeGreaterThan(10);
+    expect(arrivals.slice(-ARRIVALS_PER_ROUND).every((a) => a === undefined || a.rating >= 4)).toBe(true);
   });
 });

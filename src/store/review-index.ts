@@ -10,9 +10,9 @@
  */
 import { DAY_ROW_COLUMNS, DAY_ROW_TOPICS } from './day-row-topics.js';
 import type { StoreDb } from './db.js';
+import { dayOf } from './period-counts.js';
 import { preparedOnce } from './prepared.js';
 
-const DAY_MS = 86_400_000;
 /** A day-row topic's place: its counters at 2 * bit, and its bit in a review's mask of those it holds. */
 const TOPIC_BIT: ReadonlyMap<string, number> = new Map(DAY_ROW_TOPICS.map((topic, i) => [topic, i]));
 
@@ -77,7 +77,7 @@ function add(counts: number[], at: number, rating: number): void {
 }
 
 function dayCountOf(days: Map<string, DayCount>, review: CountedReview): DayCount {
-  const day = Math.floor((review.createdAt ?? review.firstSeenAt).getTime() / DAY_MS);
+  const day = dayOf((review.createdAt ?? review.firstSeenAt).getTime());
   const key = `${day} ${review.appHandle}`;
   let count = days.get(key);
   if (count === undefined) {

@@ -399,7 +399,11 @@ describe('reviewwatch demo', () => {
     'shows the scripted alerts in the terminal, a possible incident among them, and stops cleanly',
     async () => {
       const dir = tempDir();
-      const child = spawnCli(['demo'], { REDIS_URL, DATABASE_PATH: 'unused' }, dir.dir);
+      // A database of its own: a demo a developer runs beside the tests holds the demo's queue prefix on
+      // theirs (queue/prefix-claim.ts), and this run would be refused.
+      const redisUrl = new URL(REDIS_URL);
+      redisUrl.pathname = '/9';
+      const child = spawnCli(['demo'], { REDIS_URL: redisUrl.href, DATABASE_PATH: 'unused' }, dir.dir);
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (d) => {
@@ -457,7 +461,7 @@ describe('reviewwatch demo', () => {
         expect(listUsers(demoDb.db)).toEqual([]);
         demoDb.close();
         // It leaves nothing of its own in the shared Redis.
-        const redis = await connectRedis(REDIS_URL);
+        const redis = await connectRedis(redisUrl.href);
         const left = await redis.keys('reviewwatch-demo:*');
         await redis.quit();
         expect(left).toEqual([]);

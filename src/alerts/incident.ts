@@ -38,7 +38,7 @@ export function detectIncident<T extends LowReviewSeen>(
 
 /**
  * Whether two quotes are of one review: the same id and date. A possible incident's review alerts ride in
- * its message (notify/deliver.ts), which lists the rest of its reviews as alerted before.
+ * its message (notify/deliver.ts), which lists the rest of its reviews as found by earlier polls.
  */
 export function sameReview(a: ReviewRef, b: ReviewRef): boolean {
   return a.reviewId === b.reviewId && a.createdDate === b.createdDate;

@@ -333,9 +333,9 @@ describe('rating drops and incidents', () => {
       expect(incident).toContain('⚠ Possible incident: 3 low reviews of');
       for (const text of ['Crashed on checkout', 'Refund never came', 'Support never replied'])
         expect(incident.split(text).length - 1).toBe(1);
-      // The poll's reviews with their scores and why; the first, alerted a poll before, marked so.
+      // The poll's reviews with their scores and why; the first, found by the poll before, marked so.
       expect(incident.match(/_Why: /g)).toHaveLength(2);
-      expect(incident.split('alerted before').length - 1).toBe(1);
+      expect(incident.split('found earlier').length - 1).toBe(1);
       expect(incident).toContain('Mal &lt;!channel&gt;');
       expect(incident).not.toContain('<!channel>');
       const subjects = smtp.mails.map((m) => m.subject ?? '');

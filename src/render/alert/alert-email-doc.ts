@@ -30,10 +30,10 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  ALERTED_BEFORE,
   dropExplanation,
   dropFacts,
   dropHeadline,
+  FOUND_EARLIER,
   groupSummary,
   incidentHeadline,
   lateMark,
@@ -68,7 +68,7 @@ export interface EmailDoc {
   source: DataSource;
 }
 
-/** A review in a list, linked to the inbox; `date` says more of when it came ("alerted before"). */
+/** A review in a list, linked to the inbox; `date` says more of when it came ("found earlier"). */
 function listed(
   listing: { app: AppRef; source: DataSource },
   review: ReviewRef,
@@ -156,7 +156,7 @@ function contentOf(notification: Notification, source: DataSource): Content {
       reviews: [
         ...alerts.map((a) => listed(listing, a.review, a)),
         ...earlier.map((r) =>
-          listed(listing, r, undefined, `${formatDate(r.createdDate)} · ${ALERTED_BEFORE}`),
+          listed(listing, r, undefined, `${formatDate(r.createdDate)} · ${FOUND_EARLIER}`),
         ),
       ],
       links: appLinks(notification.app),

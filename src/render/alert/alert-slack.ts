@@ -46,10 +46,10 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  ALERTED_BEFORE,
   dropExplanation,
   dropFacts,
   dropHeadline,
+  FOUND_EARLIER,
   groupSummary,
   incidentHeadline,
   lateMark,
@@ -250,7 +250,7 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
     };
   });
   const before = earlier.map((r) =>
-    listedReview(notification.app, r, `${formatDate(r.createdDate)} · ${ALERTED_BEFORE}`, options),
+    listedReview(notification.app, r, `${formatDate(r.createdDate)} · ${FOUND_EARLIER}`, options),
   );
   return {
     text: fallback(

@@ -75,8 +75,8 @@ function groupHeadline(app: AppRef, count: number): string {
   return `${plural(count, 'new low review')} of ${appName(app)}`;
 }
 
-/** How a message carrying a possible incident marks its reviews that were alerted before it. */
-export const ALERTED_BEFORE = 'alerted before';
+/** How a message carrying a possible incident marks its reviews that earlier polls found. */
+export const FOUND_EARLIER = 'found earlier';
 
 /** What a group's message leads with, on every channel. */
 export interface GroupSummary {
@@ -92,7 +92,7 @@ export interface GroupSummary {
   rating: string | undefined;
   /** What most of them share, if anything: the incident's reviews, all of them, when it has some. */
   shared: string | undefined;
-  /** The incident's other reviews, alerted before this message: listed after, without their scores. */
+  /** The incident's other reviews, which earlier polls found: listed after, without their scores. */
   earlier: ReviewRef[];
 }
 

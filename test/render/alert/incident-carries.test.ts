@@ -34,7 +34,7 @@ describe('a possible incident carrying its poll’s review alerts', () => {
     expect(body).toContain('What they share:* 3 of 4 about bugs');
     expect(body.match(/_Why: /g)).toHaveLength(2);
     expect(body).toContain('broken &lt;0&gt;');
-    expect(body.match(/alerted before/g)).toHaveLength(2);
+    expect(body.match(/found earlier/g)).toHaveLength(2);
     for (let i = 0; i < 4; i++) expect(body).toContain(`Checkout broken ${i}.`);
   });
 
@@ -50,11 +50,11 @@ describe('a possible incident carrying its poll’s review alerts', () => {
     expect(emailSubject(notification)).toBe('⚠ my-app: 4 low reviews in 24 h');
     const { text } = renderEmail(notification);
     expect(text).toContain('Possible incident: 4 low reviews of My App within 24 h');
-    expect(text.match(/alerted before/g)).toHaveLength(2);
+    expect(text.match(/found earlier/g)).toHaveLength(2);
     const card = alertChatDoc(notification, {});
     expect(card.title).toBe('⚠ Possible incident: 4 low reviews of My App within 24 h');
     expect(card.items.filter((item) => item.details.includes('Why: '))).toHaveLength(2);
-    expect(card.items.filter((item) => item.details.includes('alerted before'))).toHaveLength(2);
+    expect(card.items.filter((item) => item.details.includes('found earlier'))).toHaveLength(2);
   });
 
   it('links each listed review to the inbox, in Slack and in email', () => {
@@ -63,7 +63,7 @@ describe('a possible incident carrying its poll’s review alerts', () => {
     const buttons = slack.blocks.flatMap((b) =>
       b.type === 'section' && b.accessory ? [b.accessory.url] : [],
     );
-    // The poll's reviews most severe first, then those alerted before.
+    // The poll's reviews most severe first, then those found earlier.
     const review = (id: number) => `https://rw.example/apps/my-app/reviews/${id}`;
     expect(buttons).toEqual([103, 102, 100, 101].map(review));
     const { text, html } = renderEmail(carrying(4, 2), source);

@@ -44,6 +44,8 @@ export interface ChatItem {
   details: string;
   /** Quoted under the heading; '' for none. */
   text: string;
+  /** The review in the inbox, when the inbox has an address. */
+  url?: string;
 }
 
 export interface ChatSection {
@@ -91,6 +93,7 @@ export function alertChatDoc(notification: Notification, source: DataSource): Ch
       heading: r.heading,
       details: [...r.details, ...(r.reasons.length > 0 ? [`Why: ${r.reasons.join(' · ')}`] : [])].join(' · '),
       text: r.content,
+      ...(r.url === undefined ? {} : { url: r.url }),
     })),
     itemNoun: 'review',
     links: shortLinks(doc.links),

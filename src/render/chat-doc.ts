@@ -44,8 +44,6 @@ export interface ChatItem {
   details: string;
   /** Quoted under the heading; '' for none. */
   text: string;
-  /** The review in the inbox, when the inbox has an address. */
-  url?: string;
 }
 
 export interface ChatSection {
@@ -93,7 +91,6 @@ export function alertChatDoc(notification: Notification, source: DataSource): Ch
       heading: r.heading,
       details: [...r.details, ...(r.reasons.length > 0 ? [`Why: ${r.reasons.join(' · ')}`] : [])].join(' · '),
       text: r.content,
-      ...(r.url === undefined ? {} : { url: r.url }),
     })),
     itemNoun: 'review',
     links: shortLinks(doc.links),

@@ -10,7 +10,7 @@ import type { Priority } from '../../scoring/priority.js';
 import { plural } from '../../util/plural.js';
 import type { ChatDoc, ChatItem } from '../chat-doc.js';
 import { truncate } from '../escape.js';
-import { type Link, SIMULATED_NOTE } from '../wording.js';
+import { SIMULATED_NOTE } from '../wording.js';
 
 export const DISCORD_LIMITS = {
   content: 2_000,
@@ -83,12 +83,10 @@ export function embedCharacters(embed: Embed): number {
 }
 
 /** Masked links with our labels; parentheses in a URL would end the link early, so they are encoded. */
-function markdownLink(link: Link): string {
-  return `[${link.label}](${link.url.replace(/\(/g, '%28').replace(/\)/g, '%29')})`;
-}
-
 function linkLine(doc: ChatDoc): string {
-  return doc.links.map(markdownLink).join(' · ');
+  return doc.links
+    .map((l) => `[${l.label}](${l.url.replace(/\(/g, '%28').replace(/\)/g, '%29')})`)
+    .join(' · ');
 }
 
 /** The description: the simulated note, summary, quote and sections, then the links, in 4,096. */
@@ -119,12 +117,9 @@ function description(doc: ChatDoc, quoteMax: number): string {
 function itemField(entry: ChatItem): EmbedField {
   const text = entry.text === '' ? '' : `\n> ${fitEscaped(entry.text, 600)}`;
   const value = `${fitEscaped(entry.details, 300)}${text}`.replace(/\n> $/, '');
-  // The link is kept whole: the text before it is what gets cut.
-  const link =
-    entry.url === undefined ? '' : `\n${markdownLink({ label: 'Open in the inbox', url: entry.url })}`;
   return {
     name: fitEscaped(entry.heading, DISCORD_LIMITS.fieldName),
-    value: `${truncate(value, DISCORD_LIMITS.fieldValue - link.length)}${link}`,
+    value: truncate(value, DISCORD_LIMITS.fieldValue),
   };
 }
 

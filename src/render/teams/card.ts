@@ -36,8 +36,6 @@ export interface TextRun {
   isSubtle?: boolean;
   italic?: boolean;
   color?: 'Attention' | 'Warning' | 'Accent' | 'Good';
-  /** Makes the run a link: a listed review's to the inbox. */
-  selectAction?: { type: 'Action.OpenUrl'; url: string };
 }
 export interface RichTextBlock {
   type: 'RichTextBlock';
@@ -115,8 +113,6 @@ function item(entry: ChatItem): Container {
   const inlines = [run(entry.heading, { weight: 'Bolder' }), run(`\n${entry.details}`, { isSubtle: true })];
   if (entry.text !== '')
     inlines.push(run(`\n${truncate(entry.text, TEAMS_LIMITS.itemText)}`, { italic: true }));
-  if (entry.url !== undefined)
-    inlines.push(run('\nOpen in the inbox', { selectAction: { type: 'Action.OpenUrl', url: entry.url } }));
   return { type: 'Container', items: [rich(...inlines)] };
 }
 

@@ -2,14 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../../src/alerts/types.js';
 import {
   alertChatDoc,
-  DISCORD_RENDERERS,
   emailSubject,
   renderEmail,
   renderSlack,
-  renderWith,
   SLACK_LIMITS,
   slackBlocksSize,
-  TEAMS_RENDERERS,
 } from '../../../src/render/index.js';
 import { app, incident, reviewAlert } from '../../fixtures/alert-sample.js';
 
@@ -73,17 +70,6 @@ describe('a possible incident carrying its poll’s review alerts', () => {
     for (const id of [100, 101, 102, 103]) {
       expect(text).toContain(`Open in the inbox: ${review(id)}`);
       expect(html).toContain(`<a href="${review(id)}">Open in the inbox</a>`);
-    }
-  });
-
-  it('links each listed review to the inbox on Teams and Discord', () => {
-    const source = { inboxUrl: 'https://rw.example/' };
-    const review = (id: number) => `https://rw.example/apps/my-app/reviews/${id}`;
-    const teams = JSON.stringify(renderWith(TEAMS_RENDERERS, carrying(4, 2), source));
-    const discord = JSON.stringify(renderWith(DISCORD_RENDERERS, carrying(4, 2), source));
-    for (const id of [100, 101, 102, 103]) {
-      expect(teams).toContain(`{"type":"Action.OpenUrl","url":"${review(id)}"}`);
-      expect(discord).toContain(`[Open in the inbox](${review(id)})`);
     }
   });
 });

@@ -211,15 +211,14 @@ export function notificationsOf(
   for (const d of deliveries) {
     if (!incidentCarries || d.alert.kind !== 'incident' || d.groupKey === null) continue;
     const incident = d.alert;
-    const riding = reviews
-      .filter(
-        (r) =>
-          r.groupKey === d.groupKey &&
-          !carried.has(r.id) &&
-          incident.reviews.some((listed) => sameReview(listed, r.alert.review)),
-      )
-      .slice(0, GROUP_SIZE);
-    if (riding.length === 0) continue;
+    const riding = reviews.filter(
+      (r) =>
+        r.groupKey === d.groupKey &&
+        !carried.has(r.id) &&
+        incident.reviews.some((listed) => sameReview(listed, r.alert.review)),
+    );
+    // More than a group holds go as groups beside the incident: a rider left out would read "found earlier".
+    if (riding.length === 0 || riding.length > GROUP_SIZE) continue;
     for (const r of [d, ...riding]) carried.add(r.id);
     out.push({
       notification: { kind: 'group', app: incident.app, alerts: riding.map((r) => r.alert), incident },

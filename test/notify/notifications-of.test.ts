@@ -58,4 +58,14 @@ describe('notificationsOf', () => {
       ['single', [1]],
     ]);
   });
+
+  it('folds only deliveries of its key, and none when more ride than a group holds', () => {
+    const otherKey = notificationsOf([delivery(1, listed(0), 'a'), delivery(2, wave, 'b')], true);
+    expect(otherKey.map((m) => m.notification.kind)).toEqual(['single', 'single']);
+    const big = incident(25);
+    const many = big.reviews.map((r, i) => delivery(i + 1, reviewAlert({ ...r }), 'k'));
+    const out = notificationsOf([...many, delivery(99, big, 'k')], true);
+    expect(out.some((m) => m.notification.kind === 'group' && m.notification.incident)).toBe(false);
+    expect(out.flatMap((m) => m.ids).sort((a, b) => a - b)).toEqual([...many.map((d) => d.id), 99]);
+  });
 });

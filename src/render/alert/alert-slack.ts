@@ -195,21 +195,15 @@ function moreNote(omitted: number, noun: string): string | undefined {
   return omitted === 0 ? undefined : `… and ${plural(omitted, `more ${noun}`)}`;
 }
 
-/** A review in a list, with a button to it in the inbox when the inbox has an address. */
-function listedReview(
-  app: AppRef,
-  review: ReviewRef,
-  detail: string,
-  options: SlackRenderOptions,
-): SectionBlock {
+/**
+ * A review in a list. No button to it: a group of GROUP_SIZE must fit Slack's limits whole, and each
+ * delivery of it is marked sent (notify/deliver.ts); the message's own buttons open the app in the inbox.
+ */
+function listedReview(review: ReviewRef, detail: string): SectionBlock {
   const content = reviewContent(review);
   const said = content === '' ? '_(no text)_' : `> ${escapeMrkdwn(excerpt(content, LIST_EXCERPT))}`;
   const who = `${stars(review.rating)} *${escapeMrkdwn(reviewerLine(review))}* · ${escapeMrkdwn(detail)}`;
-  const block = section(`${who}\n${said}`);
-  const link = inboxLinks({ app, review }, options).find((l) => l.url.length <= MAX_LINK_URL);
-  if (link === undefined) return block;
-  const text = { type: 'plain_text' as const, text: link.label };
-  return { ...block, accessory: { type: 'button', text, url: link.url, action_id: 'reviewwatch-review' } };
+  return section(`${who}\n${said}`);
 }
 
 function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): SlackMessage {
@@ -226,7 +220,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
           `*Priority:* ${priorityLabel(alert.priority)}${alert.about ? ` · ${escapeMrkdwn(alert.about)}` : ''}`,
         ),
       ],
-      alert.reviews.map((r) => listedReview(alert.app, r, formatDate(r.createdDate), options)),
+      alert.reviews.map((r) => listedReview(r, formatDate(r.createdDate))),
       actions(alert, options),
       (omitted) => footer(options, moreNote(omitted, 'review')),
     ),
@@ -236,12 +230,7 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
 export function renderSlackGroup(notification: GroupNotification, options: SlackRenderOptions): SlackMessage {
   const { icon, alerts, headline, counts, rating, shared, earlier } = groupSummary(notification);
   const items = alerts.map((a) => {
-    const listed = listedReview(
-      notification.app,
-      a.review,
-      `${severityLabel(a.severity)}${lateMark(a)}`,
-      options,
-    );
+    const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
     const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
     if (reasons === '' || listed.text === undefined) return listed;
     return {
@@ -249,9 +238,7 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
       text: { ...listed.text, text: `${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_` },
     };
   });
-  const before = earlier.map((r) =>
-    listedReview(notification.app, r, `${formatDate(r.createdDate)} · ${FOUND_EARLIER}`, options),
-  );
+  const before = earlier.map((r) => listedReview(r, `${formatDate(r.createdDate)} · ${FOUND_EARLIER}`));
   return {
     text: fallback(
       `${icon} ${headline}${counts === '' ? '' : `: ${counts}`}${shared ? `; ${shared}` : ''}${rating ? `; ${rating.toLowerCase()}` : ''}`,

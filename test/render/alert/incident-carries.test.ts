@@ -39,10 +39,13 @@ describe('a possible incident carrying its poll’s review alerts', () => {
   });
 
   it('fits Slack’s limits with twenty riding and more listed, saying how many are left out', () => {
-    const message = renderSlack(carrying(60, 20));
+    const message = renderSlack(carrying(60, 20), { inboxUrl: 'https://rw.example/', simulated: true });
     expect(message.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
     expect(slackBlocksSize(message.blocks)).toBeLessThanOrEqual(SLACK_LIMITS.message);
-    expect(JSON.stringify(message.blocks)).toMatch(/… and \d+ more reviews/);
+    const body = JSON.stringify(message.blocks);
+    // Every riding review is shown (each is marked sent with the message); earlier ones are cut first.
+    for (let i = 40; i < 60; i++) expect(body).toContain(`Checkout broken ${i}.`);
+    expect(body).toMatch(/… and \d+ more reviews/);
   });
 
   it('is an incident in an email subject and body, and in a chat card', () => {
@@ -57,15 +60,9 @@ describe('a possible incident carrying its poll’s review alerts', () => {
     expect(card.items.filter((item) => item.details.includes('found earlier'))).toHaveLength(2);
   });
 
-  it('links each listed review to the inbox, in Slack and in email', () => {
+  it('links each listed review to the inbox in email', () => {
     const source = { inboxUrl: 'https://rw.example/' };
-    const slack = renderSlack(carrying(4, 2), source);
-    const buttons = slack.blocks.flatMap((b) =>
-      b.type === 'section' && b.accessory ? [b.accessory.url] : [],
-    );
-    // The poll's reviews most severe first, then those found earlier.
     const review = (id: number) => `https://rw.example/apps/my-app/reviews/${id}`;
-    expect(buttons).toEqual([103, 102, 100, 101].map(review));
     const { text, html } = renderEmail(carrying(4, 2), source);
     for (const id of [100, 101, 102, 103]) {
       expect(text).toContain(`Open in the inbox: ${review(id)}`);

@@ -63,7 +63,8 @@ export interface ScoringProblem {
 export const MAX_GROUP_WEIGHT = 100;
 
 function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
+  // A typed array cannot be frozen: the taxonomy's lexicon holds them, never written after it is built.
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
   }

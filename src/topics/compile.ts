@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formsOf } from './forms.js';
+import { type Lexicon, lexiconOf } from './lexicon.js';
 import { normalizeWord } from './text.js';
 
 /** A topic as written: built in (src/topics/builtin.ts) or from the config's `topics:`. */
@@ -37,7 +38,7 @@ export type Negation = 'any' | 'required' | 'forbidden';
 export interface Slot {
   forms: ReadonlySet<string>;
   prefixes: readonly string[];
-  /** The slot's number within its taxonomy, from 0 (`PatternIndex.slotCount`): what a word's role lists. */
+  /** The slot's number within its taxonomy, from 0, in pattern order: what a word's role lists (lexicon.ts). */
   id: number;
 }
 
@@ -54,18 +55,6 @@ export interface Pattern {
   veto: boolean;
 }
 
-/** What a veto or evidence pattern starts with, for finding the candidates of a token quickly. */
-export interface PatternIndex {
-  byForm: ReadonlyMap<string, readonly Pattern[]>;
-  byPrefix: readonly Pattern[];
-  /** The ids of the slots each form fits, and of those each prefix fits a word starting with. */
-  slotsByForm: ReadonlyMap<string, readonly number[]>;
-  slotsByPrefix: ReadonlyMap<string, readonly number[]>;
-  /** The longest of those prefixes, in characters. */
-  longestPrefix: number;
-  slotCount: number;
-}
-
 export interface Taxonomy {
   readonly topics: ReadonlyArray<Readonly<TopicDefinition>>;
   /**
@@ -73,7 +62,8 @@ export interface Taxonomy {
    * means they were computed under other rules and must be computed again.
    */
   readonly version: string;
-  readonly index: PatternIndex;
+  /** The patterns as the matcher reads them. */
+  readonly lexicon: Lexicon;
 }
 
 /** Words a pattern may skip at a `...`. */
@@ -146,35 +136,6 @@ export function compilePattern(
   return { topic, slots, gaps, negation, clauseStart, veto };
 }
 
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-function indexOf(patterns: readonly Pattern[]): PatternIndex {
-  const byForm = new Map<string, Pattern[]>();
-  const byPrefix: Pattern[] = [];
-  const slotsByForm = new Map<string, number[]>();
-  const slotsByPrefix = new Map<string, number[]>();
-  let longestPrefix = 0;
-  let slotCount = 0;
-  for (const pattern of patterns) {
-    for (const slot of pattern.slots) {
-      for (const form of slot.forms) pushTo(slotsByForm, form, slot.id);
-      for (const prefix of slot.prefixes) {
-        pushTo(slotsByPrefix, prefix, slot.id);
-        longestPrefix = Math.max(longestPrefix, prefix.length);
-      }
-      slotCount = Math.max(slotCount, slot.id + 1);
-    }
-    const first = pattern.slots[0] as Slot;
-    for (const form of first.forms) pushTo(byForm, form, pattern);
-    if (first.prefixes.length > 0) byPrefix.push(pattern);
-  }
-  return { byForm, byPrefix, slotsByForm, slotsByPrefix, longestPrefix, slotCount };
-}
-
 /**
  * What the matcher itself does with a rule: tokenizing, word forms, negation, clauses (text.ts, forms.ts,
  * match.ts). Part of every taxonomy's version, so a release that changes how text matches, with the same
@@ -210,5 +171,5 @@ export function compileTaxonomy(topics: readonly TopicDefinition[]): Taxonomy {
   const frozen = topics.map((t) =>
     Object.freeze({ ...t, words: [...t.words], ...(t.unless ? { unless: [...t.unless] } : {}) }),
   );
-  return Object.freeze({ topics: frozen, version: versionOf(topics), index: indexOf(patterns) });
+  return Object.freeze({ topics: frozen, version: versionOf(topics), lexicon: lexiconOf(patterns) });
 }

@@ -1,5 +1,22 @@
-import type { Pattern, Slot, Taxonomy, TopicDefinition } from './compile.js';
-import { spanText, type Token, tokenize } from './text.js';
+/**
+ * A review's topics: its words read as numbers against the taxonomy's lexicon (lexicon.ts), the patterns
+ * each word may start tried where it stands, and the evidence put together from the spans they match. A
+ * few loops over arrays reused from review to review, allocating nothing but the answer: a poll does much
+ * else between two reviews, so each review is matched with little of the lexicon in the caches, and what
+ * it costs is mostly how many places in memory its words touch (bench/README.md, "Stored topics").
+ */
+import type { Taxonomy, TopicDefinition } from './compile.js';
+import {
+  CLAUSE_START,
+  type Lexicon,
+  NEGATION_FORBIDDEN,
+  NEGATION_REQUIRED,
+  PREFIX_SYMBOL,
+  RECORD,
+  SYMBOL_COUNT,
+  VETO,
+} from './lexicon.js';
+import { type ScannedWords, scannedWords, scanWords, spanText } from './text.js';
 
 /** A topic of a review and the review's own words that put it there, as written. */
 export interface ReviewTopic {
@@ -7,302 +24,298 @@ export interface ReviewTopic {
   words: string[];
 }
 
-/**
- * Words that turn what follows into its opposite. Contractions appear with and without the
- * apostrophe, because reviews are typed on phones.
- */
-const NEGATIONS = new Set([
-  'not',
-  'no',
-  'never',
-  'nothing',
-  'none',
-  'zero',
-  'without',
-  'cannot',
-  'unable',
-  'hardly',
-  'barely',
-  'nor',
-  'dont',
-  'doesnt',
-  'didnt',
-  'isnt',
-  'wasnt',
-  'wont',
-  'cant',
-  'couldnt',
-  'wouldnt',
-  'arent',
-  'werent',
-  'havent',
-  'hasnt',
-  'hadnt',
-  'aint',
-]);
-
 /** How many words before a pattern a negation may stand: "doesn't even really work". */
 const NEGATION_REACH = 3;
 
-function isNegation(word: string): boolean {
-  return NEGATIONS.has(word) || word.endsWith("n't");
-}
+/**
+ * The review being matched, in arrays kept from one review to the next (matching is synchronous, one
+ * review at a time): its tokens, each token's role, entry (-1 for none) and whether it negates, and the
+ * spans its patterns matched, four numbers each (topic, first token, last token, veto).
+ */
+class Review {
+  words: ScannedWords = scannedWords();
+  role = new Int32Array(64);
+  entry = new Int32Array(64);
+  negation = new Uint8Array(64);
+  spans = new Int32Array(64);
+  spanCount = 0;
+  order = new Int32Array(16);
 
-/** The index of the negation standing before `at` within reach and in its clause, or -1. */
-function negationBefore(words: Words, at: number): number {
-  const { tokens, roles } = words;
-  const clause = tokens[at]?.clause;
-  for (let i = at - 1; i >= 0 && i >= at - NEGATION_REACH; i -= 1) {
-    if ((tokens[i] as Token).clause !== clause) return -1;
-    if ((roles[i] as WordRole).negation) return i;
+  reserve(count: number): void {
+    if (count <= this.role.length) return;
+    this.role = new Int32Array(count * 2);
+    this.entry = new Int32Array(count * 2);
+    this.negation = new Uint8Array(count * 2);
   }
-  return -1;
+
+  addSpan(topic: number, from: number, to: number, veto: number): void {
+    const at = this.spanCount * 4;
+    if (at === this.spans.length) {
+      const wider = new Int32Array(at * 2);
+      wider.set(this.spans);
+      this.spans = wider;
+    }
+    this.spans[at] = topic;
+    this.spans[at + 1] = from;
+    this.spans[at + 2] = to;
+    this.spans[at + 3] = veto;
+    this.spanCount += 1;
+  }
 }
 
-/** Whether a word fits a slot: one of its forms, or starting with one of its prefixes (its role knows). */
-function fits(slot: Slot, role: WordRole): boolean {
-  return role.slots.includes(slot.id);
-}
+const REVIEW = new Review();
 
 /**
- * The index of the last token of the pattern matched from `at`, or -1. At a gap the nearest fitting
- * word wins, but for the last word the farthest does: "lost all my data" rather than "lost all".
+ * The slots some word of the review being matched fits, per lexicon: `present[slot] === stamp`, the stamp
+ * new for each review, so that they are cleared once in 255 reviews. A pattern whose later words the review
+ * lacks is not tried: most tries fail so. A byte a slot: a review marks about ten slots a word, and the
+ * fewer cache lines they fall in, the less a review costs in a poll.
  */
-function endOf(pattern: Pattern, words: Words, at: number): number {
-  const { tokens, roles } = words;
-  const clause = (tokens[at] as Token).clause;
-  if (pattern.clauseStart && at > 0 && (tokens[at - 1] as Token).clause === clause) return -1;
-  let position = at;
-  for (let s = 1; s < pattern.slots.length; s += 1) {
-    const slot = pattern.slots[s] as Slot;
-    const lastSlot = s === pattern.slots.length - 1;
-    const last = Math.min(tokens.length - 1, position + 1 + (pattern.gaps[s] ?? 0));
-    let found = -1;
-    for (let i = position + 1; i <= last; i += 1) {
-      const token = tokens[i] as Token;
-      if (token.clause !== clause) break;
-      if (fits(slot, roles[i] as WordRole)) {
-        found = i;
-        if (!lastSlot) break;
-      }
-    }
-    if (found < 0) return -1;
-    position = found;
-  }
-  return position;
-}
-
-interface Span {
-  topic: number;
-  from: number;
-  to: number;
-  veto: boolean;
-}
-
-/** What a word may start: the patterns to try where it stands. */
-interface WordRole {
-  starts: readonly Pattern[];
-  /**
-   * Patterns whose second word must follow it directly (no gap, no prefix), by that word: most phrases, and
-   * most of the patterns a common word starts ("support ...", "works ..."), tried only when the next word
-   * is one of theirs (bench/README.md, "Stored topics").
-   */
-  next: ReadonlyMap<string, readonly Pattern[]> | undefined;
-  /** Whether the word turns what follows into its opposite: asked of the words before most matches. */
-  negation: boolean;
-  /**
-   * The ids of the slots the word fits (`Slot.id`), of every pattern at every place: whether a word fits
-   * is then one look in a short list, most often empty, not a set's hash and a test of each prefix.
-   */
-  slots: readonly number[];
-}
-
-/** A review's tokens, the role of each, and the slots they fit (`MatchState`). */
-interface Words {
-  tokens: readonly Token[];
-  roles: readonly WordRole[];
-  present: Int32Array;
-  stamp: number;
-}
-
-/** What matching keeps per taxonomy from one review to the next. */
-interface MatchState {
-  /**
-   * The roles of words seen: a review's words are mostly words other reviews used, and a word that has
-   * none is most of them. Forgotten all at once when full.
-   */
-  roles: Map<string, WordRole>;
-  /**
-   * The slots some word of the review being matched fits: `present[id] === stamp`, the stamp new for each
-   * review, so that nothing is cleared between them. A pattern whose later words the review lacks is not
-   * tried: most tries fail so (bench/README.md, "Stored topics").
-   */
-  present: Int32Array;
-  stamp: number;
-}
-
-const STATES = new WeakMap<Taxonomy, MatchState>();
-const ROLE_WORDS = 20_000;
-const NONE: readonly Pattern[] = [];
-const NO_SLOTS: readonly number[] = [];
-/** The role of most words: one object for all of them. */
-const NO_ROLE: WordRole = { starts: NONE, next: undefined, negation: false, slots: NO_SLOTS };
+const PRESENT = new WeakMap<Lexicon, { present: Uint8Array; stamp: number }>();
 
 /**
- * The ids of the slots `word` fits, ascending and distinct. Most words fit no prefix: their form's list in
- * the index, already so, is the answer (a new word costs the first reviews holding it; real reviews bring
- * thousands).
+ * The entry and role of the word `lower[from..to)` of an ASCII text, written at token `t`: its entry found by
+ * its hash, else the role of the longest prefix it starts with, walking the trie.
  */
-function slotsOf(taxonomy: Taxonomy, word: string): readonly number[] {
-  const { slotsByForm, slotsByPrefix, longestPrefix } = taxonomy.index;
-  const ids = slotsByForm.get(word) ?? NO_SLOTS;
-  let merged: number[] | undefined;
-  for (let length = Math.min(word.length, longestPrefix); length > 0; length -= 1) {
-    const more = slotsByPrefix.get(word.slice(0, length));
-    if (more !== undefined) merged = [...(merged ?? ids), ...more];
+function lookUpAscii(
+  lexicon: Lexicon,
+  lower: string,
+  from: number,
+  to: number,
+  hash: number,
+  t: number,
+): void {
+  const { table, mask, chars } = lexicon;
+  const review = REVIEW;
+  for (let at = hash & mask; ; at = (at + 1) & mask) {
+    const record = at * RECORD;
+    const charsAt = (table[record + 1] as number) - 1;
+    if (charsAt < 0) break;
+    const lengthAndNegation = table[record + 3] as number;
+    if (table[record] !== hash || lengthAndNegation >> 1 !== to - from) continue;
+    let same = true;
+    for (let i = 0; same && i < to - from; i += 1) same = chars[charsAt + i] === lower.charCodeAt(from + i);
+    if (!same) continue;
+    review.entry[t] = at;
+    review.role[t] = table[record + 2] as number;
+    review.negation[t] = lengthAndNegation & 1;
+    return;
   }
-  return merged === undefined ? ids : [...new Set(merged)].sort((a, b) => a - b);
+  const { trie, trieRole } = lexicon;
+  let role = 0;
+  // The scan's words hold only the trie's symbols: a-z, 0-9, $ ' - .
+  for (let i = from, state = 0; i < to && state >= 0; i += 1) {
+    state = trie[state * SYMBOL_COUNT + (PREFIX_SYMBOL[lower.charCodeAt(i)] as number)] as number;
+    if (state >= 0 && trieRole[state] !== 0) role = trieRole[state] as number;
+  }
+  review.entry[t] = -1;
+  review.role[t] = role;
+  // Any word ending in "n't" negates.
+  review.negation[t] =
+    to - from >= 3 &&
+    lower.charCodeAt(to - 1) === 0x74 &&
+    lower.charCodeAt(to - 2) === 0x27 &&
+    lower.charCodeAt(to - 3) === 0x6e
+      ? 1
+      : 0;
 }
 
-function roleOf(taxonomy: Taxonomy, word: string): WordRole {
-  const { byForm, byPrefix } = taxonomy.index;
-  const slots = slotsOf(taxonomy, word);
-  const negation = isNegation(word);
-  if (slots.length === 0 && !negation) return NO_ROLE;
-  const exact = byForm.get(word) ?? NONE;
-  const prefixed = byPrefix.filter((p) => (p.slots[0] as Slot).prefixes.some((x) => word.startsWith(x)));
-  const starts: Pattern[] = [];
-  const next = new Map<string, Pattern[]>();
-  for (const pattern of prefixed.length === 0 ? exact : [...exact, ...prefixed]) {
-    const second = pattern.slots[1];
-    if (second === undefined || pattern.gaps[1] !== 0 || second.prefixes.length > 0) {
-      starts.push(pattern);
-      continue;
-    }
-    for (const form of second.forms) {
-      const list = next.get(form);
-      if (list === undefined) next.set(form, [pattern]);
-      else list.push(pattern);
-    }
+/** The entry and role of a word of a text that is not ASCII, by its norm, written at token `t`. */
+function lookUpNorm(lexicon: Lexicon, norm: string, t: number): void {
+  const entry = lexicon.entryOf.get(norm) ?? -1;
+  let role = 0;
+  if (entry >= 0) role = lexicon.table[entry * RECORD + 2] as number;
+  for (let length = Math.min(norm.length, lexicon.longestPrefix); entry < 0 && length > 0; length -= 1) {
+    const prefixRole = lexicon.prefixRoleOf.get(norm.slice(0, length));
+    if (prefixRole === undefined) continue;
+    role = prefixRole;
+    break;
   }
-  return { starts, next: next.size === 0 ? undefined : next, negation, slots };
+  REVIEW.entry[t] = entry;
+  REVIEW.role[t] = role;
+  const negates =
+    entry >= 0 ? ((lexicon.table[entry * RECORD + 3] as number) & 1) === 1 : norm.endsWith("n't");
+  REVIEW.negation[t] = negates ? 1 : 0;
 }
 
-/** The role of each word of `tokens`, and every slot they fit marked present under a new stamp. */
-function wordsIn(taxonomy: Taxonomy, tokens: readonly Token[]): Words {
-  let state = STATES.get(taxonomy);
-  if (state === undefined) {
-    state = { roles: new Map(), present: new Int32Array(taxonomy.index.slotCount), stamp: 0 };
-    STATES.set(taxonomy, state);
+/** Reads the text's tokens into REVIEW, the slots their roles fit marked present under a new stamp. */
+function readWords(text: string, lexicon: Lexicon, marks: { present: Uint8Array; stamp: number }): number {
+  const review = REVIEW;
+  const { words } = review;
+  scanWords(text, words);
+  const { count, start, normEnd, hash, lower, norms } = words;
+  review.reserve(count);
+  if (marks.stamp === 0xff) {
+    marks.present.fill(0);
+    marks.stamp = 0;
   }
-  if (state.stamp === 0x7fffffff) {
-    state.present.fill(0);
-    state.stamp = 0;
+  const stamp = ++marks.stamp;
+  const { present } = marks;
+  const { roles } = lexicon;
+  for (let t = 0; t < count; t += 1) {
+    if (norms === undefined) {
+      lookUpAscii(lexicon, lower, start[t] as number, normEnd[t] as number, hash[t] as number, t);
+    } else lookUpNorm(lexicon, norms[t] as string, t);
+    const role = review.role[t] as number;
+    const last = role + (roles[role] as number);
+    for (let k = role + 1; k <= last; k += 1) present[roles[k] as number] = stamp;
   }
-  const stamp = ++state.stamp;
-  const { roles: known, present } = state;
-  const roles: WordRole[] = [];
-  for (const token of tokens) {
-    let role = known.get(token.norm);
-    if (role === undefined) {
-      if (known.size >= ROLE_WORDS) known.clear();
-      role = roleOf(taxonomy, token.norm);
-      known.set(token.norm, role);
-    }
-    roles.push(role);
-    const { slots } = role;
-    for (let k = 0; k < slots.length; k += 1) present[slots[k] as number] = stamp;
-  }
-  return { tokens, roles, present, stamp };
+  return count;
 }
 
-/**
- * Adds the pattern's span to `spans` when it matches at `at`. A pattern that needs a negation starts its
- * evidence at it: "never replied", "doesn't work". Here rather than a closure in spansOf: a closure is made
- * anew at each call, and a poll matches every new review.
- */
-function tryAt(pattern: Pattern, words: Words, at: number, spans: Span[]): void {
-  const { slots } = pattern;
-  for (let s = 1; s < slots.length; s += 1) {
-    if (words.present[(slots[s] as Slot).id] !== words.stamp) return;
-  }
-  const to = endOf(pattern, words, at);
-  if (to < 0) return;
-  let from = at;
-  if (pattern.negation !== 'any') {
-    const negation = negationBefore(words, at);
-    if (pattern.negation === 'forbidden') {
-      if (negation >= 0) return;
-    } else if (negation < 0) return;
-    else from = negation;
-  }
-  spans.push({ topic: pattern.topic, from, to, veto: pattern.veto });
-}
-
-function spansOf(tokens: readonly Token[], taxonomy: Taxonomy): Span[] {
-  const words = wordsIn(taxonomy, tokens);
-  const { roles } = words;
-  const spans: Span[] = [];
-  for (let at = 0; at < tokens.length; at += 1) {
-    const { starts, next } = roles[at] as WordRole;
-    const following = tokens[at + 1];
-    const nextOnes =
-      next === undefined || following === undefined ? NONE : (next.get(following.norm) ?? NONE);
-    // One loop over both lists, so that tryAt has one call site: V8 compiles a copy of it per site.
-    for (let k = 0, count = starts.length + nextOnes.length; k < count; k += 1) {
-      const pattern = (k < starts.length ? starts[k] : nextOnes[k - starts.length]) as Pattern;
-      tryAt(pattern, words, at, spans);
-    }
-  }
-  return spans;
-}
-
-/** By topic, in the taxonomy's order, then by start and longest first: what wordsOf reads. */
-function bySpanOrder(a: Span, b: Span): number {
-  return a.topic - b.topic || a.from - b.from || b.to - a.to;
-}
-
-/**
- * Sorts a review's spans by bySpanOrder, stably as Array.prototype.sort does. By insertion: a review has a
- * handful, and the built-in sort's call of a comparator costs more than the comparing (bench/README.md).
- */
-function sortSpans(spans: Span[]): void {
-  for (let i = 1; i < spans.length; i += 1) {
-    const span = spans[i] as Span;
-    let j = i - 1;
-    for (; j >= 0 && bySpanOrder(spans[j] as Span, span) > 0; j -= 1) spans[j + 1] = spans[j] as Span;
-    spans[j + 1] = span;
-  }
-}
-
-/** Whether a veto among `spans[from..to)` overlaps `span`. */
-function vetoed(spans: readonly Span[], from: number, to: number, span: Span): boolean {
-  for (let k = from; k < to; k += 1) {
-    const veto = spans[k] as Span;
-    if (veto.veto && veto.from <= span.to && span.from <= veto.to) return true;
+/** Whether a word of `role` fits `slot`: one look in the role's short list of slots, ascending. */
+function fits(roles: Int32Array, slot: number, role: number): boolean {
+  const last = role + (roles[role] as number);
+  for (let k = role + 1; k <= last; k += 1) {
+    const id = roles[k] as number;
+    if (id >= slot) return id === slot;
   }
   return false;
 }
 
+/** The index of the negation standing before `at` within reach and in its clause, or -1. */
+function negationBefore(at: number): number {
+  const { clause } = REVIEW.words;
+  for (let i = at - 1; i >= 0 && i >= at - NEGATION_REACH; i -= 1) {
+    if (clause[i] !== clause[at]) return -1;
+    if (REVIEW.negation[i] === 1) return i;
+  }
+  return -1;
+}
+
 /**
- * The distinct words of one topic's spans, `spans[from..to)` sorted by start and longest first: those its
+ * Adds the span of the pattern at offset `p` to the review's when it matches at token `at`. At a gap the
+ * nearest fitting word wins, but for the last word the farthest does: "lost all my data" rather than "lost
+ * all". A pattern that needs a negation starts its evidence at it: "never replied", "doesn't work".
+ */
+function tryAt(
+  lexicon: Lexicon,
+  p: number,
+  at: number,
+  count: number,
+  present: Uint8Array,
+  stamp: number,
+): void {
+  const { patterns, roles } = lexicon;
+  // Slot s of the pattern: its id at p + 3 + 2s, its gap after it.
+  const last = p + 1 + 2 * (patterns[p + 2] as number);
+  for (let s = p + 5; s <= last; s += 2) if (present[patterns[s] as number] !== stamp) return;
+  const review = REVIEW;
+  const { clause } = review.words;
+  const own = clause[at];
+  const flags = patterns[p + 1] as number;
+  if ((flags & CLAUSE_START) !== 0 && at > 0 && clause[at - 1] === own) return;
+  let position = at;
+  for (let s = p + 5; s <= last; s += 2) {
+    const reach = Math.min(count - 1, position + 1 + (patterns[s + 1] as number));
+    const slot = patterns[s] as number;
+    let found = -1;
+    for (let i = position + 1; i <= reach && clause[i] === own; i += 1) {
+      if (!fits(roles, slot, review.role[i] as number)) continue;
+      found = i;
+      if (s < last) break;
+    }
+    if (found < 0) return;
+    position = found;
+  }
+  let from = at;
+  if ((flags & (NEGATION_REQUIRED | NEGATION_FORBIDDEN)) !== 0) {
+    const before = negationBefore(at);
+    if ((flags & NEGATION_FORBIDDEN) !== 0) {
+      if (before >= 0) return;
+    } else if (before < 0) return;
+    else from = before;
+  }
+  review.addSpan(patterns[p] as number, from, position, flags & VETO);
+}
+
+/** Where the patterns that `role` starts when the next word is `entry` stand in `roles`, or -1. */
+function nextPatterns(roles: Int32Array, pairs: number, entry: number): number {
+  let low = 0;
+  let high = (roles[pairs] as number) - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = roles[pairs + 1 + middle * 2] as number;
+    if (found === entry) return roles[pairs + 2 + middle * 2] as number;
+    if (found < entry) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** Every span the taxonomy's patterns match in the review's `count` words. */
+function findSpans(lexicon: Lexicon, count: number, present: Uint8Array, stamp: number): void {
+  const { roles } = lexicon;
+  const { role, entry } = REVIEW;
+  REVIEW.spanCount = 0;
+  for (let at = 0; at < count; at += 1) {
+    const own = role[at] as number;
+    const startsAt = own + 1 + (roles[own] as number);
+    const starts = roles[startsAt] as number;
+    const pairs = startsAt + 1 + starts;
+    let listAt = -1;
+    if (roles[pairs] !== 0 && at + 1 < count && (entry[at + 1] as number) >= 0) {
+      listAt = nextPatterns(roles, pairs, entry[at + 1] as number);
+    }
+    const listed = listAt < 0 ? 0 : (roles[listAt] as number);
+    // One loop over both lists, so that tryAt has one call site: V8 compiles a copy of it per site.
+    for (let k = 0; k < starts + listed; k += 1) {
+      const p = k < starts ? roles[startsAt + 1 + k] : roles[listAt + 1 + k - starts];
+      tryAt(lexicon, p as number, at, count, present, stamp);
+    }
+  }
+}
+
+/** Whether span `a` sorts after span `b`: by topic, in the taxonomy's order, then by start, longest first. */
+function after(spans: Int32Array, a: number, b: number): boolean {
+  const topic = (spans[a * 4] as number) - (spans[b * 4] as number);
+  if (topic !== 0) return topic > 0;
+  const from = (spans[a * 4 + 1] as number) - (spans[b * 4 + 1] as number);
+  if (from !== 0) return from > 0;
+  return (spans[b * 4 + 2] as number) - (spans[a * 4 + 2] as number) > 0;
+}
+
+/**
+ * The review's spans in order (`after`), stable, as indexes. By insertion: a review has a handful, and the
+ * built-in sort's call of a comparator costs more than the comparing (bench/README.md).
+ */
+function sortedSpans(): Int32Array {
+  const review = REVIEW;
+  const count = review.spanCount;
+  if (review.order.length < count) review.order = new Int32Array(count * 2);
+  const { order, spans } = review;
+  for (let i = 0; i < count; i += 1) {
+    let j = i - 1;
+    for (; j >= 0 && after(spans, order[j] as number, i); j -= 1) order[j + 1] = order[j] as number;
+    order[j + 1] = i;
+  }
+  return order;
+}
+
+/**
+ * The distinct words of one topic's spans, `order[from..to)`, sorted by start and longest first: those its
  * vetoes overlap and those a longer one of its own contains left out.
  */
-function wordsOf(
-  text: string,
-  tokens: readonly Token[],
-  spans: readonly Span[],
-  from: number,
-  to: number,
-): string[] {
+function wordsOf(text: string, order: Int32Array, from: number, to: number): string[] {
+  const { spans } = REVIEW;
+  const { start, end } = REVIEW.words;
   const words: string[] = [];
   const keys: string[] = [];
   let reach = -1;
   for (let k = from; k < to; k += 1) {
-    const span = spans[k] as Span;
-    if (span.veto || span.to <= reach || vetoed(spans, from, to, span)) continue;
-    reach = span.to;
-    const written = spanText(text, tokens[span.from] as Token, tokens[span.to] as Token);
+    const span = (order[k] as number) * 4;
+    const first = spans[span + 1] as number;
+    const last = spans[span + 2] as number;
+    if (spans[span + 3] === 1 || last <= reach) continue;
+    let vetoed = false;
+    for (let v = from; v < to && !vetoed; v += 1) {
+      const veto = (order[v] as number) * 4;
+      vetoed =
+        spans[veto + 3] === 1 && (spans[veto + 1] as number) <= last && first <= (spans[veto + 2] as number);
+    }
+    if (vetoed) continue;
+    reach = last;
+    const written = spanText(text, start[first] as number, end[last] as number, first === last);
     const key = written.toLowerCase();
     if (keys.includes(key)) continue;
     keys.push(key);
@@ -320,16 +333,23 @@ function wordsOf(
 export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   // No topics (`topics` turned off, say): nothing to read the text for.
   if (taxonomy.topics.length === 0) return [];
-  const tokens = tokenize(text);
-  if (tokens.length === 0) return [];
-  const spans = spansOf(tokens, taxonomy);
-  sortSpans(spans);
+  const { lexicon } = taxonomy;
+  let marks = PRESENT.get(lexicon);
+  if (marks === undefined) {
+    marks = { present: new Uint8Array(lexicon.slotCount), stamp: 0 };
+    PRESENT.set(lexicon, marks);
+  }
+  const count = readWords(text, lexicon, marks);
+  if (count === 0) return [];
+  findSpans(lexicon, count, marks.present, marks.stamp);
+  const order = sortedSpans();
+  const { spans, spanCount } = REVIEW;
   const result: ReviewTopic[] = [];
-  for (let from = 0; from < spans.length; ) {
-    const topic = (spans[from] as Span).topic;
+  for (let from = 0; from < spanCount; ) {
+    const topic = spans[(order[from] as number) * 4] as number;
     let to = from + 1;
-    while (to < spans.length && (spans[to] as Span).topic === topic) to += 1;
-    const words = wordsOf(text, tokens, spans, from, to);
+    while (to < spanCount && spans[(order[to] as number) * 4] === topic) to += 1;
+    const words = wordsOf(text, order, from, to);
     if (words.length > 0) result.push({ name: (taxonomy.topics[topic] as TopicDefinition).name, words });
     from = to;
   }

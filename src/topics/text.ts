@@ -57,9 +57,27 @@ function breaksClause(text: string, from: number, to: number): boolean {
   return false;
 }
 
+/** FNV-1a over UTF-16 code units: how the matcher finds a word's entry (src/topics/lexicon.ts). */
+const HASH_SEED = 0x811c9dc5 | 0;
+const HASH_PRIME = 0x01000193;
+
+export function wordHash(word: string, from = 0, to = word.length): number {
+  let hash = HASH_SEED;
+  for (let i = from; i < to; i += 1) hash = Math.imul(hash ^ word.charCodeAt(i), HASH_PRIME);
+  return hash;
+}
+
 /** A "." between digits or letters joins a token ("2.3", "judge.me"); at a token's end it breaks. */
 export function tokenize(text: string): Token[] {
-  return asciiTokens(text) ?? unicodeTokens(text);
+  scanWords(text, SCANNED);
+  const { count, start, end, normEnd, clause, lower, norms } = SCANNED;
+  const tokens: Token[] = [];
+  for (let t = 0; t < count; t += 1) {
+    const from = start[t] as number;
+    const norm = norms === undefined ? lower.slice(from, normEnd[t]) : (norms[t] as string);
+    tokens.push({ norm, start: from, end: end[t] as number, clause: clause[t] as number });
+  }
+  return tokens;
 }
 
 function unicodeTokens(text: string): Token[] {
@@ -77,16 +95,75 @@ function unicodeTokens(text: string): Token[] {
 }
 
 /**
- * WORD's tokens of an ASCII text (one typed without curly apostrophes, accents or emoji, as most reviews
- * are), which NFKC leaves as it is and which lowercases letter for letter, read character by character: a
- * regular expression's match for every word costs more (bench/README.md). Undefined at the first character
- * past ASCII in the lowercased text, found where the loop reads it: unicodeTokens reads such a text. The one
- * character that lowercases into ASCII, the Kelvin sign, gives "k" on both paths.
+ * A text's tokens as numbers, in arrays reused from text to text: the matcher reads an ASCII text's words
+ * where they stand in the lowercased text rather than as strings of their own (src/topics/match.ts).
  */
-function asciiTokens(text: string): Token[] | undefined {
-  const tokens: Token[] = [];
+export interface ScannedWords {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+  /** Where a word's `norm` ends in `lower`: before a possessive "'s". */
+  normEnd: Int32Array;
+  clause: Int32Array;
+  /** Of an ASCII text, each word's `wordHash`, computed as it is read: what the matcher looks words up by. */
+  hash: Int32Array;
+  /** The text lowercased: an ASCII text's norms are its slices. */
+  lower: string;
+  /** The norms of a text that is not ASCII, which NFKC may change; undefined for an ASCII text. */
+  norms: string[] | undefined;
+}
+
+export function scannedWords(): ScannedWords {
+  const ints = () => new Int32Array(64);
+  const arrays = { start: ints(), end: ints(), normEnd: ints(), clause: ints(), hash: ints() };
+  return { count: 0, ...arrays, lower: '', norms: undefined };
+}
+
+const SCANNED = scannedWords();
+
+function reserve(words: ScannedWords, count: number): void {
+  if (count <= words.start.length) return;
+  const wider = (from: Int32Array) => {
+    const to = new Int32Array(Math.max(count, from.length * 2));
+    to.set(from);
+    return to;
+  };
+  words.start = wider(words.start);
+  words.end = wider(words.end);
+  words.normEnd = wider(words.normEnd);
+  words.clause = wider(words.clause);
+  words.hash = wider(words.hash);
+}
+
+/** Fills `into` with the tokens of `text`: by character codes if it is ASCII, else by WORD. */
+export function scanWords(text: string, into: ScannedWords): void {
   const lower = text.toLowerCase();
+  into.lower = lower;
+  into.norms = undefined;
+  if (scanAscii(text, lower, into)) return;
+  const tokens = unicodeTokens(text);
+  reserve(into, tokens.length);
+  tokens.forEach((token, t) => {
+    into.start[t] = token.start;
+    into.end[t] = token.end;
+    into.normEnd[t] = token.end;
+    into.clause[t] = token.clause;
+  });
+  into.count = tokens.length;
+  into.norms = tokens.map((token) => token.norm);
+}
+
+/**
+ * WORD's tokens of an ASCII text (one typed without curly apostrophes, accents or emoji, as most reviews
+ * are), which NFKC leaves as it is and which lowercases letter for letter, read character by character from
+ * `lower` (the text lowercased) into `into`: a regular expression's match for every word costs more
+ * (bench/README.md). False at the first character past ASCII in the lowercased text, found where the loop
+ * reads it: unicodeTokens reads such a text. The one character that lowercases into ASCII, the Kelvin
+ * sign, gives "k" on both paths.
+ */
+function scanAscii(text: string, lower: string, into: ScannedWords): boolean {
   const length = lower.length;
+  let count = 0;
   let clause = 0;
   let last = 0;
   let at = 0;
@@ -96,37 +173,55 @@ function asciiTokens(text: string): Token[] | undefined {
     const start = at;
     if (code === 0x24 && at + 1 < length && isWordCode(lower.charCodeAt(at + 1))) at += 1;
     else if (!isWordCode(code)) {
-      if (code > 0x7f) return undefined;
+      if (code > 0x7f) return false;
       at += 1;
       continue;
     }
+    let hash = HASH_SEED;
+    for (let i = start; i <= at; i += 1) hash = Math.imul(hash ^ lower.charCodeAt(i), HASH_PRIME);
     let end = at + 1;
     while (end < length) {
       const next = lower.charCodeAt(end);
-      if (isWordCode(next)) end += 1;
+      if (isWordCode(next)) {
+        hash = Math.imul(hash ^ next, HASH_PRIME);
+        end += 1;
+      }
       // ' - . join a word only when a letter or digit follows: "doesn't", "set-up", "2.3"; not a final dot.
       else if (
         (next === 0x27 || next === 0x2d || next === 0x2e) &&
         end + 1 < length &&
         isWordCode(lower.charCodeAt(end + 1))
-      )
+      ) {
+        hash = Math.imul(Math.imul(hash ^ next, HASH_PRIME) ^ lower.charCodeAt(end + 1), HASH_PRIME);
         end += 2;
-      else break;
+      } else break;
     }
     if (start > last && breaksClause(text, last, start)) clause += 1;
-    // possessiveDropped, without a call for every word: "app's" is "app".
-    const possessive =
-      end - start > 2 && lower.charCodeAt(end - 1) === 0x73 && lower.charCodeAt(end - 2) === 0x27;
-    tokens.push({ norm: lower.slice(start, possessive ? end - 2 : end), start, end, clause });
+    reserve(into, count + 1);
+    into.start[count] = start;
+    into.end[count] = end;
+    // A possessive is dropped: "app's" is "app".
+    if (end - start > 2 && lower.charCodeAt(end - 1) === 0x73 && lower.charCodeAt(end - 2) === 0x27) {
+      into.normEnd[count] = end - 2;
+      into.hash[count] = wordHash(lower, start, end - 2);
+    } else {
+      into.normEnd[count] = end;
+      into.hash[count] = hash;
+    }
+    into.clause[count] = clause;
+    count += 1;
     last = end;
     at = end;
   }
-  return tokens;
+  into.count = count;
+  return true;
 }
 
-/** The text between two tokens as written, whitespace collapsed: what a reader finds in the review. */
-export function spanText(text: string, from: Token, to: Token): string {
-  // A token holds no whitespace: a one-word span, most evidence, is its text as it is.
-  const written = text.slice(from.start, to.end);
-  return from === to ? written : written.replace(/\s+/g, ' ');
+/**
+ * The text of tokens from `start` to `end` as written, whitespace collapsed: what a reader finds in the
+ * review. A token holds no whitespace: a one-word span, most evidence, is its text as it is.
+ */
+export function spanText(text: string, start: number, end: number, oneWord: boolean): string {
+  const written = text.slice(start, end);
+  return oneWord ? written : written.replace(/\s+/g, ' ');
 }

@@ -171,5 +171,12 @@ export function compileTaxonomy(topics: readonly TopicDefinition[]): Taxonomy {
   const frozen = topics.map((t) =>
     Object.freeze({ ...t, words: [...t.words], ...(t.unless ? { unless: [...t.unless] } : {}) }),
   );
-  return Object.freeze({ topics: frozen, version: versionOf(topics), lexicon: lexiconOf(patterns) });
+  return Object.freeze({
+    topics: frozen,
+    version: versionOf(topics),
+    lexicon: lexiconOf(
+      patterns,
+      topics.map((t) => t.name),
+    ),
+  });
 }

@@ -90,6 +90,11 @@ export interface Lexicon {
   patterns: Int32Array;
   /** Slot ids run from 0 to this. */
   slotCount: number;
+  /**
+   * The topics' names by index: read from one array of strings rather than from the definitions, whose
+   * shapes differ (with and without `unless`).
+   */
+  topicNames: readonly string[];
 }
 
 export const RECORD = 4;
@@ -178,7 +183,7 @@ function trieOf(prefixRoleOf: ReadonlyMap<string, number>): { trie: Int32Array; 
 }
 
 /** Builds the lexicon of patterns whose slots are numbered in order from 0, as compileTaxonomy numbers them. */
-export function lexiconOf(patterns: readonly Pattern[]): Lexicon {
+export function lexiconOf(patterns: readonly Pattern[], topicNames: readonly string[]): Lexicon {
   const slotsByForm = new Map<string, number[]>();
   const slotsByPrefix = new Map<string, number[]>();
   const byForm = new Map<string, number[]>();
@@ -261,6 +266,7 @@ export function lexiconOf(patterns: readonly Pattern[]): Lexicon {
     roles: Int32Array.from(roles),
     patterns: layout,
     slotCount,
+    topicNames: [...topicNames],
   };
 }
 

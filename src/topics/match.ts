@@ -5,7 +5,7 @@
  * else between two reviews, so each review is matched with little of the lexicon in the caches, and what
  * it costs is mostly how many places in memory its words touch (bench/README.md, "Stored topics").
  */
-import type { Taxonomy, TopicDefinition } from './compile.js';
+import type { Taxonomy } from './compile.js';
 import {
   CLAUSE_START,
   type Lexicon,
@@ -67,11 +67,11 @@ const REVIEW = new Review();
 
 /**
  * The slots some word of the review being matched fits, per lexicon: `present[slot] === stamp`, the stamp
- * new for each review, so that they are cleared once in 255 reviews. A pattern whose later words the review
- * lacks is not tried: most tries fail so. A byte a slot: a review marks about ten slots a word, and the
+ * new for each review, so that they are cleared once in 65,535 reviews. A pattern whose later words the review
+ * lacks is not tried: most tries fail so. Two bytes a slot: a review marks about ten slots a word, and the
  * fewer cache lines they fall in, the less a review costs in a poll.
  */
-const PRESENT = new WeakMap<Lexicon, { present: Uint8Array; stamp: number }>();
+const PRESENT = new WeakMap<Lexicon, { present: Uint16Array; stamp: number }>();
 
 /**
  * The entry and role of the word `lower[from..to)` of an ASCII text, written at token `t`: its entry found by
@@ -110,14 +110,13 @@ function lookUpAscii(
   }
   review.entry[t] = -1;
   review.role[t] = role;
-  // Any word ending in "n't" negates.
+  // Any word ending in "n't" negates. Each test made for every such word, within the word: optimized code
+  // that meets a test it has never seen made is thrown away and compiled again (bench/README.md).
   review.negation[t] =
-    to - from >= 3 &&
-    lower.charCodeAt(to - 1) === 0x74 &&
-    lower.charCodeAt(to - 2) === 0x27 &&
-    lower.charCodeAt(to - 3) === 0x6e
-      ? 1
-      : 0;
+    Number(to - from >= 3) &
+    Number(lower.charCodeAt(to - 1) === 0x74) &
+    Number(lower.charCodeAt(Math.max(from, to - 2)) === 0x27) &
+    Number(lower.charCodeAt(Math.max(from, to - 3)) === 0x6e);
 }
 
 /** The entry and role of a word of a text that is not ASCII, by its norm, written at token `t`. */
@@ -139,13 +138,13 @@ function lookUpNorm(lexicon: Lexicon, norm: string, t: number): void {
 }
 
 /** Reads the text's tokens into REVIEW, the slots their roles fit marked present under a new stamp. */
-function readWords(text: string, lexicon: Lexicon, marks: { present: Uint8Array; stamp: number }): number {
+function readWords(text: string, lexicon: Lexicon, marks: { present: Uint16Array; stamp: number }): number {
   const review = REVIEW;
   const { words } = review;
   scanWords(text, words);
   const { count, start, normEnd, hash, lower, norms } = words;
   review.reserve(count);
-  if (marks.stamp === 0xff) {
+  if (marks.stamp === 0xffff) {
     marks.present.fill(0);
     marks.stamp = 0;
   }
@@ -193,7 +192,7 @@ function tryAt(
   p: number,
   at: number,
   count: number,
-  present: Uint8Array,
+  present: Uint16Array,
   stamp: number,
 ): void {
   const { patterns, roles } = lexicon;
@@ -244,7 +243,7 @@ function nextPatterns(roles: Int32Array, pairs: number, entry: number): number {
 }
 
 /** Every span the taxonomy's patterns match in the review's `count` words. */
-function findSpans(lexicon: Lexicon, count: number, present: Uint8Array, stamp: number): void {
+function findSpans(lexicon: Lexicon, count: number, present: Uint16Array, stamp: number): void {
   const { roles } = lexicon;
   const { role, entry } = REVIEW;
   REVIEW.spanCount = 0;
@@ -336,7 +335,7 @@ export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
   const { lexicon } = taxonomy;
   let marks = PRESENT.get(lexicon);
   if (marks === undefined) {
-    marks = { present: new Uint8Array(lexicon.slotCount), stamp: 0 };
+    marks = { present: new Uint16Array(lexicon.slotCount), stamp: 0 };
     PRESENT.set(lexicon, marks);
   }
   const count = readWords(text, lexicon, marks);
@@ -350,7 +349,7 @@ export function topicsOf(text: string, taxonomy: Taxonomy): ReviewTopic[] {
     let to = from + 1;
     while (to < spanCount && spans[(order[to] as number) * 4] === topic) to += 1;
     const words = wordsOf(text, order, from, to);
-    if (words.length > 0) result.push({ name: (taxonomy.topics[topic] as TopicDefinition).name, words });
+    if (words.length > 0) result.push({ name: lexicon.topicNames[topic] as string, words });
     from = to;
   }
   return result;

@@ -138,7 +138,7 @@ export function compilePattern(
 
 /**
  * What the matcher itself does with a rule: tokenizing, word forms, negation, clauses (text.ts, forms.ts,
- * match.ts). Part of every taxonomy's version, so a release that changes how text matches, with the same
+ * lexicon.ts, match.ts). Part of every taxonomy's version, so a release that changes how text matches, with the same
  * rules, still has stored reviews recomputed at start (store/topic-backfill.ts) rather than trusted.
  * Raise it with any change to those files that can change a review's topics or words.
  */

@@ -43,7 +43,7 @@ const NEGATIONS = [
   'aint',
 ];
 
-export function isNegation(word: string): boolean {
+function isNegation(word: string): boolean {
   return NEGATIONS.includes(word) || word.endsWith("n't");
 }
 

@@ -196,7 +196,7 @@ function tryAt(
   stamp: number,
 ): void {
   const { patterns, roles } = lexicon;
-  // Slot s of the pattern: its id at p + 3 + 2s, its gap after it.
+  // Slot s of the pattern: its id at p + 3 + 2s, and next to it the other words allowed before it.
   const last = p + 1 + 2 * (patterns[p + 2] as number);
   for (let s = p + 5; s <= last; s += 2) if (present[patterns[s] as number] !== stamp) return;
   const review = REVIEW;

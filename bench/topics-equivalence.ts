@@ -1,9 +1,10 @@
 /**
- * Whether a change to the matcher changes any review's topics: matches 41,308 texts with this checkout's
+ * Whether a change to the matcher changes any review's topics: matches 41,408 texts with this checkout's
  * matcher and with another checkout's, under the built-in taxonomy and a custom one that uses every form of
  * the rule language, and compares the answers and the tokens. The texts: the labelled sets, 20,000
- * simulated reviews, and 20,000 made of their words spliced with curly apostrophes, full-width letters,
- * possessives, "n't", prices, dotted names and every clause break (bench/README.md, "Stored topics").
+ * simulated reviews, 20,000 made of their words spliced with curly apostrophes, full-width letters,
+ * possessives, "n't", prices, dotted names and every clause break, and 100 long ones made of 30 of those
+ * each (bench/README.md, "Stored topics").
  *
  *   git worktree add /tmp/base <commit>      # the matcher to compare with
  *   npx tsx bench/topics-equivalence.ts --against /tmp/base
@@ -109,6 +110,12 @@ for (let i = 0; i < 20_000; i++) {
     text += word + spliced.pick(SEPARATORS);
   }
   texts.push(text);
+}
+
+// Long reviews, whose spans are many and interleave their topics (sortedSpans and vetoes in match.ts).
+const made = texts.length;
+for (let i = 0; i < 100; i++) {
+  texts.push(Array.from({ length: 30 }, () => texts[spliced.int(labelled, made - 1)] as string).join('\n\n'));
 }
 
 /** A taxonomy of every rule form: exact, prefix, nested prefixes, phrases, gaps, negations, clause start, vetoes. */

@@ -274,15 +274,26 @@ function after(spans: Int32Array, a: number, b: number): boolean {
   return (spans[b * 4 + 2] as number) - (spans[a * 4 + 2] as number) > 0;
 }
 
+/** More spans than a review of a few sentences has: sorted by the built-in sort, whose cost is n log n. */
+const FEW_SPANS = 32;
+
 /**
- * The review's spans in order (`after`), stable, as indexes. By insertion: a review has a handful, and the
- * built-in sort's call of a comparator costs more than the comparing (bench/README.md).
+ * The review's spans in order (`after`), stable, as indexes. By insertion when they are few, as a review's
+ * are: the built-in sort's call of a comparator costs more than the comparing (bench/README.md). A long
+ * review's spans interleave their topics, which would cost insertion the square of their count.
  */
 function sortedSpans(): Int32Array {
   const review = REVIEW;
   const count = review.spanCount;
   if (review.order.length < count) review.order = new Int32Array(count * 2);
   const { order, spans } = review;
+  if (count > FEW_SPANS) {
+    const sorted = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
+      after(spans, a, b) ? 1 : after(spans, b, a) ? -1 : 0,
+    );
+    order.set(sorted);
+    return order;
+  }
   for (let i = 0; i < count; i += 1) {
     let j = i - 1;
     for (; j >= 0 && after(spans, order[j] as number, i); j -= 1) order[j + 1] = order[j] as number;
@@ -298,6 +309,7 @@ function sortedSpans(): Int32Array {
 function wordsOf(text: string, order: Int32Array, from: number, to: number): string[] {
   const { spans } = REVIEW;
   const { start, end } = REVIEW.words;
+  const vetoes = vetoesOf(order, from, to);
   const words: string[] = [];
   const keys: string[] = [];
   let reach = -1;
@@ -305,14 +317,8 @@ function wordsOf(text: string, order: Int32Array, from: number, to: number): str
     const span = (order[k] as number) * 4;
     const first = spans[span + 1] as number;
     const last = spans[span + 2] as number;
-    if (spans[span + 3] === 1 || last <= reach) continue;
-    let vetoed = false;
-    for (let v = from; v < to && !vetoed; v += 1) {
-      const veto = (order[v] as number) * 4;
-      vetoed =
-        spans[veto + 3] === 1 && (spans[veto + 1] as number) <= last && first <= (spans[veto + 2] as number);
-    }
-    if (vetoed) continue;
+    if (spans[span + 3] === 1 || last <= reach || (vetoes !== undefined && vetoed(vetoes, first, last)))
+      continue;
     reach = last;
     const written = spanText(text, start[first] as number, end[last] as number, first === last);
     const key = written.toLowerCase();
@@ -321,6 +327,42 @@ function wordsOf(text: string, order: Int32Array, from: number, to: number): str
     words.push(written);
   }
   return words;
+}
+
+/** A topic's vetoes, by start: their starts, and the farthest end of each and those before it. */
+interface Vetoes {
+  starts: number[];
+  reach: number[];
+}
+
+/** The vetoes among the spans `order[from..to)`, which are sorted by start; undefined when none, as most. */
+function vetoesOf(order: Int32Array, from: number, to: number): Vetoes | undefined {
+  const { spans } = REVIEW;
+  let vetoes: Vetoes | undefined;
+  for (let k = from; k < to; k += 1) {
+    const span = (order[k] as number) * 4;
+    if (spans[span + 3] !== 1) continue;
+    vetoes ??= { starts: [], reach: [] };
+    const farthest = Math.max(spans[span + 2] as number, vetoes.reach.at(-1) ?? -1);
+    vetoes.starts.push(spans[span + 1] as number);
+    vetoes.reach.push(farthest);
+  }
+  return vetoes;
+}
+
+/**
+ * Whether a veto overlaps the span from token `first` to `last`: one that starts by `last` and reaches
+ * `first`. Found by bisection, so that a long review of many spans and vetoes costs no square of them.
+ */
+function vetoed({ starts, reach }: Vetoes, first: number, last: number): boolean {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((starts[middle] as number) <= last) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high >= 0 && (reach[high] as number) >= first;
 }
 
 /**

@@ -56,4 +56,17 @@ describe('the lexicon', () => {
     // The next, short review is read on its own: nothing of the long one's words or spans is left.
     expect(topicsOf('Refund please', BUILT_IN_TAXONOMY)).toEqual([{ name: 'billing', words: ['Refund'] }]);
   });
+
+  it('puts together the evidence of a long review whose topics interleave, its vetoes where they stand', () => {
+    const taxonomy = compileTaxonomy([
+      { name: 'a', weight: 0, words: ['crash*'], unless: ['never crash*'] },
+      { name: 'b', weight: 0, words: ['refund*'] },
+    ]);
+    const numbers = Array.from({ length: 40 }, (_, i) => i).filter((i) => i !== 7);
+    const text = `${numbers.map((i) => `crash${i} refund${i}.`).join(' ')} It will never crash7 again. Refund7 too.`;
+    expect(topicsOf(text, taxonomy)).toEqual([
+      { name: 'a', words: numbers.map((i) => `crash${i}`) },
+      { name: 'b', words: [...numbers.map((i) => `refund${i}`), 'Refund7'] },
+    ]);
+  });
 });

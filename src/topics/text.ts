@@ -69,13 +69,18 @@ export function wordHash(word: string): number {
 
 /** A "." between digits or letters joins a token ("2.3", "judge.me"); at a token's end it breaks. */
 export function tokenize(text: string): Token[] {
-  scanWords(text, SCANNED);
-  const { count, start, end, normEnd, clause, lower, norms } = SCANNED;
+  const unicode = scanWords(text, SCANNED);
+  if (unicode !== undefined) return unicode;
+  const { count, start, end, normEnd, clause, lower } = SCANNED;
   const tokens: Token[] = [];
   for (let t = 0; t < count; t += 1) {
     const from = start[t] as number;
-    const norm = norms === undefined ? lower.slice(from, normEnd[t]) : (norms[t] as string);
-    tokens.push({ norm, start: from, end: end[t] as number, clause: clause[t] as number });
+    tokens.push({
+      norm: lower.slice(from, normEnd[t]),
+      start: from,
+      end: end[t] as number,
+      clause: clause[t] as number,
+    });
   }
   return tokens;
 }
@@ -135,12 +140,15 @@ function reserve(words: ScannedWords, count: number): void {
   words.hash = wider(words.hash);
 }
 
-/** Fills `into` with the tokens of `text`: by character codes if it is ASCII, else by WORD. */
-export function scanWords(text: string, into: ScannedWords): void {
+/**
+ * Fills `into` with the tokens of `text`: by character codes if it is ASCII, else by WORD, and then returns
+ * those tokens too, so that `tokenize` need not build them again.
+ */
+export function scanWords(text: string, into: ScannedWords): Token[] | undefined {
   const lower = text.toLowerCase();
   into.lower = lower;
   into.norms = undefined;
-  if (scanAscii(text, lower, into)) return;
+  if (scanAscii(text, lower, into)) return undefined;
   const tokens = unicodeTokens(text);
   reserve(into, tokens.length);
   tokens.forEach((token, t) => {
@@ -151,6 +159,7 @@ export function scanWords(text: string, into: ScannedWords): void {
   });
   into.count = tokens.length;
   into.norms = tokens.map((token) => token.norm);
+  return tokens;
 }
 
 /**

@@ -31,6 +31,10 @@ export interface SchedulerSync {
   updated: string[];
   removed: string[];
   unchanged: string[];
+  /** Schedulers found without their next poll, given one again. */
+  repaired: string[];
+  /** Queued polls of a scheduler that were not its next one, removed. */
+  strays: number;
   /** The interval each app's scheduler has now, whether this sync changed it or kept it. */
   inForce: Map<string, number>;
 }
@@ -89,22 +93,35 @@ export async function syncPollSchedulers(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   try {
-    const existing = new Map<string, number | undefined>();
+    // What is queued is read before the schedulers: a scheduler's next poll only moves on between the two.
+    const queued = await queuedPolls(queue);
+    const existing = new Map<string, { every: number | undefined; next: number | undefined }>();
     for (const scheduler of await queue.getJobSchedulers(0, -1)) {
       const handle = handleOfSchedulerId(scheduler.key);
-      if (handle !== undefined) existing.set(handle, scheduler.every);
+      if (handle !== undefined) existing.set(handle, { every: scheduler.every, next: scheduler.next });
     }
-    const sync: SchedulerSync = { added: [], updated: [], removed: [], unchanged: [], inForce: new Map() };
+    const sync: SchedulerSync = {
+      added: [],
+      updated: [],
+      removed: [],
+      unchanged: [],
+      repaired: [],
+      strays: await removeStrays(queue, queued.pending, existing),
+      inForce: new Map(),
+    };
     const wanted = new Set(intervals.map((i) => i.handle));
     const now = options.now ?? Date.now();
-    // Upsert unchanged schedulers too, unless asked not to: a worker killed between taking a scheduled
-    // job and scheduling the next one leaves a scheduler with no next job, and only an upsert puts it back.
     let written = 0;
     for (const { handle, everyMs } of intervals) {
-      const current = existing.get(handle);
+      const scheduler = existing.get(handle);
+      const current = scheduler?.every;
       const keep = current !== undefined && !intervalChanged(current, everyMs, options.tolerance ?? 0);
       const every = keep ? current : everyMs;
-      if (!keep || options.rewriteUnchanged !== false) {
+      // A worker killed between taking a scheduled job and scheduling the next one leaves a scheduler with
+      // no next job, and only an upsert puts it back: every sync looks, and a repair rewrites them all.
+      const orphaned = scheduler?.next !== undefined && !queued.has(schedulerJobId(handle, scheduler.next));
+      if (orphaned) sync.repaired.push(handle);
+      if (!keep || orphaned || options.rewriteUnchanged !== false) {
         // A start date even for a kept interval: BullMQ ignores it while the interval is unchanged, and
         // if another process changed it meanwhile, the next poll still counts from the last one.
         await upsertPollScheduler(queue, handle, every, retry, startOf(handle, every, now, options));
@@ -125,6 +142,12 @@ export async function syncPollSchedulers(
       logger.info(
         { added: sync.added.length, updated: sync.updated.length, removed: sync.removed.length },
         `poll schedules: ${sync.added.length} added, ${sync.updated.length} updated, ${sync.removed.length} removed`,
+      );
+    }
+    if (sync.repaired.length + sync.strays > 0) {
+      logger.warn(
+        { repaired: sync.repaired.length, strays: sync.strays },
+        `poll schedules repaired: ${sync.repaired.length} without their next poll given one, ${sync.strays} stray poll(s) removed (Redis lost part of its keys: is maxmemory-policy noeviction?)`,
       );
     }
     return sync;
@@ -151,6 +174,50 @@ export async function upsertPollScheduler(
     startAt === undefined ? { every: everyMs } : { every: everyMs, startDate: startAt },
     { name: POLL_JOB, data: { handle }, opts: pollJobOptions(retry) },
   );
+}
+
+/** BullMQ's id for the job a poll scheduler queues for `millis`. */
+function schedulerJobId(handle: string, millis: number): string {
+  return `repeat:${pollSchedulerId(handle)}:${millis}`;
+}
+
+const SCHEDULER_JOB = /^repeat:(.+):(\d+)$/;
+
+/** The ids of the poll jobs queued (`pending`: not yet taken) or running, and whether one is either. */
+async function queuedPolls(
+  queue: Queue<PollJobData>,
+): Promise<{ pending: string[]; has(id: string): boolean }> {
+  const [pending, active] = await Promise.all([
+    queue.getRanges(['delayed', 'waiting', 'prioritized'], 0, -1),
+    queue.getRanges(['active'], 0, -1),
+  ]);
+  const all = new Set([...pending, ...active]);
+  return { pending, has: (id) => all.has(id) };
+}
+
+/**
+ * Removes the queued polls of a scheduler that are not its next one: a later one, or one whose scheduler
+ * is gone. No FLUSHALL leaves them, but a Redis that evicted part of its keys can; left alone, each would
+ * poll its app once more and, worse, stand where the scheduler puts its next poll, which it then never
+ * does (BullMQ skips a slot that is taken), so the app would not be polled again.
+ */
+async function removeStrays(
+  queue: Queue<PollJobData>,
+  pending: readonly string[],
+  schedulers: ReadonlyMap<string, { next: number | undefined }>,
+): Promise<number> {
+  let removed = 0;
+  for (const id of pending) {
+    const [, schedulerId = '', millis = ''] = SCHEDULER_JOB.exec(id) ?? [];
+    const handle = handleOfSchedulerId(schedulerId);
+    if (handle === undefined) continue;
+    const next = schedulers.get(handle)?.next;
+    // An earlier one is harmless: it polls once, and only the scheduler's own job schedules the next.
+    if (next !== undefined && Number(millis) <= next) continue;
+    // 0 when a worker took it meanwhile: then it polls once.
+    removed += await queue.remove(id);
+  }
+  return removed;
 }
 
 function startOf(handle: string, everyMs: number, now: number, options: SyncOptions): number {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { Logger } from '../../src/log.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -27,6 +28,25 @@ export function tempStore(): Store & { cleanup: () => void } {
       cleanup();
     },
   };
+}
+
+/**
+ * Deletes every key under `prefix:` in one step, as Redis loses data: a FLUSHALL, a restart without
+ * persistence or a failover to an empty replica takes every key at once. A SCAN and DEL from here would
+ * not: a plan running beside it could write keys the cursor has passed between deletions of others, and
+ * leave a state no real loss leaves (a scheduler's next job kept while the scheduler is gone). Only this
+ * prefix, because the test files share one Redis.
+ */
+export async function loseEverything(redis: Redis, prefix: string): Promise<number> {
+  const script = `
+    local removed, cursor = 0, '0'
+    repeat
+      local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+      cursor = page[1]
+      for _, key in ipairs(page[2]) do removed = removed + redis.call('DEL', key) end
+    until cursor == '0'
+    return removed`;
+  return (await redis.eval(script, 0, `${prefix}:*`)) as number;
 }
 
 /** A BullMQ prefix of its own per test, so parallel test files never share queues. */

@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/index.js';
 import { pollLockKey } from '../../src/queue/app-lock.js';
-import { removePrefixedKeys } from '../../src/queue/connection.js';
 import { CATCH_UP_MS, latestSlot, slotOffset } from '../../src/queue/due-slots.js';
 import {
   dueReconciles,
@@ -19,7 +18,7 @@ import { partsOf } from '../../src/root/worker.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { getApp } from '../../src/store/apps.js';
 import { deliveries, pollRuns } from '../../src/store/schema.js';
-import { waitFor } from '../helpers/index.js';
+import { loseEverything, waitFor } from '../helpers/index.js';
 import { type Harness, startHarness } from '../helpers/runtime.js';
 import { type FakeSlack, startFakeSlack } from '../helpers/slack.js';
 
@@ -238,7 +237,7 @@ describe('the reconcile service', () => {
     expect(await schedulers()).toEqual([[RECONCILE_SCHEDULER_ID, RECONCILE_TICK_MS]]);
 
     // Redis restarted empty: everything under the prefix is gone, and the connection comes back.
-    expect(await removePrefixedKeys(redis, settings.queuePrefix)).toBeGreaterThan(0);
+    expect(await loseEverything(redis, settings.queuePrefix)).toBeGreaterThan(0);
     redis.disconnect(true);
     await waitFor(
       async () => (await schedulers()).length > 0,

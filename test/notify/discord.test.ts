@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GROUP_SIZE } from '../../src/alerts/raise.js';
 import type { Alert } from '../../src/alerts/types.js';
 import { deliver } from '../../src/notify/deliver.js';
 import { deliveryStates } from '../../src/store/outbox.js';
@@ -138,6 +139,19 @@ describe('the discord channel', () => {
     expect(many?.embeds[0]?.footer?.text).toMatch(
       /… and \d+ more reviews not shown \(Discord's message limits\)/,
     );
+  });
+
+  it('shows every review of a full group of long reviews, each quoted shorter, before leaving one out', async () => {
+    const sender = chatChannel('discord', receiver.url);
+    const long = 'The sync with our email tool stopped and nobody answers the tickets. '.repeat(15);
+    await sender.send(group(GROUP_SIZE, (i) => `Review ${i}: ${long}`));
+    const [message] = receiver.calls.map(checked);
+    const fields = message?.embeds[0]?.fields ?? [];
+    for (let i = 0; i < GROUP_SIZE; i++)
+      expect(fields.some((f) => f.value.includes(`Review ${i}:`))).toBe(true);
+    const footer = message?.embeds[0]?.footer?.text ?? '';
+    expect(footer).toContain("Each review is quoted shorter (Discord's message limits).");
+    expect(footer).not.toContain('not shown');
   });
 
   describe('through the outbox', () => {

@@ -114,8 +114,14 @@ function description(doc: ChatDoc, quoteMax: number): string {
   return links === '' ? text : `${text}\n\n${links}`;
 }
 
-function itemField(entry: ChatItem): EmbedField {
-  const text = entry.text === '' ? '' : `\n> ${fitEscaped(entry.text, 600)}`;
+/**
+ * How much of each item's text is quoted, longest first: every review of a group shown, each quoted
+ * shorter, before any is left out (a group's reviews are all marked sent with its message).
+ */
+const ITEM_TEXT_MAX = [600, 300, 150] as const;
+
+function itemField(entry: ChatItem, textMax: number): EmbedField {
+  const text = entry.text === '' ? '' : `\n> ${fitEscaped(entry.text, textMax)}`;
   const value = `${fitEscaped(entry.details, 300)}${text}`.replace(/\n> $/, '');
   return {
     name: fitEscaped(entry.heading, DISCORD_LIMITS.fieldName),
@@ -123,18 +129,21 @@ function itemField(entry: ChatItem): EmbedField {
   };
 }
 
-function embed(doc: ChatDoc, shown: number, quoteMax: number): Embed {
+function embed(doc: ChatDoc, shown: number, quoteMax: number, textMax: number = ITEM_TEXT_MAX[0]): Embed {
   const facts = doc.facts.slice(0, 10).map((f) => ({
     name: fitEscaped(f.label, DISCORD_LIMITS.fieldName),
     value: fitEscaped(f.value || '—', DISCORD_LIMITS.fieldValue),
     inline: true,
   }));
   const room = DISCORD_LIMITS.fields - facts.length;
-  const items = doc.items.slice(0, Math.min(shown, room)).map(itemField);
+  const listed = doc.items.slice(0, Math.min(shown, room));
+  const items = listed.map((item) => itemField(item, textMax));
   const omitted = doc.items.length - items.length;
   const notes: string[] = [];
   if (omitted > 0)
     notes.push(`… and ${plural(omitted, `more ${doc.itemNoun}`)} not shown (Discord's message limits).`);
+  if (textMax < ITEM_TEXT_MAX[0] && listed.some((item) => escapeDiscord(item.text).length > textMax))
+    notes.push(`Each ${doc.itemNoun} is quoted shorter (Discord's message limits).`);
   if (doc.quote !== undefined && escapeDiscord(doc.quote).length > quoteMax)
     notes.push("The review is cut short (Discord's message limits).");
   notes.push(doc.footer);
@@ -151,15 +160,24 @@ function embed(doc: ChatDoc, shown: number, quoteMax: number): Embed {
   };
 }
 
-/** The document as a Discord message within DISCORD_LIMITS: fewer items first, then a shorter quote. */
+/**
+ * The document as a Discord message within DISCORD_LIMITS: every item, each quoted shorter, then fewer
+ * items, then a shorter quote.
+ */
 export function discordMessage(doc: ChatDoc): DiscordMessage {
   const message = (e: Embed): DiscordMessage => ({
     content: fitEscaped(doc.title, DISCORD_LIMITS.content),
     embeds: [e],
     allowed_mentions: { parse: [] },
   });
-  for (let shown = Math.min(doc.items.length, DISCORD_LIMITS.fields); shown >= 0; shown -= 1) {
-    const e = embed(doc, shown, 3_000);
+  const all = Math.min(doc.items.length, DISCORD_LIMITS.fields);
+  for (const textMax of ITEM_TEXT_MAX) {
+    const e = embed(doc, all, 3_000, textMax);
+    if (embedCharacters(e) <= DISCORD_LIMITS.total) return message(e);
+  }
+  const shortest = ITEM_TEXT_MAX[ITEM_TEXT_MAX.length - 1];
+  for (let shown = all - 1; shown >= 0; shown -= 1) {
+    const e = embed(doc, shown, 3_000, shortest);
     if (embedCharacters(e) <= DISCORD_LIMITS.total) return message(e);
   }
   for (let quoteMax = 1_500; quoteMax >= 50; quoteMax = Math.floor(quoteMax / 2)) {

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -292,6 +292,19 @@ describe('reviewwatch CLI', () => {
       });
       expect(ok.code).toBe(0);
       expect(ok.stdout).toMatch(/environment has what it needs/);
+      expect(ok.stdout).not.toContain('warning');
+
+      // Valid, but the app's alerts would reach no one: said, and still valid.
+      writeFileSync(mail, readFileSync(mail, 'utf8').replace('    notify: [team]\n', ''));
+      const unrouted = await runCli(['check-config', '--config', mail], {
+        ...env,
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      });
+      expect(unrouted.code).toBe(0);
+      expect(unrouted.stdout).toContain(
+        'warning: own app shop-one names no channel in `notify`: its alerts go to the inbox only',
+      );
+      expect(unrouted.stdout).toContain('warning: channel "team" is in no app\'s or category\'s `notify`');
     },
     CLI_TEST_MS,
   );

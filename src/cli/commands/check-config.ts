@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { formatDuration } from '../../config/index.js';
+import { formatDuration, routingWarnings } from '../../config/index.js';
 import { ConfigError, errorMessage } from '../../errors.js';
 import { catalogTargetOf } from '../../root/catalog.js';
 import { withResources } from '../../root/resources.js';
@@ -44,6 +44,7 @@ export function checkConfigCommand(): Command {
           `  polling:  every ${formatDuration(config.poll.every)}, ${config.poll.concurrency} at a time, at most ${config.catalog.maxRequestsPerSecond} requests/s`,
           `  catalog:  ${catalog}`,
           `  channels: ${channels.length === 0 ? 'none' : channels.join(', ')}`,
+          ...routingWarnings(config).map((warning) => `            warning: ${warning}`),
           ...costLines(cost, config.catalog.dailyRequestBudget),
           '',
         ].join('\n'),

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { formatDuration } from '../../config/index.js';
+import { formatDuration, routingWarnings } from '../../config/index.js';
 import { STOP_GRACE_MS, startWorker } from '../../root/worker.js';
 import { plural } from '../../util/plural.js';
 import { loggerFor, runUntilSignal, settingsFor } from '../context.js';
@@ -17,6 +17,7 @@ export function startCommand(): Command {
           ? `every ${formatDuration(poll.every)}`
           : `each at its own pace (poll.schedule: ${poll.schedule}, every ${formatDuration(poll.minEvery)} to ${formatDuration(poll.maxEvery)}; \`reviewwatch status\` shows them)`;
       logger.info(`watching ${plural(apps.length, 'app')} ${every}; Ctrl-C to stop`);
+      for (const warning of routingWarnings(settings.config)) logger.warn(warning);
       await runUntilSignal(worker, logger, {
         onStopping: (signal) =>
           logger.info(

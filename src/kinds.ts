@@ -38,9 +38,9 @@ export function isMarketKind(kind: string): kind is MarketAlertKind {
 
 /**
  * Per channel type, what it is, and who reads it: people, for whom fewer messages saying more are better
- * (a possible incident carries the poll's review alerts it lists), or programs, which get one event per
- * alert. The rest of a type's row (its config schema, its sender, its renderers) lives in
- * notify/channel-types.ts, which must have a row for each of these.
+ * (a possible incident or a topic spike carries the poll's review alerts it lists), or programs, which
+ * get one event per alert. The rest of a type's row (its config schema, its sender, its renderers) lives
+ * in notify/channel-types.ts, which must have a row for each of these.
  */
 export const CHANNEL_TYPES = {
   slack: { label: 'Slack', readers: 'people' },
@@ -55,7 +55,10 @@ export type ChannelType = keyof typeof CHANNEL_TYPES;
 
 export const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPES) as [ChannelType, ...ChannelType[]];
 
-/** Whether a possible incident's message carries the review alerts of its poll on this type (CHANNEL_TYPES). */
-export function incidentCarriesReviews(type: ChannelType): boolean {
+/**
+ * Whether a possible incident's or a topic spike's message carries the review alerts of its poll on this
+ * type (CHANNEL_TYPES).
+ */
+export function leadCarriesReviews(type: ChannelType): boolean {
   return CHANNEL_TYPES[type].readers === 'people';
 }

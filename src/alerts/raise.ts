@@ -1,6 +1,6 @@
 import type { FetchedReview, RatingSummary } from '../catalog/index.js';
 import type { ChannelConfig } from '../config/index.js';
-import { incidentCarriesReviews } from '../kinds.js';
+import { leadCarriesReviews } from '../kinds.js';
 import { isLowRated, type ScoringRules, scoreReview } from '../scoring/index.js';
 import { PRIORITIES } from '../scoring/priority.js';
 import { appTitle, ratingLevel, type StoredRatingLevel, setRatingLevel } from '../store/apps.js';
@@ -141,7 +141,10 @@ interface Pending {
   score?: number;
   reviewRowId?: number;
   deliver: boolean;
-  /** A possible incident's reviews, by row id: the poll's alerts of them ride in its message (writeDeliveries). */
+  /**
+   * A possible incident's or a topic spike's reviews, by row id: the poll's alerts of them ride in its
+   * message (writeDeliveries).
+   */
   carries?: readonly number[];
 }
 
@@ -203,8 +206,8 @@ function reviewAlerts(
       // Kept for the app page and the incident's own quiet window; the spike says it (one wave, one message).
       pending.push({ alert, priority: alert.priority, dedupeKey, deliver: !told, carries: incident.rowIds });
     }
-    for (const { alert, dedupeKey } of spikes) {
-      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true });
+    for (const { alert, dedupeKey, rowIds } of spikes) {
+      pending.push({ alert, priority: alert.priority, dedupeKey, deliver: true, carries: rowIds });
     }
   }
   return pending;
@@ -289,10 +292,11 @@ function sayDrop(
 }
 
 /**
- * A delivery per routed channel, with the group key that makes its message: the review alerts of a
- * possible incident raised by the same poll ride in the incident's message on a channel people read
- * (one message saying both, not the reviews and then the incident listing them again); the rest of the
- * poll's review alerts go out as one group when there are more than `groupAbove`, else each alone.
+ * A delivery per routed channel, with the group key that makes its message: on a channel people read,
+ * the review alerts of a possible incident or a topic spike raised by the same poll ride in its message
+ * (one message saying both, not the reviews and then the incident or the spike quoting them again), with
+ * the incident when both list one; the rest of the poll's review alerts go out as one group when there
+ * are more than `groupAbove`, else each alone.
  */
 function writeDeliveries(
   db: StoreDb,
@@ -302,24 +306,31 @@ function writeDeliveries(
   raised: Raised[],
 ): OutboxMessage[] {
   const rows: Array<{ id: number; groupKey: string | null; channel: string; app: string }> = [];
-  const incident = raised.find((a) => a.carries !== undefined);
-  const carried = new Set(incident?.carries);
+  // The incident first: a review it lists rides with it rather than with a spike.
+  const leads = raised
+    .filter((a) => a.carries !== undefined)
+    .sort((a, b) => Number(b.alert.kind === 'incident') - Number(a.alert.kind === 'incident'));
   for (const channel of notify) {
     const routed = raised.filter((a) => routeAlert(a.priority, [channel], policy.channels).length > 0);
     const type = policy.channels[channel]?.type;
-    const incidentKey =
-      incident && routed.includes(incident) && type !== undefined && incidentCarriesReviews(type)
+    const leading =
+      type !== undefined && leadCarriesReviews(type) ? leads.filter((l) => routed.includes(l)) : [];
+    const keyOf = (lead: Raised) =>
+      lead.alert.kind === 'incident'
         ? `p${findings.pollRunId}-${channel}-incident`
-        : undefined;
-    const rides = (a: Raised) =>
-      incidentKey !== undefined && a.reviewRowId !== undefined && carried.has(a.reviewRowId);
-    const reviews = routed.filter((a) => a.alert.kind === 'review' && !rides(a));
+        : `p${findings.pollRunId}-${channel}-spike-${lead.id}`;
+    const leadOf = (a: Raised) => {
+      const row = a.alert.kind === 'review' ? a.reviewRowId : undefined;
+      return row === undefined ? undefined : leading.find((l) => l.carries?.includes(row));
+    };
+    const reviews = routed.filter((a) => a.alert.kind === 'review' && leadOf(a) === undefined);
     const group = reviews.length > policy.groupAbove;
     for (const alert of routed) {
       const index = reviews.indexOf(alert);
+      const lead = leading.includes(alert) ? alert : leadOf(alert);
       const groupKey =
-        alert === incident || rides(alert)
-          ? (incidentKey ?? null)
+        lead !== undefined
+          ? keyOf(lead)
           : group && index >= 0
             ? `p${findings.pollRunId}-${channel}-${Math.floor(index / GROUP_SIZE)}`
             : null;

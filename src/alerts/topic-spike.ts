@@ -189,6 +189,10 @@ function alertOf(
     },
     quotes,
     context,
+    reviewIds: spike.reviewIds.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [row.reviewId] : [];
+    }),
   };
 }
 

@@ -158,6 +158,11 @@ export interface TopicSpikeAlert {
    * its own: one wave, one message.
    */
   incident?: { count: number; windowHours: number };
+  /**
+   * The marketplace ids of its reviews: the review alerts of its poll among them ride in its message on
+   * a channel people read (notify/deliver.ts). Absent from spikes stored before they did.
+   */
+  reviewIds?: string[];
 }
 
 /** A tracked category (config `categories`), named as its pages name it. */
@@ -260,8 +265,8 @@ export type ReviewsAlert = ReviewAlert | RatingDropAlert | IncidentAlert | Topic
 /**
  * One message to one channel: a single alert, or the review alerts of one app grouped into one message
  * (when a poll finds more than `groupAbove` of them, or a throttle held some back, or they ride in the
- * possible incident their poll raised: `incident` then heads the message).
+ * possible incident or the topic spike their poll raised: `incident` or `spike` then heads the message).
  */
 export type Notification =
   | { kind: 'single'; alert: Alert }
-  | { kind: 'group'; app: AppRef; alerts: ReviewAlert[]; incident?: IncidentAlert };
+  | { kind: 'group'; app: AppRef; alerts: ReviewAlert[]; incident?: IncidentAlert; spike?: TopicSpikeAlert };

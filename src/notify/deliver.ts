@@ -1,8 +1,8 @@
 import { sameReview } from '../alerts/incident.js';
 import { GROUP_SIZE } from '../alerts/raise.js';
-import type { Alert, Notification, ReviewAlert } from '../alerts/types.js';
+import type { Alert, Notification, ReviewAlert, ReviewRef } from '../alerts/types.js';
 import { errorMessage } from '../errors.js';
-import { incidentCarriesReviews } from '../kinds.js';
+import { leadCarriesReviews } from '../kinds.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/db.js';
 import {
@@ -129,7 +129,7 @@ export async function deliver(
   if (flushKey) setGroupKey(store.db, pendingIds, flushKey);
   const sentIds = new Set<number>();
   try {
-    for (const chunk of notificationsOf(deliveries, incidentCarriesReviews(sender.type))) {
+    for (const chunk of notificationsOf(deliveries, leadCarriesReviews(sender.type))) {
       await sender.send(chunk.notification, {
         deliveryIds: chunk.ids,
         createdAt: firstCreated(deliveries, chunk.ids),
@@ -196,32 +196,38 @@ function firstCreated(deliveries: ReadonlyArray<DeliveryWithAlert<Alert>>, ids: 
 }
 
 /**
- * The messages of a batch of deliveries to one channel. With `incidentCarries` (a channel people read:
- * src/kinds.ts), a possible incident carries the review alerts of the batch that it lists and that share
- * its group key: its poll's (alerts/raise.ts, writeDeliveries), or a throttle's flush. The other review
- * alerts go as one group, or alone; other kinds each on their own.
+ * The messages of a batch of deliveries to one channel. With `leadCarries` (a channel people read:
+ * src/kinds.ts), a possible incident or a topic spike carries the review alerts of the batch that it lists
+ * and that share its group key: its poll's (alerts/raise.ts, writeDeliveries), or a throttle's flush. The
+ * other review alerts go as one group, or alone; other kinds each on their own.
  */
 export function notificationsOf(
   deliveries: Array<DeliveryWithAlert<Alert>>,
-  incidentCarries: boolean,
+  leadCarries: boolean,
 ): Array<{ notification: Notification; ids: number[] }> {
   const out: Array<{ notification: Notification; ids: number[] }> = [];
   const reviews = deliveries.filter((d): d is DeliveryWithAlert<ReviewAlert> => d.alert.kind === 'review');
   const carried = new Set<number>();
   for (const d of deliveries) {
-    if (!incidentCarries || d.alert.kind !== 'incident' || d.groupKey === null) continue;
-    const incident = d.alert;
+    const lead = d.alert;
+    if (!leadCarries || d.groupKey === null || (lead.kind !== 'incident' && lead.kind !== 'topic-spike'))
+      continue;
+    const lists = (review: ReviewRef) =>
+      lead.kind === 'incident'
+        ? lead.reviews.some((listed) => sameReview(listed, review))
+        : (lead.reviewIds?.includes(review.reviewId) ?? false);
     const riding = reviews.filter(
-      (r) =>
-        r.groupKey === d.groupKey &&
-        !carried.has(r.id) &&
-        incident.reviews.some((listed) => sameReview(listed, r.alert.review)),
+      (r) => r.groupKey === d.groupKey && !carried.has(r.id) && lists(r.alert.review),
     );
-    // More than a group holds go as groups beside the incident: a rider left out would read "found earlier".
+    // More than a group holds go as groups beside the lead: a rider left out would read "found earlier".
     if (riding.length === 0 || riding.length > GROUP_SIZE) continue;
     for (const r of [d, ...riding]) carried.add(r.id);
+    const alerts = riding.map((r) => r.alert);
     out.push({
-      notification: { kind: 'group', app: incident.app, alerts: riding.map((r) => r.alert), incident },
+      notification:
+        lead.kind === 'incident'
+          ? { kind: 'group', app: lead.app, alerts, incident: lead }
+          : { kind: 'group', app: lead.app, alerts, spike: lead },
       ids: [d.id, ...riding.map((r) => r.id)],
     });
   }

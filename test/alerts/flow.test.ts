@@ -105,26 +105,29 @@ describe('alerts end to end', () => {
     expect((await pollAndSettle()).ids).toHaveLength(0);
   });
 
-  it('group many new low reviews of one poll into one message per channel, each review once', async () => {
+  it('tell a burst that makes a topic spike in one message per channel, each review once', async () => {
     await baselineThen();
     sim.controls.addReviews(
       'shop',
       Array.from({ length: 7 }, (_, i) => ({ rating: 1, review_content: `Broken ${i}` })),
     );
     await pollAndSettle();
-    // One grouped message with every review once, saying what they share, and beside it the topic
-    // spike the burst makes, which says the possible incident too: one wave, two messages, not three.
+    // The burst makes a topic spike, which says the possible incident too and carries the poll's reviews,
+    // each once with its score: one wave, one message, not a group beside a spike quoting it again.
     const bodies = slack.accepted().map((call) => JSON.stringify(call.body));
-    expect(bodies).toHaveLength(2);
-    const group = bodies.find((b) => !/Topic spike/.test(b)) ?? '';
-    for (let i = 0; i < 7; i++) expect(group.split(`Broken ${i}`).length - 1).toBe(1);
-    expect(group).toContain("7 of 7 about bugs: 'broken'");
-    const spike = bodies.find((b) => /Topic spike/.test(b)) ?? '';
+    expect(bodies).toHaveLength(1);
+    const [spike = ''] = bodies;
+    expect(spike).toContain('Topic spike: 7 low reviews of');
+    expect(spike).toContain("about bugs: 'broken'");
+    // Once each in the message's blocks (its notification text quotes the first beside them).
+    const blocks = JSON.stringify(slack.accepted()[0]?.body.blocks);
+    for (let i = 0; i < 7; i++) expect(blocks.split(`Broken ${i}`).length - 1).toBe(1);
+    expect(spike).toMatch(/New in this poll:\* \d+ \w+/);
     expect(spike).toMatch(/Possible incident\*\\n7 low reviews within 24 h/);
     const subjects = smtp.mails.map((m) => m.subject ?? '');
-    expect(subjects).toHaveLength(2);
-    expect(subjects.filter((s) => /7 new low reviews/.test(s))).toHaveLength(1);
+    expect(subjects).toHaveLength(1);
     expect(subjects.filter((s) => /7 low reviews about bugs: 'broken' in 24 h/.test(s))).toHaveLength(1);
+    for (let i = 0; i < 7; i++) expect(smtp.mails[0]?.text).toContain(`Broken ${i}`);
     const raised = h.worker.store.db
       .select()
       .from(alerts)

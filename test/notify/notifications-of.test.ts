@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/alerts/types.js';
 import { notificationsOf } from '../../src/notify/deliver.js';
 import type { DeliveryWithAlert } from '../../src/store/outbox.js';
-import { incident, reviewAlert } from '../fixtures/alert-sample.js';
+import { incident, reviewAlert, topicSpike } from '../fixtures/alert-sample.js';
 
 function delivery(id: number, alert: Alert, groupKey: string | null): DeliveryWithAlert<Alert> {
   return {
@@ -67,5 +67,23 @@ describe('notificationsOf', () => {
     const out = notificationsOf([...many, delivery(99, big, 'k')], true);
     expect(out.some((m) => m.notification.kind === 'group' && m.notification.incident)).toBe(false);
     expect(out.flatMap((m) => m.ids).sort((a, b) => a - b)).toEqual([...many.map((d) => d.id), 99]);
+  });
+
+  it("puts the review alerts a topic spike lists in the spike's message, and none of a spike stored before", () => {
+    const spike = { ...topicSpike(), reviewIds: ['501', '502', '503', '504', '505', '506'] };
+    const rider = reviewAlert({ reviewId: '506', content: 'Klaviyo connection keeps failing' });
+    const batch = [
+      delivery(1, rider, 'p1-support-spike-3'),
+      delivery(2, other, 'p1-support-spike-3'),
+      delivery(3, spike, 'p1-support-spike-3'),
+    ];
+    const out = notificationsOf(batch, true);
+    expect(out.map((m) => m.ids)).toEqual([[3, 1], [2]]);
+    expect(out[0]?.notification).toMatchObject({ kind: 'group', spike, alerts: [rider] });
+    // Where programs read, the spike carries nothing; nor does a spike written before spikes listed them.
+    expect(notificationsOf(batch, false).find((m) => m.ids.includes(3))?.ids).toEqual([3]);
+    const { reviewIds: _ids, ...older } = spike;
+    const old = notificationsOf([delivery(1, rider, 'k'), delivery(3, older, 'k')], true);
+    expect(old.map((m) => m.notification.kind)).toEqual(['single', 'single']);
   });
 });

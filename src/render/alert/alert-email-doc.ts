@@ -30,6 +30,7 @@ import {
   tenureText,
 } from '../wording.js';
 import {
+  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -37,9 +38,12 @@ import {
   groupSummary,
   incidentHeadline,
   lateMark,
+  NEW_IN_POLL,
   notificationPriority,
+  priorityCounts,
   ratingNowLine,
   reviewHeadline,
+  topPriority,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
 import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
@@ -106,18 +110,29 @@ function reviewDoc(alert: ReviewAlert): Content {
   };
 }
 
-/** The spike's facts, its quotes as the listed reviews, and what changed around it as the lines. */
-function spikeDoc(alert: TopicSpikeAlert): Content {
+/**
+ * The spike's facts, the review alerts of its poll that ride in it (most severe first), its quotes of the
+ * other reviews as listed reviews, and what changed around it as the lines.
+ */
+function spikeDoc(alert: TopicSpikeAlert, riders: readonly ReviewAlert[], source: DataSource): Content {
+  const sorted = bySeverity(riders);
+  const counts = priorityCounts(sorted);
+  // A rider quoted again would be said twice.
+  const quotes = alert.quotes.filter((q) => !riders.some((r) => r.review.reviewId === q.reviewId));
   return {
     title: `📈 ${spikeHeadline(alert)}`,
-    priority: alert.priority,
+    priority: topPriority([alert.priority, ...riders.map((a) => a.severity.priority)]),
+    ...(riders.length === 0 ? {} : { summary: `${NEW_IN_POLL}: ${counts}, most severe first` }),
     facts: spikeFacts(alert),
     reasons: contextLines(alert),
     reasonsLabel: 'What changed around it',
-    reviews: alert.quotes.map((q) => {
-      const { heading, text } = quoteLine(q);
-      return { heading, details: [], reasons: [], content: text };
-    }),
+    reviews: [
+      ...sorted.map((a) => listed({ app: alert.app, source }, a.review, a)),
+      ...quotes.map((q) => {
+        const { heading, text } = quoteLine(q);
+        return { heading, details: [], reasons: [], content: text };
+      }),
+    ],
     links: appLinks(alert.app),
   };
 }
@@ -144,6 +159,8 @@ export function emailDocOf(notification: Notification, source: DataSource = {}):
 }
 
 function contentOf(notification: Notification, source: DataSource): Content {
+  if (notification.kind === 'group' && notification.spike)
+    return spikeDoc(notification.spike, notification.alerts, source);
   if (notification.kind === 'group') {
     const { icon, alerts, headline, counts, rating, shared, earlier } = groupSummary(notification);
     const listing = { app: notification.app, source };
@@ -188,7 +205,7 @@ function contentOf(notification: Notification, source: DataSource): Content {
         links: appLinks(alert.app),
       };
     case 'topic-spike':
-      return spikeDoc(alert);
+      return spikeDoc(alert, [], source);
     default:
       return assertNever(alert, 'alert kind');
   }

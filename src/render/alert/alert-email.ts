@@ -22,10 +22,12 @@ const SUBJECT_EXCERPT = 40;
 export function emailSubject(notification: Notification, source: DataSource = {}): string {
   let subject: string;
   if (notification.kind === 'group') {
-    const { app, alerts, incident } = notification;
+    const { app, alerts, incident, spike } = notification;
     subject = incident
       ? `⚠ ${appTag(app)}: ${incidentShort(incident)}`
-      : `★ ${appTag(app)}: ${plural(alerts.length, 'new low review')}`;
+      : spike
+        ? `📈 ${appTag(app)}: ${spikeShort(spike)}`
+        : `★ ${appTag(app)}: ${plural(alerts.length, 'new low review')}`;
   } else {
     const { alert } = notification;
     switch (alert.kind) {

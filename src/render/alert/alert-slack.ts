@@ -46,6 +46,7 @@ import {
   tenureText,
 } from '../wording.js';
 import {
+  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -53,6 +54,8 @@ import {
   groupSummary,
   incidentHeadline,
   lateMark,
+  NEW_IN_POLL,
+  priorityCounts,
   ratingNowLine,
   reviewHeadline,
 } from './alert-wording.js';
@@ -227,17 +230,21 @@ function renderIncident(alert: IncidentAlert, options: SlackRenderOptions): Slac
   };
 }
 
+/** A review alert in a list: its severity, and the first of its reasons. */
+function listedAlert(a: ReviewAlert): SectionBlock {
+  const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
+  const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
+  if (reasons === '' || listed.text === undefined) return listed;
+  return {
+    ...listed,
+    text: { ...listed.text, text: `${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_` },
+  };
+}
+
 export function renderSlackGroup(notification: GroupNotification, options: SlackRenderOptions): SlackMessage {
+  if (notification.spike) return renderSpike(notification.spike, options, notification.alerts);
   const { icon, alerts, headline, counts, rating, shared, earlier } = groupSummary(notification);
-  const items = alerts.map((a) => {
-    const listed = listedReview(a.review, `${severityLabel(a.severity)}${lateMark(a)}`);
-    const reasons = truncate(reasonsOf(a.severity).slice(0, 3).join(' · '), LIST_REASONS);
-    if (reasons === '' || listed.text === undefined) return listed;
-    return {
-      ...listed,
-      text: { ...listed.text, text: `${listed.text.text}\n_Why: ${escapeMrkdwn(reasons)}_` },
-    };
-  });
+  const items = alerts.map(listedAlert);
   const before = earlier.map((r) => listedReview(r, `${formatDate(r.createdDate)} · ${FOUND_EARLIER}`));
   return {
     text: fallback(
@@ -258,27 +265,51 @@ export function renderSlackGroup(notification: GroupNotification, options: Slack
   };
 }
 
-/** The spike, what is usual, its quotes, then what changed around it: one message per spike. */
-function renderSpike(alert: TopicSpikeAlert, options: SlackRenderOptions): SlackMessage {
+/**
+ * The spike, what is usual, the review alerts of its poll that ride in it, its quotes of the others, then
+ * what changed around it: one message per spike.
+ */
+function renderSpike(
+  alert: TopicSpikeAlert,
+  options: SlackRenderOptions,
+  riders: readonly ReviewAlert[] = [],
+): SlackMessage {
   const headline = spikeHeadline(alert);
-  const quotes = alert.quotes.map((q) => {
-    const { heading, text } = quoteLine(q);
-    return section(truncate(`*${escapeMrkdwn(heading)}*\n> ${escapeMrkdwn(text)}`, SLACK_LIMITS.sectionText));
-  });
+  const sorted = bySeverity(riders);
+  // A rider quoted again would be said twice.
+  const quotes = alert.quotes
+    .filter((q) => !riders.some((r) => r.review.reviewId === q.reviewId))
+    .map((q) => {
+      const { heading, text } = quoteLine(q);
+      return section(
+        truncate(`*${escapeMrkdwn(heading)}*\n> ${escapeMrkdwn(text)}`, SLACK_LIMITS.sectionText),
+      );
+    });
   const changed = contextLines(alert)
     .map((line) => `• ${escapeMrkdwn(line)}`)
     .join('\n');
   const first = alert.quotes[0];
+  const counts = priorityCounts(sorted);
   return {
-    text: fallback(`📈 ${headline}${first ? `: "${quoteLine(first).text}"` : ''}`, options),
-    blocks: [
-      ...headerBlocks(`📈 ${headline}`, options),
-      { type: 'section', fields: spikeFacts(alert).map((f) => field(f.label, f.value)) },
-      ...quotes.slice(0, 5),
-      section(truncate(`*What changed around it:*\n${changed}`, SLACK_LIMITS.sectionText)),
-      ...actions(alert, options),
-      ...footer(options),
-    ],
+    text: fallback(
+      `📈 ${headline}${sorted.length > 0 ? ` (${NEW_IN_POLL.toLowerCase()}: ${counts})` : ''}${first ? `: "${quoteLine(first).text}"` : ''}`,
+      options,
+    ),
+    blocks: fitList(
+      [
+        ...headerBlocks(`📈 ${headline}`, options),
+        { type: 'section', fields: spikeFacts(alert).map((f) => field(f.label, f.value)) },
+        ...(sorted.length > 0
+          ? [context(`*${NEW_IN_POLL}:* ${escapeMrkdwn(counts)}, most severe first`)]
+          : []),
+      ],
+      [...sorted.map(listedAlert), ...quotes.slice(0, 5)],
+      [
+        section(truncate(`*What changed around it:*\n${changed}`, SLACK_LIMITS.sectionText)),
+        ...actions(alert, options),
+      ],
+      (omitted) => footer(options, moreNote(omitted, 'review')),
+    ),
   };
 }
 

@@ -44,18 +44,19 @@ export function topPriority(priorities: readonly Priority[]): Priority {
   return PRIORITIES.find((p) => priorities.includes(p)) ?? 'low';
 }
 
-/** How urgent a notification is: a group is as urgent as its most urgent review, or its incident. */
+/** How urgent a notification is: a group is as urgent as its most urgent review, or what leads it. */
 export function notificationPriority(notification: Notification): Priority {
   if (notification.kind === 'group') {
-    const { alerts, incident } = notification;
-    return topPriority([...alerts.map((a) => a.severity.priority), ...(incident ? [incident.priority] : [])]);
+    const { alerts, incident, spike } = notification;
+    const leads = [incident, spike].flatMap((lead) => (lead ? [lead.priority] : []));
+    return topPriority([...alerts.map((a) => a.severity.priority), ...leads]);
   }
   const { alert } = notification;
   return alert.kind === 'review' ? alert.severity.priority : alert.priority;
 }
 
 /** "2 critical · 3 high · 1 low" */
-function priorityCounts(alerts: readonly ReviewAlert[]): string {
+export function priorityCounts(alerts: readonly ReviewAlert[]): string {
   return PRIORITIES.map((p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const)
     .filter(([, n]) => n > 0)
     .map(([p, n]) => `${n} ${p}`)
@@ -74,6 +75,9 @@ export function groupAbout(alerts: readonly ReviewAlert[]): string | undefined {
 function groupHeadline(app: AppRef, count: number): string {
   return `${plural(count, 'new low review')} of ${appName(app)}`;
 }
+
+/** How a topic spike's message introduces the review alerts of its poll that ride in it. */
+export const NEW_IN_POLL = 'New in this poll';
 
 /** How a message carrying a possible incident marks its reviews that earlier polls found. */
 export const FOUND_EARLIER = 'found earlier';

@@ -8,7 +8,7 @@ import {
   SLACK_LIMITS,
   slackBlocksSize,
 } from '../../../src/render/index.js';
-import { app, incident, reviewAlert } from '../../fixtures/alert-sample.js';
+import { app, incident, reviewAlert, topicSpike } from '../../fixtures/alert-sample.js';
 
 /** An incident of `count` reviews whose last `riding` ride in its message, each with its score and why. */
 function carrying(count: number, riding: number): Notification {
@@ -68,5 +68,52 @@ describe('a possible incident carrying its poll’s review alerts', () => {
       expect(text).toContain(`Open in the inbox: ${review(id)}`);
       expect(html).toContain(`<a href="${review(id)}">Open in the inbox</a>`);
     }
+  });
+});
+
+/** The fixture's spike with two of its reviews new in the poll: one of them also among its quotes. */
+function spikeCarrying(): Notification {
+  const spike = { ...topicSpike(), reviewIds: ['501', '502', '503', '504', '505', '506'] };
+  const alerts = [
+    reviewAlert(
+      { reviewId: '501', reviewer: 'Shop <b>One</b>', content: 'The Klaviyo sync stopped <@U123> overnight' },
+      { score: 58, priority: 'medium', reasons: ['1 star', 'mentions integrations: klaviyo'] },
+    ),
+    reviewAlert(
+      { reviewId: '506', reviewer: 'Shop Six', content: 'Klaviyo connection keeps failing' },
+      { score: 91, priority: 'critical', reasons: ['1 star', 'mentions data-loss: lost'] },
+    ),
+  ];
+  return { kind: 'group', app, alerts, spike };
+}
+
+describe('a topic spike carrying its poll’s review alerts', () => {
+  it('leads with the spike on Slack, then the new reviews with their why, the other quotes, what changed', () => {
+    const message = renderSlack(spikeCarrying());
+    const body = JSON.stringify(message.blocks);
+    expect(message.text).toMatch(/^📈 Topic spike: 6 low reviews of My App about integrations/);
+    expect(message.text).toContain('new in this poll: 1 critical · 1 medium');
+    expect(body).toContain('*New in this poll:* 1 critical · 1 medium, most severe first');
+    expect(body.match(/_Why: /g)).toHaveLength(2);
+    // Most severe first; the rider also quoted is said once, the other quote after the riders.
+    expect(body.indexOf('Shop Six')).toBeLessThan(body.indexOf('Shop &lt;b&gt;One'));
+    expect(body.match(/The Klaviyo sync stopped/g)).toHaveLength(1);
+    expect(body.indexOf('Shop &lt;b&gt;One')).toBeLessThan(body.indexOf('Klaviyo lists are empty'));
+    expect(body).toContain('What changed around it');
+    expect(body).not.toContain('<@U123>');
+  });
+
+  it('is a spike in an email subject and body, and in a chat card, as urgent as its most urgent rider', () => {
+    const notification = spikeCarrying();
+    expect(emailSubject(notification)).toMatch(/^📈 my-app: 6 low reviews about integrations/);
+    const { text } = renderEmail(notification);
+    expect(text).toContain('New in this poll: 1 critical · 1 medium, most severe first');
+    expect(text.match(/The Klaviyo sync stopped/g)).toHaveLength(1);
+    expect(text).toContain('Klaviyo lists are empty since the update');
+    const card = alertChatDoc(notification, {});
+    expect(card.title).toMatch(/^📈 Topic spike: 6 low reviews/);
+    expect(card.priority).toBe('critical');
+    expect(card.items.filter((item) => item.details.includes('Why: '))).toHaveLength(2);
+    expect(card.sections.map((s) => s.label)).toContain('What changed around it');
   });
 });

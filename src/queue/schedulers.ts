@@ -100,6 +100,7 @@ export async function syncPollSchedulers(
       const handle = handleOfSchedulerId(scheduler.key);
       if (handle !== undefined) existing.set(handle, { every: scheduler.every, next: scheduler.next });
     }
+    const orphans = await orphanedSchedulers(queue, existing, queued);
     const sync: SchedulerSync = {
       added: [],
       updated: [],
@@ -113,13 +114,12 @@ export async function syncPollSchedulers(
     const now = options.now ?? Date.now();
     let written = 0;
     for (const { handle, everyMs } of intervals) {
-      const scheduler = existing.get(handle);
-      const current = scheduler?.every;
+      const current = existing.get(handle)?.every;
       const keep = current !== undefined && !intervalChanged(current, everyMs, options.tolerance ?? 0);
       const every = keep ? current : everyMs;
       // A worker killed between taking a scheduled job and scheduling the next one leaves a scheduler with
       // no next job, and only an upsert puts it back: every sync looks, and a repair rewrites them all.
-      const orphaned = scheduler?.next !== undefined && !queued.has(schedulerJobId(handle, scheduler.next));
+      const orphaned = orphans.has(handle);
       if (orphaned) sync.repaired.push(handle);
       if (!keep || orphaned || options.rewriteUnchanged !== false) {
         // A start date even for a kept interval: BullMQ ignores it while the interval is unchanged, and
@@ -196,6 +196,25 @@ async function queuedPolls(
 }
 
 /**
+ * The apps whose scheduler's next poll is in no queue. One a worker made between reading the queues and
+ * the schedulers is not missing: the queues are read again before saying so.
+ */
+async function orphanedSchedulers(
+  queue: Queue<PollJobData>,
+  schedulers: ReadonlyMap<string, { next: number | undefined }>,
+  queued: { has(id: string): boolean },
+): Promise<Set<string>> {
+  const missing = (handle: string, ids: { has(id: string): boolean }) => {
+    const next = schedulers.get(handle)?.next;
+    return next !== undefined && !ids.has(schedulerJobId(handle, next));
+  };
+  const candidates = [...schedulers.keys()].filter((handle) => missing(handle, queued));
+  if (candidates.length === 0) return new Set();
+  const again = await queuedPolls(queue);
+  return new Set(candidates.filter((handle) => missing(handle, again)));
+}
+
+/**
  * Removes the queued polls of a scheduler that are not its next one: a later one, or one whose scheduler
  * is gone. No FLUSHALL leaves them, but a Redis that evicted part of its keys can; left alone, each would
  * poll its app once more and, worse, stand where the scheduler puts its next poll, which it then never
@@ -211,9 +230,9 @@ async function removeStrays(
     const [, schedulerId = '', millis = ''] = SCHEDULER_JOB.exec(id) ?? [];
     const handle = handleOfSchedulerId(schedulerId);
     if (handle === undefined) continue;
-    const next = schedulers.get(handle)?.next;
-    // An earlier one is harmless: it polls once, and only the scheduler's own job schedules the next.
-    if (next !== undefined && Number(millis) <= next) continue;
+    const scheduler = schedulers.get(handle);
+    // Its next stays, and so does an earlier one: it polls once, and only the next schedules another.
+    if (scheduler && (scheduler.next === undefined || Number(millis) <= scheduler.next)) continue;
     // 0 when a worker took it meanwhile: then it polls once.
     removed += await queue.remove(id);
   }

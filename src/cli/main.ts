@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, errorMessage, ReviewwatchError } from '../errors.js';
 
@@ -49,9 +50,16 @@ function commandNamed(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The version in package.json, beside `dist/` and `src/` in a checkout, a package and the Docker image. */
+function productVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 const program = new Command()
   .name('reviewwatch')
   .description('Watches marketplace reviews and ratings and tells the right people, once.')
+  .version(productVersion(), '-V, --version', 'print the version')
   .option('-c, --config <path>', 'config file (default: $REVIEWWATCH_CONFIG or config/reviewwatch.yaml)')
   .option('--verbose', 'debug logs, and stack traces on errors')
   .showHelpAfterError()
@@ -59,8 +67,15 @@ const program = new Command()
 
 // The named command alone; every one for help, an unknown command (so that commander can suggest one) or
 // none.
-const named = commandNamed(process.argv.slice(2));
-const loaders = named === undefined ? Object.values(COMMANDS) : [COMMANDS[named] as () => Promise<Command>];
+const args = process.argv.slice(2);
+const named = commandNamed(args);
+// `--version` alone needs no command: commander prints it before any would run.
+const loaders =
+  args.length === 1 && ['-V', '--version'].includes(args[0] ?? '')
+    ? []
+    : named === undefined
+      ? Object.values(COMMANDS)
+      : [COMMANDS[named] as () => Promise<Command>];
 for (const command of await Promise.all(loaders.map((load) => load()))) program.addCommand(command);
 
 /**

@@ -337,6 +337,13 @@ describe('reviewwatch CLI', () => {
         ...['start', 'poll', 'status', 'check-config', 'demo', 'digest', 'notify', 'rules', 'simulate'],
         ...['prune', 'user', 'serve', 'reconcile', 'market', 'topics', 'init', 'help'],
       ]);
+      // The version is package.json's, for a bug report or a deploy check.
+      const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+      for (const flag of ['--version', '-V']) {
+        const printed = await runCli([flag], env);
+        expect(printed.code).toBe(0);
+        expect(printed.stdout).toBe(`${version}\n`);
+      }
     },
     CLI_TEST_MS,
   );

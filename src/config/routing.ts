@@ -13,13 +13,17 @@ export function routingWarnings(config: Config): string[] {
   const warnings: string[] = [];
   const silent = config.apps.filter((app) => app.role === 'own' && app.notify.length === 0);
   if (silent.length > 0) {
-    const names = silent.map((app) => app.handle);
+    const handles = silent.map((app) => app.handle);
     const shown =
-      names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
-    warnings.push(
+      handles.length > 5
+        ? `${handles.slice(0, 5).join(', ')} and ${handles.length - 5} more`
+        : handles.join(', ');
+    const [who, verb, their] =
       silent.length === 1
-        ? `own app ${shown} names no channel in \`notify\`: its alerts go to the inbox only (add \`notify: [${channels[0]}]\` to send them)`
-        : `${plural(silent.length, 'own app')} (${shown}) name no channel in \`notify\`: their alerts go to the inbox only (add \`notify: [${channels[0]}]\` to send them)`,
+        ? [`own app ${shown}`, 'names', 'its']
+        : [`${plural(silent.length, 'own app')} (${shown})`, 'name', 'their'];
+    warnings.push(
+      `${who} ${verb} no channel in \`notify\`: ${their} alerts go to the inbox only (add \`notify: [${channels[0]}]\` to send them)`,
     );
   }
   const named = new Set([

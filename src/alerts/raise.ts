@@ -315,10 +315,6 @@ function writeDeliveries(
     const type = policy.channels[channel]?.type;
     const leading =
       type !== undefined && leadCarriesReviews(type) ? leads.filter((l) => routed.includes(l)) : [];
-    const keyOf = (lead: Raised) =>
-      lead.alert.kind === 'incident'
-        ? `p${findings.pollRunId}-${channel}-incident`
-        : `p${findings.pollRunId}-${channel}-spike-${lead.id}`;
     const leadOf = (a: Raised) => {
       const row = a.alert.kind === 'review' ? a.reviewRowId : undefined;
       return row === undefined ? undefined : leading.find((l) => l.carries?.includes(row));
@@ -330,7 +326,7 @@ function writeDeliveries(
       const lead = leading.includes(alert) ? alert : leadOf(alert);
       const groupKey =
         lead !== undefined
-          ? keyOf(lead)
+          ? `p${findings.pollRunId}-${channel}-lead-${lead.id}`
           : group && index >= 0
             ? `p${findings.pollRunId}-${channel}-${Math.floor(index / GROUP_SIZE)}`
             : null;

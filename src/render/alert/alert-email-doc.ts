@@ -30,7 +30,6 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -40,10 +39,9 @@ import {
   lateMark,
   NEW_IN_POLL,
   notificationPriority,
-  priorityCounts,
   ratingNowLine,
   reviewHeadline,
-  topPriority,
+  spikeList,
 } from './alert-wording.js';
 import { isMarketAlert, marketDoc } from './market-wording.js';
 import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
@@ -114,20 +112,17 @@ function reviewDoc(alert: ReviewAlert): Content {
  * The spike's facts, the review alerts of its poll that ride in it (most severe first), its quotes of the
  * other reviews as listed reviews, and what changed around it as the lines.
  */
-function spikeDoc(alert: TopicSpikeAlert, riders: readonly ReviewAlert[], source: DataSource): Content {
-  const sorted = bySeverity(riders);
-  const counts = priorityCounts(sorted);
-  // A rider quoted again would be said twice.
-  const quotes = alert.quotes.filter((q) => !riders.some((r) => r.review.reviewId === q.reviewId));
+function spikeDoc(alert: TopicSpikeAlert, riding: readonly ReviewAlert[], source: DataSource): Content {
+  const { riders, counts, quotes } = spikeList(alert, riding);
   return {
     title: `📈 ${spikeHeadline(alert)}`,
-    priority: topPriority([alert.priority, ...riders.map((a) => a.severity.priority)]),
+    priority: notificationPriority({ kind: 'group', app: alert.app, alerts: riders, spike: alert }),
     ...(riders.length === 0 ? {} : { summary: `${NEW_IN_POLL}: ${counts}, most severe first` }),
     facts: spikeFacts(alert),
     reasons: contextLines(alert),
     reasonsLabel: 'What changed around it',
     reviews: [
-      ...sorted.map((a) => listed({ app: alert.app, source }, a.review, a)),
+      ...riders.map((a) => listed({ app: alert.app, source }, a.review, a)),
       ...quotes.map((q) => {
         const { heading, text } = quoteLine(q);
         return { heading, details: [], reasons: [], content: text };

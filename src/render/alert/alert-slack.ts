@@ -46,7 +46,6 @@ import {
   tenureText,
 } from '../wording.js';
 import {
-  bySeverity,
   dropExplanation,
   dropFacts,
   dropHeadline,
@@ -55,9 +54,9 @@ import {
   incidentHeadline,
   lateMark,
   NEW_IN_POLL,
-  priorityCounts,
   ratingNowLine,
   reviewHeadline,
+  spikeList,
 } from './alert-wording.js';
 import { marketDoc } from './market-wording.js';
 import { contextLines, quoteLine, spikeFacts, spikeHeadline } from './spike-wording.js';
@@ -275,21 +274,15 @@ function renderSpike(
   riders: readonly ReviewAlert[] = [],
 ): SlackMessage {
   const headline = spikeHeadline(alert);
-  const sorted = bySeverity(riders);
-  // A rider quoted again would be said twice.
-  const quotes = alert.quotes
-    .filter((q) => !riders.some((r) => r.review.reviewId === q.reviewId))
-    .map((q) => {
-      const { heading, text } = quoteLine(q);
-      return section(
-        truncate(`*${escapeMrkdwn(heading)}*\n> ${escapeMrkdwn(text)}`, SLACK_LIMITS.sectionText),
-      );
-    });
+  const { riders: sorted, counts, quotes: others } = spikeList(alert, riders);
+  const quotes = others.map((q) => {
+    const { heading, text } = quoteLine(q);
+    return section(truncate(`*${escapeMrkdwn(heading)}*\n> ${escapeMrkdwn(text)}`, SLACK_LIMITS.sectionText));
+  });
   const changed = contextLines(alert)
     .map((line) => `• ${escapeMrkdwn(line)}`)
     .join('\n');
   const first = alert.quotes[0];
-  const counts = priorityCounts(sorted);
   return {
     text: fallback(
       `📈 ${headline}${sorted.length > 0 ? ` (${NEW_IN_POLL.toLowerCase()}: ${counts})` : ''}${first ? `: "${quoteLine(first).text}"` : ''}`,

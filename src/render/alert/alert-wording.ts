@@ -11,6 +11,8 @@ import type {
   RatingDropAlert,
   ReviewAlert,
   ReviewRef,
+  SpikeQuote,
+  TopicSpikeAlert,
 } from '../../alerts/types.js';
 import { PRIORITIES, type Priority } from '../../scoring/priority.js';
 import { summarizeBurst } from '../../topics/index.js';
@@ -56,7 +58,7 @@ export function notificationPriority(notification: Notification): Priority {
 }
 
 /** "2 critical · 3 high · 1 low" */
-export function priorityCounts(alerts: readonly ReviewAlert[]): string {
+function priorityCounts(alerts: readonly ReviewAlert[]): string {
   return PRIORITIES.map((p) => [p, alerts.filter((a) => a.severity.priority === p).length] as const)
     .filter(([, n]) => n > 0)
     .map(([p, n]) => `${n} ${p}`)
@@ -78,6 +80,25 @@ function groupHeadline(app: AppRef, count: number): string {
 
 /** How a topic spike's message introduces the review alerts of its poll that ride in it. */
 export const NEW_IN_POLL = 'New in this poll';
+
+/** What a topic spike's message lists, on every channel that carries its poll's review alerts. */
+export interface SpikeList {
+  /** The review alerts riding in it, most severe first. */
+  riders: ReviewAlert[];
+  /** "1 critical · 1 medium", of the riders. */
+  counts: string;
+  /** Its quotes of the reviews that do not ride in it: a rider quoted again would be said twice. */
+  quotes: SpikeQuote[];
+}
+
+export function spikeList(spike: TopicSpikeAlert, riders: readonly ReviewAlert[]): SpikeList {
+  const sorted = bySeverity(riders);
+  return {
+    riders: sorted,
+    counts: priorityCounts(sorted),
+    quotes: spike.quotes.filter((q) => !riders.some((r) => r.review.reviewId === q.reviewId)),
+  };
+}
 
 /** How a message carrying a possible incident marks its reviews that earlier polls found. */
 export const FOUND_EARLIER = 'found earlier';

@@ -23,6 +23,17 @@ describe('the lexicon', () => {
     ]);
   });
 
+  it('matches on past the 65,535th review, where the marks of present slots start again', () => {
+    // A two-word phrase is tried only when both its slots are marked present for this review; marks past
+    // 0xffff would not fit their two bytes, and then no phrase would be tried again.
+    const taxonomy = compileTaxonomy([{ name: 'sync', weight: 0, words: ['sync broke'] }]);
+    let missed = 0;
+    for (let i = 0; i < 70_000; i += 1) {
+      if (topicsOf(i % 2 === 0 ? 'The sync broke' : 'All good', taxonomy).length !== 1 - (i % 2)) missed += 1;
+    }
+    expect(missed).toBe(0);
+  });
+
   it('gives a word every prefix it starts with, and its own form', () => {
     const taxonomy = compileTaxonomy([
       { name: 'short', weight: 0, words: ['conn*'] },

@@ -138,8 +138,9 @@ export function compilePattern(
 
 /**
  * What the matcher itself does with a rule: tokenizing, word forms, negation, clauses (text.ts, forms.ts,
- * lexicon.ts, match.ts). Part of every taxonomy's version, so a release that changes how text matches, with the same
- * rules, still has stored reviews recomputed at start (store/topic-backfill.ts) rather than trusted.
+ * lexicon.ts, match.ts). Part of every taxonomy's version, so a release that changes how text matches,
+ * with the same rules, still has stored reviews recomputed at start (store/topic-backfill.ts) rather than
+ * trusted.
  * Raise it with any change to those files that can change a review's topics or words.
  */
 export const MATCHER_VERSION = 2;

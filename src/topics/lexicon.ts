@@ -88,7 +88,7 @@ export interface Lexicon {
    * words allowed before it (the first's 0).
    */
   patterns: Int32Array;
-  /** Slot ids run from 0 to this. */
+  /** Slot ids run from 0 to one below this. */
   slotCount: number;
   /**
    * The topics' names by index: read from one array of strings rather than from the definitions, whose

@@ -67,8 +67,8 @@ const REVIEW = new Review();
 
 /**
  * The slots some word of the review being matched fits, per lexicon: `present[slot] === stamp`, the stamp
- * new for each review, so that they are cleared once in 65,535 reviews. A pattern whose later words the review
- * lacks is not tried: most tries fail so. Two bytes a slot: a review marks about ten slots a word, and the
+ * new for each review, so that they are cleared once in 65,535 reviews. A pattern whose later words the
+ * review lacks is not tried: most tries fail so. Two bytes a slot: a review marks about ten slots a word, and the
  * fewer cache lines they fall in, the less a review costs in a poll.
  */
 const PRESENT = new WeakMap<Lexicon, { present: Uint16Array; stamp: number }>();

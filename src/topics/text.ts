@@ -107,7 +107,7 @@ export interface ScannedWords {
   count: number;
   start: Int32Array;
   end: Int32Array;
-  /** Where a word's `norm` ends in `lower`: before a possessive "'s". */
+  /** Of an ASCII text, where a word's norm ends in `lower`: before a possessive "'s". */
   normEnd: Int32Array;
   clause: Int32Array;
   /** Of an ASCII text, each word's `wordHash`, computed as it is read: what the matcher looks words up by. */
@@ -141,8 +141,8 @@ function reserve(words: ScannedWords, count: number): void {
 }
 
 /**
- * Fills `into` with the tokens of `text`: by character codes if it is ASCII, else by WORD, and then returns
- * those tokens too, so that `tokenize` need not build them again.
+ * Fills `into` with the tokens of `text`: by character codes if it is ASCII (and returns undefined), else by
+ * WORD, and then returns those tokens too, so that `tokenize` need not build them again.
  */
 export function scanWords(text: string, into: ScannedWords): Token[] | undefined {
   const lower = text.toLowerCase();
@@ -154,7 +154,6 @@ export function scanWords(text: string, into: ScannedWords): Token[] | undefined
   tokens.forEach((token, t) => {
     into.start[t] = token.start;
     into.end[t] = token.end;
-    into.normEnd[t] = token.end;
     into.clause[t] = token.clause;
   });
   into.count = tokens.length;
